@@ -1,0 +1,48 @@
+import { helpText, parseVerbArgs, UsageError, type Verb } from "./verb.js";
+import { profileVerb } from "./verbs/profile.js";
+import { harVerb } from "./verbs/har.js";
+import { validateVerb } from "./verbs/validate.js";
+import { demoVerb } from "./verbs/demo.js";
+import { benchVerb } from "./verbs/bench.js";
+
+const VERBS: Verb[] = [profileVerb, harVerb, validateVerb, demoVerb, benchVerb];
+
+function overview(): string {
+  const width = Math.max(...VERBS.map((v) => v.name.length));
+  return [
+    "pagepath: record how a browser loads a page, build its dependency graph, replay it over emulated links.",
+    "",
+    "usage: pagepath <verb> [options]    (pagepath <verb> --help for each verb)",
+    "",
+    ...VERBS.map((v) => `  ${v.name.padEnd(width)}  ${v.summary}`),
+    "",
+  ].join("\n");
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    process.stdout.write(overview());
+    return name ? 0 : 2;
+  }
+  const verb = VERBS.find((v) => v.name === name);
+  if (!verb) {
+    process.stderr.write(`pagepath: unknown verb "${name}"\n\n${overview()}`);
+    return 2;
+  }
+  if (rest.includes("--help") || rest.includes("-h")) {
+    process.stdout.write(helpText(verb));
+    return 0;
+  }
+  try {
+    const { values, positionals } = parseVerbArgs(verb, rest);
+    return await verb.run(values, positionals);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      process.stderr.write(`pagepath ${verb.name}: ${e.message}\n(see pagepath ${verb.name} --help)\n`);
+      return 2;
+    }
+    process.stderr.write(`pagepath ${verb.name}: ${(e as Error).message}\n`);
+    return 1;
+  }
+}

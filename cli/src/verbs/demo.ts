@@ -1,0 +1,62 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fixtureDir, serveSite } from "@pagepath/corpus";
+import { DEFAULT_CHROMIUM, readBody, readRecording, recordPage, toHar, writeRecording } from "@pagepath/profiler";
+import type { Verb } from "../verb.js";
+
+export const demoVerb: Verb = {
+  name: "demo",
+  summary: "run the main job on the bundled multi-origin example site",
+  usage: `
+usage: pagepath demo [--out DIR]
+
+Serves the bundled example site (corpus/fixtures/multi-origin: five host names over HTTPS/HTTP2 and
+HTTP/1.1) on 127.0.0.1, profiles it in Chromium, validates the recording, exports it as HAR and
+prints what was recorded.
+  --out DIR     where to write (default ./out/demo)
+`,
+  options: { out: { type: "string", default: "out/demo" } },
+  async run(values) {
+    const out = resolve(String(values.out));
+    mkdirSync(out, { recursive: true });
+    const site = await serveSite(fixtureDir("multi-origin"));
+    const dir = join(out, "recording");
+    try {
+      process.stdout.write(`serving ${site.config.entry} and ${Object.keys(site.config.hosts).length - 1} other origins on 127.0.0.1\n`);
+      process.stdout.write(`profiling in ${DEFAULT_CHROMIUM} ...\n`);
+      const { recording } = await recordPage(site.config.entry, {
+        executablePath: DEFAULT_CHROMIUM,
+        hostResolverRules: site.hostResolverRules(),
+        ignoreCertificateSpki: [site.certificate.spkiHash],
+        stop: { quietMs: 1500, capMs: 30_000 },
+        conditions: { cpuThrottlingRate: 1, network: null, device: null },
+        redact: true,
+      });
+      writeRecording(dir, recording);
+    } finally {
+      await site.close();
+    }
+    const r = readRecording(dir);
+    const m = r.manifest;
+    const harFile = join(out, "recording.har");
+    writeFileSync(harFile, JSON.stringify(toHar(r, (sha) => readBody(dir, sha)), null, 1));
+    const lc = m.lifecycle;
+    const byOrigin = new Map<string, number>();
+    for (const e of r.archive) byOrigin.set(new URL(e.url).origin, (byOrigin.get(new URL(e.url).origin) ?? 0) + 1);
+    const lines = [
+      `recording: ${dir}  (${m.status}${m.reason ? ": " + m.reason : ""})`,
+      `  ${m.counts.requests} requests, ${m.counts.bodies} bodies, ${m.counts.events} CDP events, ${m.counts.traceEvents} trace events`,
+      `  DOMContentLoaded ${lc.domContentLoaded} ms, load ${lc.load} ms, FCP ${lc.firstContentfulPaint} ms, LCP ${lc.largestContentfulPaint} ms`,
+      ...[...byOrigin].map(([o, n]) => `  ${String(n).padStart(3)} requests from ${o}`),
+      "  requests (initiator type, protocol, server delay):",
+      ...r.archive.map(
+        (e) =>
+          `    ${e.initiator.type.padEnd(7)} ${(e.response?.protocol ?? "-").padEnd(8)} ${e.serverDelay.ms === null ? "   -  " : (e.serverDelay.ms.toFixed(0) + " ms").padStart(6)}  ${e.fromCache ? `(${e.fromCache} cache) ` : ""}${e.url}`,
+      ),
+      `HAR: ${harFile}  (opens in Chrome DevTools: Network panel > Import HAR)`,
+      `check it: pagepath validate ${dir}`,
+    ];
+    process.stdout.write(lines.join("\n") + "\n");
+    return m.status === "complete" ? 0 : 1;
+  },
+};

@@ -1,0 +1,59 @@
+import {
+  DEFAULT_CHROMIUM,
+  DEFAULT_STOP,
+  parseCpuThrottle,
+  parseDevice,
+  parseNetwork,
+  type ProfileOptions,
+} from "@pagepath/profiler";
+import { numberOption } from "../verb.js";
+
+/** Options shared by every verb that drives the profiler. */
+export const PROFILE_OPTIONS = {
+  "quiet-ms": { type: "string" },
+  "timeout-ms": { type: "string" },
+  "cpu-throttle": { type: "string" },
+  network: { type: "string" },
+  device: { type: "string" },
+  "host-resolver-rules": { type: "string" },
+  "ignore-certificate-errors-spki-list": { type: "string" },
+  "keep-credentials": { type: "boolean" },
+  chromium: { type: "string" },
+  "chromium-arg": { type: "string", multiple: true },
+} as const;
+
+export const PROFILE_OPTIONS_HELP = `
+Recording:
+  --quiet-ms MS          after the load event, stop once the network is idle this long (default ${DEFAULT_STOP.quietMs})
+  --timeout-ms MS        overall cap per page; a page whose load event has not fired by then
+                         is recorded as incomplete (default ${DEFAULT_STOP.capMs})
+  --keep-credentials     keep cookies and Authorization-type headers (redacted by default)
+Conditions (recorded in the manifest):
+  --cpu-throttle N       CPU slowdown factor, 1-100 (default 1)
+  --network SPEC         slow-3g | fast-3g | slow-4g | LATENCY_MS,DOWN_KBPS,UP_KBPS
+  --device NAME|WxH[@S]  a puppeteer device name ("iPhone 15") or a viewport like 390x844@3
+Browser:
+  --chromium PATH        Chromium binary (default ${DEFAULT_CHROMIUM}, or $PAGEPATH_CHROMIUM)
+  --host-resolver-rules R             passed to Chromium, e.g. "MAP *.test 127.0.0.1"
+  --ignore-certificate-errors-spki-list HASHES   base64 SPKI hashes to trust (comma-separated)
+  --chromium-arg ARG     any other Chromium flag (repeatable)
+`;
+
+export function profileOptions(values: Record<string, unknown>): ProfileOptions {
+  return {
+    executablePath: (values.chromium as string | undefined) ?? DEFAULT_CHROMIUM,
+    hostResolverRules: values["host-resolver-rules"] as string | undefined,
+    ignoreCertificateSpki: (values["ignore-certificate-errors-spki-list"] as string | undefined)?.split(",").filter(Boolean),
+    extraArgs: (values["chromium-arg"] as string[] | undefined) ?? [],
+    stop: {
+      quietMs: numberOption(values, "quiet-ms", DEFAULT_STOP.quietMs, 0, 600_000),
+      capMs: numberOption(values, "timeout-ms", DEFAULT_STOP.capMs, 100, 3_600_000),
+    },
+    conditions: {
+      cpuThrottlingRate: values["cpu-throttle"] !== undefined ? parseCpuThrottle(String(values["cpu-throttle"])) : 1,
+      network: values.network !== undefined ? parseNetwork(String(values.network)) : null,
+      device: values.device !== undefined ? parseDevice(String(values.device)) : null,
+    },
+    redact: values["keep-credentials"] !== true,
+  };
+}

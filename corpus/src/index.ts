@@ -1,0 +1,4 @@
+export { makeCertificate, spkiHash, type Certificate } from "./certificate.js";
+export { serveSite, type RunningSite, type ServedRequest } from "./site-server.js";
+export { readSiteConfig, type SiteConfig, type RouteConfig } from "./site-config.js";
+export { fixtureDir } from "./fixtures.js";

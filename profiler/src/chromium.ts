@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer, { type Browser } from "puppeteer-core";
+
+export const DEFAULT_CHROMIUM = process.env.PAGEPATH_CHROMIUM ?? "/usr/bin/chromium";
+
+/** Marks our profile directories so a test (or a user) can find the browser that belongs to a recording. */
+export const PROFILE_DIR_PREFIX = "pagepath-chromium-";
+
+export interface ChromiumOptions {
+  executablePath: string;
+  hostResolverRules?: string;
+  ignoreCertificateSpki?: string[];
+  extraArgs?: string[];
+}
+
+export interface LaunchedChromium {
+  browser: Browser;
+  profileDir: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Debian's Chromium, headless, with a fresh profile (cold cache, no cookies) for every page.
+ * Site isolation is off so that every frame's network and trace events reach one CDP session:
+ * PCP's model, like the renderer without isolation, has one main thread per page.
+ */
+export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromium> {
+  const profileDir = mkdtempSync(join(tmpdir(), PROFILE_DIR_PREFIX));
+  const args = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-extensions",
+    "--no-first-run",
+    "--no-default-browser-check",
+    "--metrics-recording-only",
+    // WebUIOmnibox*: Chromium 15x preloads an omnibox WebUI renderer even headless; it would load
+    // hundreds of chrome:// resources into our trace while the page loads.
+    "--disable-features=IsolateOrigins,site-per-process,OptimizationHints,MediaRouter,Translate,WebUIOmniboxPopup,WebUIOmniboxAimPopup",
+    "--disable-site-isolation-trials",
+    "--password-store=basic",
+    "--use-mock-keychain",
+    ...(o.hostResolverRules ? [`--host-resolver-rules=${o.hostResolverRules}`] : []),
+    ...(o.ignoreCertificateSpki?.length ? [`--ignore-certificate-errors-spki-list=${o.ignoreCertificateSpki.join(",")}`] : []),
+    ...(o.extraArgs ?? []),
+  ];
+  let browser: Browser;
+  try {
+    browser = await puppeteer.launch({
+      executablePath: o.executablePath,
+      headless: true,
+      pipe: true,
+      userDataDir: profileDir,
+      args,
+      ignoreDefaultArgs: ["--enable-automation"],
+      protocolTimeout: 60_000,
+    });
+  } catch (e) {
+    rmSync(profileDir, { recursive: true, force: true });
+    throw new Error(`cannot start Chromium at ${o.executablePath}: ${(e as Error).message.split("\n")[0]}`);
+  }
+  return {
+    browser,
+    profileDir,
+    async close() {
+      try {
+        if (browser.connected) await browser.close();
+      } catch {
+        browser.process()?.kill("SIGKILL");
+      }
+      rmSync(profileDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,13 @@
+export * from "./recording.js";
+export { recordPage, DEFAULT_STOP, type ProfileOptions, type ProfileResult } from "./record-page.js";
+export { profileBatch, type BatchEvent, type BatchItemResult } from "./batch.js";
+export { readRecording, readManifest, readBody, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
+export { toHar } from "./har.js";
+export { parseUrlList, checkUrl } from "./url-list.js";
+export { recordingName } from "./slug.js";
+export { parseNetwork, parseDevice, parseCpuThrottle, NO_CONDITIONS } from "./conditions.js";
+export { DEFAULT_CHROMIUM, PROFILE_DIR_PREFIX } from "./chromium.js";
+export { REDACTED, CREDENTIAL_HEADERS } from "./redact.js";
+export { estimateServerDelays } from "./server-delay.js";
+export { StopCondition } from "./stop-condition.js";
+export { TOOL_VERSION } from "./version.js";

@@ -1,0 +1,79 @@
+import type { CdpEvent, FrameLifecycle, FrameTreeNode, Lifecycle } from "./recording.js";
+
+type P = Record<string, any>;
+
+/**
+ * Page and frame lifecycle, in ms since navigation start. CDP's Page.lifecycleEvent and the trace
+ * share Chrome's monotonic clock (CDP in seconds, trace in microseconds), so both convert directly.
+ */
+export function extractLifecycle(events: CdpEvent[], trace: unknown[] | null, mainFrameId: string | null): Lifecycle {
+  let navStart: number | null = null;
+  let navWall: number | null = null;
+  const frames = new Map<string, FrameLifecycle>();
+  const frame = (id: string): FrameLifecycle => {
+    let f = frames.get(id);
+    if (!f) frames.set(id, (f = { frameId: id, url: "", parentFrameId: null, domContentLoaded: null, load: null }));
+    return f;
+  };
+  const rel = (ts: number) => (navStart === null ? null : round(ts * 1000 - navStart * 1000));
+  const paints: Record<string, number | null> = { firstPaint: null, firstContentfulPaint: null };
+
+  for (const { method, params: p } of events as { method: string; params: P }[]) {
+    if (method === "Network.requestWillBeSent" && navStart === null && p.type === "Document" && p.frameId === mainFrameId) {
+      navStart = p.timestamp;
+      navWall = p.wallTime ?? null;
+    } else if (method === "Page.frameAttached") {
+      frame(p.frameId).parentFrameId = p.parentFrameId ?? null;
+    } else if (method === "Page.frameNavigated") {
+      const f = frame(p.frame.id);
+      f.url = p.frame.url;
+      f.parentFrameId = p.frame.parentId ?? f.parentFrameId;
+    } else if (method === "Page.lifecycleEvent") {
+      const f = frame(p.frameId);
+      if (p.name === "DOMContentLoaded") f.domContentLoaded ??= rel(p.timestamp);
+      else if (p.name === "load") f.load ??= rel(p.timestamp);
+      else if (p.frameId === mainFrameId && p.name in paints) paints[p.name] ??= rel(p.timestamp);
+    }
+  }
+
+  const main = mainFrameId ? frames.get(mainFrameId) : undefined;
+  return {
+    navigationStartMonotonic: navStart,
+    navigationStartWallTime: navWall,
+    domContentLoaded: main?.domContentLoaded ?? null,
+    load: main?.load ?? null,
+    firstPaint: paints.firstPaint ?? fromTrace(trace, "firstPaint", navStart),
+    firstContentfulPaint: paints.firstContentfulPaint ?? fromTrace(trace, "firstContentfulPaint", navStart),
+    largestContentfulPaint: lastFromTrace(trace, "largestContentfulPaint::Candidate", navStart),
+    frames: [...frames.values()],
+  };
+}
+
+function fromTrace(trace: unknown[] | null, name: string, navStart: number | null): number | null {
+  if (!trace || navStart === null) return null;
+  for (const e of trace as P[]) if (e.name === name) return round(e.ts / 1000 - navStart * 1000);
+  return null;
+}
+
+function lastFromTrace(trace: unknown[] | null, name: string, navStart: number | null): number | null {
+  if (!trace || navStart === null) return null;
+  let last: number | null = null;
+  for (const e of trace as P[]) if (e.name === name) last = Math.max(last ?? -Infinity, e.ts);
+  return last === null ? null : round(last / 1000 - navStart * 1000);
+}
+
+/** CDP's Page.getFrameTree result as a plain tree. */
+export function toFrameTree(tree: P | undefined): FrameTreeNode | null {
+  if (!tree?.frame) return null;
+  return {
+    id: tree.frame.id,
+    parentId: tree.frame.parentId ?? null,
+    url: tree.frame.url,
+    ...(tree.frame.name ? { name: tree.frame.name } : {}),
+    children: (tree.childFrames ?? []).map((c: P) => toFrameTree(c)!).filter(Boolean),
+  };
+}
+
+function round(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}

@@ -1,0 +1,300 @@
+import { createHash } from "node:crypto";
+import { performance } from "node:perf_hooks";
+import type { CDPSession } from "puppeteer-core";
+import { buildArchive } from "./archive.js";
+import { launchChromium, type ChromiumOptions } from "./chromium.js";
+import { extractLifecycle, toFrameTree } from "./lifecycle.js";
+import {
+  RECORDING_SCHEMA_VERSION,
+  type CdpEvent,
+  type Conditions,
+  type Recording,
+  type RecordingManifest,
+  type StopPolicy,
+} from "./recording.js";
+import { CREDENTIAL_HEADERS, redactEventParams } from "./redact.js";
+import { StopCondition } from "./stop-condition.js";
+import { TRACE_CATEGORIES } from "./trace-categories.js";
+import { TOOL_VERSION } from "./version.js";
+
+export interface ProfileOptions extends ChromiumOptions {
+  stop: StopPolicy;
+  conditions: Conditions;
+  /** Redact cookies and credential headers (the default). */
+  redact: boolean;
+  /** false loads the page with no recording at all: the reference for measuring overhead. */
+  instrument?: boolean;
+}
+
+export interface ProfileResult {
+  recording: Recording;
+  /** The page's own navigation timing (loadEventStart - startTime), ms; null if load never came. */
+  pageLoadMs: number | null;
+}
+
+export const DEFAULT_STOP: StopPolicy = { quietMs: 3000, capMs: 60_000 };
+
+const CAPTURED_DOMAINS = ["Network.", "Page."];
+const BODY_WAIT_MS = 10_000;
+
+/**
+ * Loads one URL in a fresh Chromium and records it. Never throws for a failing page: a page that
+ * cannot be loaded yields a recording marked incomplete, with the reason and whatever was captured.
+ */
+export async function recordPage(url: string, o: ProfileOptions): Promise<ProfileResult> {
+  const instrument = o.instrument ?? true;
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const now = () => performance.now() - t0;
+  const events: CdpEvent[] = [];
+  const bodies = new Map<string, { data: Buffer; base64Encoded: boolean }>();
+  const bodyErrors = new Map<string, string>();
+  const pendingBodies: Promise<void>[] = [];
+  let trace: unknown[] | null = null;
+  let failure: string | null = null;
+  let stoppedBy: RecordingManifest["stoppedBy"] = "quiet";
+  let frameTree: unknown;
+  let mainFrameId: string | null = null;
+  let finalUrl: string | null = null;
+  let pageLoadMs: number | null = null;
+  let browserInfo = { product: "", userAgent: "", executablePath: o.executablePath };
+  let browserGone = false;
+
+  let chromium;
+  try {
+    chromium = await launchChromium(o);
+  } catch (e) {
+    failure = (e as Error).message;
+    stoppedBy = "error";
+  }
+
+  if (chromium) {
+    const { browser } = chromium;
+    browser.on("disconnected", () => (browserGone = true));
+    try {
+      browserInfo = { product: await browser.version(), userAgent: await browser.userAgent(), executablePath: o.executablePath };
+      const target = browser.targets().find((t) => t.type() === "page") ?? (await browser.newPage()).target();
+      const session = await target.createCDPSession();
+      const stop = new StopCondition(o.stop, now());
+      let tracing = false;
+
+      // Every Network.* and Page.* event, whatever this puppeteer's protocol copy knows of.
+      const emit = session.emit.bind(session) as (type: unknown, event: unknown) => boolean;
+      (session as unknown as { emit: typeof emit }).emit = (type, event) => {
+        if (typeof type === "string" && CAPTURED_DOMAINS.some((d) => type.startsWith(d))) {
+          onEvent(type, (event ?? {}) as Record<string, any>);
+        }
+        return emit(type, event);
+      };
+      const onEvent = (method: string, p: Record<string, any>) => {
+        if (instrument) events.push({ method, params: p });
+        if (method === "Network.requestWillBeSent") stop.requestStarted(p.requestId, now());
+        else if (method === "Network.loadingFailed") stop.requestEnded(p.requestId, now());
+        else if (method === "Network.loadingFinished") {
+          stop.requestEnded(p.requestId, now());
+          if (instrument) pendingBodies.push(fetchBody(session, p.requestId, bodies, bodyErrors));
+        } else if (method === "Page.loadEventFired") stop.loadFired(now());
+      };
+
+      mainFrameId = ((await session.send("Page.getFrameTree")) as any).frameTree.frame.id;
+      await session.send("Page.enable");
+      await applyConditions(session, o.conditions);
+      if (instrument) {
+        await session.send("Page.setLifecycleEventsEnabled", { enabled: true });
+        await session.send("Network.enable", {
+          maxTotalBufferSize: 512 * 1024 * 1024,
+          maxResourceBufferSize: 128 * 1024 * 1024,
+          maxPostDataSize: 1024 * 1024,
+        });
+        // Async stacks (setTimeout, promises, event listeners) make initiators reach their true cause.
+        await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
+        await session.send("Debugger.setAsyncCallStackDepth", { maxDepth: 32 });
+        await session.send("Tracing.start", {
+          transferMode: "ReturnAsStream",
+          traceConfig: { recordMode: "recordAsMuchAsPossible", includedCategories: TRACE_CATEGORIES },
+        });
+        tracing = true;
+      } else {
+        await session.send("Network.enable"); // only to see when the network goes quiet
+      }
+
+      let navError: string | null = null;
+      session.send("Page.navigate", { url }).then(
+        (r: any) => {
+          if (r.errorText) navError = `navigation to ${url} failed: ${r.errorText}`;
+        },
+        (e: Error) => {
+          if (!browserGone) navError = `navigation to ${url} failed: ${e.message}`;
+        },
+      );
+
+      for (;;) {
+        if (browserGone) {
+          failure = "Chromium exited or was killed during the load";
+          stoppedBy = "browser-gone";
+          break;
+        }
+        if (navError) {
+          failure = navError;
+          stoppedBy = "error";
+          break;
+        }
+        const d = stop.decide(now());
+        if (d.stop) {
+          stoppedBy = d.by;
+          if (!stop.loaded) failure = `the load event did not fire within ${o.stop.capMs} ms (${stop.pending} requests still pending)`;
+          break;
+        }
+        await sleep(Math.max(1, Math.min(25, d.wakeAt - now())));
+      }
+
+      if (!browserGone) {
+        pageLoadMs = await navigationLoadTime(session);
+        finalUrl = await evaluate<string>(session, "location.href");
+        frameTree = ((await session.send("Page.getFrameTree").catch(() => null)) as any)?.frameTree;
+        await withTimeout(Promise.allSettled(pendingBodies), BODY_WAIT_MS).catch(() => undefined);
+        if (tracing) trace = await endTracing(session);
+      }
+    } catch (e) {
+      failure ??= browserGone ? "Chromium exited or was killed during the load" : `profiling failed: ${(e as Error).message}`;
+      if (browserGone) stoppedBy = "browser-gone";
+      else stoppedBy = "error";
+    } finally {
+      await chromium.close();
+    }
+  }
+
+  return { recording: assemble(), pageLoadMs };
+
+  function assemble(): Recording {
+    if (o.redact) {
+      for (const e of events) redactEventParams(e.params);
+      if (trace) for (const t of trace) redactEventParams(t);
+    }
+    const archive = buildArchive(events);
+    const store = new Map<string, Buffer>();
+    for (const entry of archive) {
+      const b = bodies.get(entry.requestId);
+      if (entry.redirectedTo || entry.failure) continue;
+      if (b) {
+        const sha256 = createHash("sha256").update(b.data).digest("hex");
+        store.set(sha256, b.data);
+        entry.body = { sha256, size: b.data.length, base64Encoded: b.base64Encoded };
+        entry.sizes.bodySize = b.data.length;
+      } else {
+        entry.bodyMissing = bodyErrors.get(entry.requestId) ?? (entry.times.end === null ? "response never finished" : "body not retrieved");
+      }
+    }
+    const lifecycle = extractLifecycle(events, trace, mainFrameId);
+    const manifest: RecordingManifest = {
+      schemaVersion: RECORDING_SCHEMA_VERSION,
+      kind: "pagepath-recording",
+      tool: { name: "pagepath", version: TOOL_VERSION },
+      url,
+      finalUrl,
+      status: failure ? "incomplete" : "complete",
+      reason: failure,
+      startedAt: startedAt.toISOString(),
+      durationMs: Math.round(now()),
+      browser: browserInfo,
+      conditions: o.conditions,
+      stopPolicy: o.stop,
+      stoppedBy,
+      redaction: { enabled: o.redact, headers: o.redact ? CREDENTIAL_HEADERS : [] },
+      traceCategories: TRACE_CATEGORIES,
+      files: { events: true, trace: trace !== null, archive: true },
+      lifecycle,
+      frameTree: toFrameTree(frameTree as any),
+      counts: {
+        events: events.length,
+        traceEvents: trace?.length ?? 0,
+        requests: archive.length,
+        bodies: store.size,
+        failedRequests: archive.filter((e) => e.failure).length,
+      },
+    };
+    return { manifest, events, trace, archive, bodies: store };
+  }
+}
+
+async function fetchBody(
+  session: CDPSession,
+  requestId: string,
+  bodies: Map<string, { data: Buffer; base64Encoded: boolean }>,
+  errors: Map<string, string>,
+): Promise<void> {
+  try {
+    const r = (await session.send("Network.getResponseBody", { requestId })) as { body: string; base64Encoded: boolean };
+    bodies.set(requestId, { data: Buffer.from(r.body, r.base64Encoded ? "base64" : "utf8"), base64Encoded: r.base64Encoded });
+  } catch (e) {
+    errors.set(requestId, `Network.getResponseBody failed: ${(e as Error).message.split("\n")[0]}`);
+  }
+}
+
+async function applyConditions(session: CDPSession, c: Conditions): Promise<void> {
+  if (c.cpuThrottlingRate > 1) await session.send("Emulation.setCPUThrottlingRate", { rate: c.cpuThrottlingRate });
+  if (c.network) {
+    await session.send("Network.enable");
+    await session.send("Network.emulateNetworkConditions", {
+      offline: false,
+      latency: c.network.latencyMs,
+      downloadThroughput: (c.network.downloadKbps * 1000) / 8,
+      uploadThroughput: (c.network.uploadKbps * 1000) / 8,
+    });
+  }
+  if (c.device) {
+    await session.send("Emulation.setDeviceMetricsOverride", {
+      width: c.device.width,
+      height: c.device.height,
+      deviceScaleFactor: c.device.deviceScaleFactor,
+      mobile: c.device.mobile,
+    });
+    if (c.device.userAgent) await session.send("Emulation.setUserAgentOverride", { userAgent: c.device.userAgent });
+    if (c.device.mobile) await session.send("Emulation.setTouchEmulationEnabled", { enabled: true, maxTouchPoints: 5 });
+  }
+}
+
+async function endTracing(session: CDPSession): Promise<unknown[] | null> {
+  const complete = new Promise<{ stream?: string }>((ok) => session.once("Tracing.tracingComplete", ok as any));
+  await session.send("Tracing.end");
+  const { stream } = await withTimeout(complete, 30_000);
+  if (!stream) return null;
+  const chunks: Buffer[] = [];
+  for (;;) {
+    const r = (await session.send("IO.read", { handle: stream, size: 4 * 1024 * 1024 })) as { data: string; eof: boolean; base64Encoded?: boolean };
+    chunks.push(Buffer.from(r.data, r.base64Encoded ? "base64" : "utf8"));
+    if (r.eof) break;
+  }
+  await session.send("IO.close", { handle: stream });
+  const parsed = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { traceEvents?: unknown[] } | unknown[];
+  return Array.isArray(parsed) ? parsed : parsed.traceEvents ?? [];
+}
+
+async function navigationLoadTime(session: CDPSession): Promise<number | null> {
+  const v = await evaluate<number>(
+    session,
+    "(() => { const n = performance.getEntriesByType('navigation')[0]; return n && n.loadEventStart > 0 ? n.loadEventStart - n.startTime : -1; })()",
+  );
+  return typeof v === "number" && v >= 0 ? v : null;
+}
+
+async function evaluate<T>(session: CDPSession, expression: string): Promise<T | null> {
+  try {
+    const r = (await withTimeout(session.send("Runtime.evaluate", { expression, returnByValue: true }), 5000)) as any;
+    return (r?.result?.value ?? null) as T | null;
+  } catch {
+    return null;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((ok) => setTimeout(ok, ms));
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout;
+  return Promise.race([
+    p,
+    new Promise<T>((_, fail) => (timer = setTimeout(() => fail(new Error(`timed out after ${ms} ms`)), ms))),
+  ]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,104 @@
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type Recording, type RecordingManifest } from "./recording.js";
+
+export const FILES = {
+  manifest: "manifest.json",
+  events: "events.jsonl",
+  trace: "trace.json",
+  archive: "archive.json",
+  bodies: "bodies",
+} as const;
+
+/** A recording that cannot be read, with the file and the place that is wrong. */
+export class RecordingError extends Error {
+  constructor(readonly file: string, detail: string) {
+    super(`${file}: ${detail}`);
+  }
+}
+
+/**
+ * Writes a recording directory atomically: everything goes to a sibling ".partial" directory that is
+ * renamed into place at the end, so a crash never leaves a half-written recording that looks whole.
+ */
+export function writeRecording(dir: string, r: Recording): void {
+  const tmp = `${dir}.partial`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(join(tmp, FILES.bodies), { recursive: true });
+  writeFileSync(join(tmp, FILES.events), r.events.map((e) => JSON.stringify(e)).join("\n") + (r.events.length ? "\n" : ""));
+  if (r.trace) writeFileSync(join(tmp, FILES.trace), JSON.stringify({ traceEvents: r.trace }));
+  writeFileSync(join(tmp, FILES.archive), JSON.stringify(r.archive, null, 1));
+  for (const [sha, data] of r.bodies) writeFileSync(join(tmp, FILES.bodies, sha), data);
+  writeFileSync(join(tmp, FILES.manifest), JSON.stringify(r.manifest, null, 2) + "\n");
+  rmSync(dir, { recursive: true, force: true });
+  renameSync(tmp, dir);
+}
+
+export function readManifest(dir: string): RecordingManifest {
+  const file = join(dir, FILES.manifest);
+  if (!existsSync(file)) throw new RecordingError(file, "missing: this directory is not a pagepath recording");
+  const m = parseJson(file, readFileSync(file, "utf8")) as RecordingManifest;
+  if (m?.kind !== "pagepath-recording") throw new RecordingError(file, `"kind" must be "pagepath-recording"`);
+  if (m.schemaVersion !== RECORDING_SCHEMA_VERSION) {
+    throw new RecordingError(file, `schemaVersion ${m.schemaVersion} is not supported (this pagepath reads ${RECORDING_SCHEMA_VERSION})`);
+  }
+  for (const k of ["url", "status", "lifecycle", "files", "counts"] as const) {
+    if (m[k] === undefined) throw new RecordingError(file, `field "${k}" is missing`);
+  }
+  if (m.status !== "complete" && m.status !== "incomplete") throw new RecordingError(file, `"status" must be complete or incomplete, not ${JSON.stringify(m.status)}`);
+  return m;
+}
+
+/** Reads and checks a whole recording; bodies are loaded lazily by readBody. */
+export function readRecording(dir: string): Omit<Recording, "bodies"> {
+  const manifest = readManifest(dir);
+  const eventsFile = join(dir, FILES.events);
+  if (!existsSync(eventsFile)) throw new RecordingError(eventsFile, "missing");
+  const events: CdpEvent[] = [];
+  readFileSync(eventsFile, "utf8").split("\n").forEach((line, i) => {
+    if (!line) return;
+    const e = parseJson(`${eventsFile}:${i + 1}`, line) as CdpEvent;
+    if (typeof e?.method !== "string") throw new RecordingError(`${eventsFile}:${i + 1}`, `event has no "method"`);
+    events.push(e);
+  });
+  const traceFile = join(dir, FILES.trace);
+  let trace: unknown[] | null = null;
+  if (manifest.files.trace) {
+    if (!existsSync(traceFile)) throw new RecordingError(traceFile, "missing, though the manifest lists it");
+    const t = parseJson(traceFile, readFileSync(traceFile, "utf8")) as { traceEvents?: unknown[] };
+    if (!Array.isArray(t?.traceEvents)) throw new RecordingError(traceFile, `"traceEvents" must be an array`);
+    trace = t.traceEvents;
+  }
+  const archiveFile = join(dir, FILES.archive);
+  if (!existsSync(archiveFile)) throw new RecordingError(archiveFile, "missing");
+  const archive = parseJson(archiveFile, readFileSync(archiveFile, "utf8")) as ArchiveEntry[];
+  if (!Array.isArray(archive)) throw new RecordingError(archiveFile, "must be an array of entries");
+  archive.forEach((e, i) => {
+    if (typeof e?.url !== "string" || typeof e?.id !== "string") throw new RecordingError(archiveFile, `entry ${i} has no "id" or "url"`);
+    if (e.body && !existsSync(join(dir, FILES.bodies, e.body.sha256))) {
+      throw new RecordingError(join(dir, FILES.bodies, e.body.sha256), `body of entry ${i} (${e.url}) is missing`);
+    }
+  });
+  return { manifest, events, trace, archive };
+}
+
+export function readBody(dir: string, sha256: string): Buffer {
+  if (!/^[0-9a-f]{64}$/.test(sha256)) throw new RecordingError(join(dir, FILES.bodies), `not a body hash: ${sha256}`);
+  return readFileSync(join(dir, FILES.bodies, sha256));
+}
+
+/** Recording directories directly under dir (those with a manifest). */
+export function listRecordings(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, FILES.manifest)))
+    .map((d) => join(dir, d.name))
+    .sort();
+}
+
+function parseJson(where: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new RecordingError(where, `not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
+  }
+}

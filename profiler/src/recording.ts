@@ -1,0 +1,164 @@
+/**
+ * The recording format (DESIGN.md contract 1), as TypeScript types. The written description is
+ * docs/formats/recording.md; bump RECORDING_SCHEMA_VERSION on any incompatible change.
+ *
+ * A recording is a directory:
+ *   manifest.json   RecordingManifest
+ *   events.jsonl    one CdpEvent per line, in arrival order (Network.*, Page.*)
+ *   trace.json      { traceEvents: [...] } from Chrome's tracing
+ *   archive.json    ArchiveEntry[]: every request/response, with bodies in bodies/
+ *   bodies/<sha256> response bodies, byte for byte as the page received them (decoded)
+ */
+export const RECORDING_SCHEMA_VERSION = 1;
+
+export type RecordingStatus = "complete" | "incomplete";
+
+export interface CdpEvent {
+  method: string;
+  params: Record<string, unknown>;
+}
+
+export interface Conditions {
+  cpuThrottlingRate: number;
+  network: NetworkConditions | null;
+  device: DeviceConditions | null;
+}
+
+export interface NetworkConditions {
+  name: string;
+  latencyMs: number;
+  downloadKbps: number;
+  uploadKbps: number;
+}
+
+export interface DeviceConditions {
+  name: string;
+  width: number;
+  height: number;
+  deviceScaleFactor: number;
+  mobile: boolean;
+  userAgent?: string;
+}
+
+export interface StopPolicy {
+  /** After the load event, stop once the network has been idle this long. */
+  quietMs: number;
+  /** Overall cap on one page, from navigation start. */
+  capMs: number;
+}
+
+/** Timestamps in ms since navigation start (the main document's request), or null if never seen. */
+export interface FrameLifecycle {
+  frameId: string;
+  url: string;
+  parentFrameId: string | null;
+  domContentLoaded: number | null;
+  load: number | null;
+}
+
+export interface Lifecycle {
+  /** Monotonic clock (s) of navigation start, the time base of CDP's Network timestamps. */
+  navigationStartMonotonic: number | null;
+  navigationStartWallTime: number | null;
+  domContentLoaded: number | null;
+  load: number | null;
+  firstPaint: number | null;
+  firstContentfulPaint: number | null;
+  largestContentfulPaint: number | null;
+  frames: FrameLifecycle[];
+}
+
+export interface FrameTreeNode {
+  id: string;
+  parentId: string | null;
+  url: string;
+  name?: string;
+  children: FrameTreeNode[];
+}
+
+export interface RecordingManifest {
+  schemaVersion: number;
+  kind: "pagepath-recording";
+  tool: { name: "pagepath"; version: string };
+  url: string;
+  finalUrl: string | null;
+  status: RecordingStatus;
+  /** Why the recording is incomplete; null when complete. */
+  reason: string | null;
+  startedAt: string;
+  durationMs: number;
+  browser: { product: string; userAgent: string; executablePath: string };
+  conditions: Conditions;
+  stopPolicy: StopPolicy;
+  /** What ended the recording: quiet period reached, cap, navigation error, browser gone. */
+  stoppedBy: "quiet" | "cap" | "error" | "browser-gone";
+  redaction: { enabled: boolean; headers: string[] };
+  traceCategories: string[];
+  /** Files present; a missing trace is recorded here, not hidden. */
+  files: { events: boolean; trace: boolean; archive: boolean };
+  lifecycle: Lifecycle;
+  frameTree: FrameTreeNode | null;
+  counts: { events: number; traceEvents: number; requests: number; bodies: number; failedRequests: number };
+}
+
+export type InitiatorType = "parser" | "script" | "preload" | "SignedExchange" | "preflight" | "FedCM" | "other";
+
+export interface ResourceTiming {
+  /** CDP ResourceTiming fields, ms relative to requestTime (s, monotonic). -1 when not applicable. */
+  requestTime: number;
+  dnsStart: number; dnsEnd: number;
+  connectStart: number; connectEnd: number;
+  sslStart: number; sslEnd: number;
+  sendStart: number; sendEnd: number;
+  receiveHeadersStart: number; receiveHeadersEnd: number;
+}
+
+export interface ArchiveEntry {
+  /** requestId, plus "#n" for the n-th redirect hop of the same request. */
+  id: string;
+  requestId: string;
+  url: string;
+  method: string;
+  frameId: string | null;
+  loaderId: string | null;
+  resourceType: string;
+  initiator: { type: InitiatorType | string; url: string | null; lineNumber: number | null; stackFunctions: string[] };
+  priority: { initial: string | null; final: string | null };
+  requestHeaders: Record<string, string>;
+  postData: string | null;
+  /** Monotonic seconds: request sent (requestWillBeSent), response headers, finished/failed. */
+  times: { start: number; response: number | null; end: number | null; wallTime: number | null };
+  response: null | {
+    status: number;
+    statusText: string;
+    headers: Record<string, string>;
+    mimeType: string;
+    protocol: string | null;
+    remoteAddress: string | null;
+    connectionId: string | null;
+    connectionReused: boolean | null;
+    timing: ResourceTiming | null;
+  };
+  fromCache: "memory" | "disk" | "prefetch" | "service-worker" | null;
+  redirectedTo: string | null;
+  sizes: { encodedDataLength: number | null; bodySize: number | null };
+  body: null | { sha256: string; size: number; base64Encoded: boolean };
+  bodyMissing: string | null;
+  failure: null | { errorText: string; canceled: boolean; blockedReason: string | null };
+  serverDelay: { ms: number | null; method: ServerDelayMethod; rttMs: number | null };
+}
+
+export type ServerDelayMethod =
+  | "ttfb-minus-handshake-rtt"
+  | "ttfb-minus-connection-rtt"
+  | "ttfb-minus-origin-rtt"
+  | "ttfb-no-rtt"
+  | "not-measurable";
+
+export interface Recording {
+  manifest: RecordingManifest;
+  events: CdpEvent[];
+  trace: unknown[] | null;
+  archive: ArchiveEntry[];
+  bodies: Map<string, Buffer>;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs everything pagepath needs on Debian 12, as root, and builds it. Safe to run again:
+# packages already present are not touched, and npm runs only when the lockfile changed.
+# It never downloads a browser: Chromium comes from Debian, driven through puppeteer-core.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+DEBIAN_PACKAGES=(
+  chromium          # the browser pagepath profiles with
+  fonts-liberation  # common web fonts, so pages lay out as they would elsewhere
+  graphviz          # dot: graph layout and SVG/PDF output
+  openssl           # per-run certificates for local HTTPS origins
+  ca-certificates
+  iproute2          # network namespaces for emulated links
+  procps            # ps/pkill, used to clean up after crashed browsers
+)
+
+missing=()
+for p in "${DEBIAN_PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then missing+=(nodejs npm); fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install: Debian packages: ${missing[*]}"
+  if [ "$(id -u)" -ne 0 ]; then echo "install: must run as root to install ${missing[*]}" >&2; exit 1; fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" -lt 20 ]; then echo "install: Node.js 20 or newer is needed, found $(node --version)" >&2; exit 1; fi
+
+stamp=node_modules/.pagepath-lockfile
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  echo "install: npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
+
+echo "install: building"
+npx --no-install tsc -b
+echo "install: done ($(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: not found'), node $(node --version))"
