@@ -72,8 +72,8 @@ export function buildArchive(events: CdpEvent[]): ArchiveEntry[] {
   }
 
   // The ExtraInfo events carry the headers as they crossed the wire (cookies included); prefer them.
-  for (const e of entries) {
-    if (e.id !== e.requestId || e.redirectedTo) continue;
+  // They are keyed by requestId only, so they belong to the last hop of a redirect chain.
+  for (const e of current.values()) {
     const req = extraRequestHeaders.get(e.requestId);
     if (req) e.requestHeaders = { ...e.requestHeaders, ...stringify(req) };
     const res = extraResponseHeaders.get(e.requestId);

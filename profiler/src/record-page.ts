@@ -22,7 +22,10 @@ export interface ProfileOptions extends ChromiumOptions {
   conditions: Conditions;
   /** Redact cookies and credential headers (the default). */
   redact: boolean;
-  /** false loads the page with no recording at all: the reference for measuring overhead. */
+  /**
+   * false loads the page with no recording at all (only the Page domain, to see the load event):
+   * the reference for measuring the profiler's overhead. The quiet period then counts from load.
+   */
   instrument?: boolean;
 }
 
@@ -114,8 +117,6 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
           traceConfig: { recordMode: "recordAsMuchAsPossible", includedCategories: TRACE_CATEGORIES },
         });
         tracing = true;
-      } else {
-        await session.send("Network.enable"); // only to see when the network goes quiet
       }
 
       let navError: string | null = null;

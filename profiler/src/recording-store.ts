@@ -24,12 +24,17 @@ export class RecordingError extends Error {
 export function writeRecording(dir: string, r: Recording): void {
   const tmp = `${dir}.partial`;
   rmSync(tmp, { recursive: true, force: true });
-  mkdirSync(join(tmp, FILES.bodies), { recursive: true });
-  writeFileSync(join(tmp, FILES.events), r.events.map((e) => JSON.stringify(e)).join("\n") + (r.events.length ? "\n" : ""));
-  if (r.trace) writeFileSync(join(tmp, FILES.trace), JSON.stringify({ traceEvents: r.trace }));
-  writeFileSync(join(tmp, FILES.archive), JSON.stringify(r.archive, null, 1));
-  for (const [sha, data] of r.bodies) writeFileSync(join(tmp, FILES.bodies, sha), data);
-  writeFileSync(join(tmp, FILES.manifest), JSON.stringify(r.manifest, null, 2) + "\n");
+  try {
+    mkdirSync(join(tmp, FILES.bodies), { recursive: true });
+    writeFileSync(join(tmp, FILES.events), r.events.map((e) => JSON.stringify(e)).join("\n") + (r.events.length ? "\n" : ""));
+    if (r.trace) writeFileSync(join(tmp, FILES.trace), JSON.stringify({ traceEvents: r.trace }));
+    writeFileSync(join(tmp, FILES.archive), JSON.stringify(r.archive, null, 1));
+    for (const [sha, data] of r.bodies) writeFileSync(join(tmp, FILES.bodies, sha), data);
+    writeFileSync(join(tmp, FILES.manifest), JSON.stringify(r.manifest, null, 2) + "\n");
+  } catch (e) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw new RecordingError(dir, `cannot write the recording: ${(e as Error).message}`);
+  }
   rmSync(dir, { recursive: true, force: true });
   renameSync(tmp, dir);
 }

@@ -134,8 +134,14 @@ describe("profiling the multi-origin fixture site in Chromium", () => {
   });
 
   it("estimates the server delay of the slow script near the 150 ms the server waited", () => {
-    const d = entry(`${S}/js/slow.js`).serverDelay;
-    assert.ok(d.ms !== null && d.ms >= 140 && d.ms < 400, `slow.js server delay ${d.ms} ms (${d.method})`);
+    const slow = entry(`${S}/js/slow.js`);
+    const t = slow.response!.timing!;
+    const ttfb = t.receiveHeadersStart - t.sendEnd;
+    assert.ok(ttfb >= 149, `time to first byte ${ttfb} ms includes the 150 ms the server waited`);
+    // The RTT subtracted comes from a TLS handshake on loopback, which on a busy 2-core machine can
+    // take tens of ms of scheduling delay: the estimate may undershoot by that much, not more.
+    const d = slow.serverDelay;
+    assert.ok(d.ms !== null && d.ms >= 110 && d.ms <= ttfb, `slow.js server delay ${d.ms} ms (${d.method}, rtt ${d.rttMs} ms)`);
     const others = rec.archive.filter((e) => e.serverDelay.ms !== null && !e.url.endsWith("slow.js"));
     assert.ok(others.length > 5);
     assert.ok(others.every((e) => e.serverDelay.ms! < d.ms!), "no other response looks slower than slow.js");

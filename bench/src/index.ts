@@ -1,0 +1,2 @@
+export { benchProfiler, type ProfilerBenchResult } from "./profiler-overhead.js";
+export { median, quantile } from "./stats.js";
