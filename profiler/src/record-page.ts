@@ -52,7 +52,13 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
   const events: CdpEvent[] = [];
   const bodies = new Map<string, { data: Buffer; base64Encoded: boolean }>();
   const bodyErrors = new Map<string, string>();
-  const pendingBodies: Promise<void>[] = [];
+  // Bodies are fetched once the page is done, not as each response finishes: CDP round trips during
+  // the load would compete with the page for the renderer and slow it down. Chromium keeps them in
+  // the Network domain's buffer (sized in Network.enable) until then.
+  // HTML documents are the exception: few, and what the graph builder needs even if the browser dies.
+  const finished: string[] = [];
+  const documents = new Set<string>();
+  const early: Promise<void>[] = [];
   let trace: unknown[] | null = null;
   let failure: string | null = null;
   let stoppedBy: RecordingManifest["stoppedBy"] = "quiet";
@@ -91,11 +97,15 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
       };
       const onEvent = (method: string, p: Record<string, any>) => {
         if (instrument) events.push({ method, params: p });
-        if (method === "Network.requestWillBeSent") stop.requestStarted(p.requestId, now());
+        if (method === "Network.requestWillBeSent") {
+          stop.requestStarted(p.requestId, now());
+          if (p.type === "Document") documents.add(p.requestId);
+        }
         else if (method === "Network.loadingFailed") stop.requestEnded(p.requestId, now());
         else if (method === "Network.loadingFinished") {
           stop.requestEnded(p.requestId, now());
-          if (instrument) pendingBodies.push(fetchBody(session, p.requestId, bodies, bodyErrors));
+          if (instrument && documents.has(p.requestId)) early.push(fetchBody(session, p.requestId, bodies, bodyErrors));
+          else if (instrument) finished.push(p.requestId);
         } else if (method === "Page.loadEventFired") stop.loadFired(now());
       };
 
@@ -153,7 +163,8 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
         pageLoadMs = await navigationLoadTime(session);
         finalUrl = await evaluate<string>(session, "location.href");
         frameTree = ((await session.send("Page.getFrameTree").catch(() => null)) as any)?.frameTree;
-        await withTimeout(Promise.allSettled(pendingBodies), BODY_WAIT_MS).catch(() => undefined);
+        const fetching = Promise.allSettled([...early, ...finished.map((id) => fetchBody(session, id, bodies, bodyErrors))]);
+        await withTimeout(fetching, BODY_WAIT_MS).catch(() => undefined);
         if (tracing) trace = await endTracing(session);
       }
     } catch (e) {

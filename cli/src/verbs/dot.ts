@@ -1,0 +1,97 @@
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { toDot } from "@pagepath/graph-builder/dist/src/dot.js";
+import type { Graph } from "@pagepath/graph-builder/dist/src/graph.js";
+import { UsageError, type Verb } from "../verb.js";
+
+const DOT_BIN = "/usr/bin/dot";
+const FORMATS = ["dot", "svg", "pdf", "png"] as const;
+type Format = (typeof FORMATS)[number];
+/** Layout of a graph with thousands of nodes takes dot tens of seconds; minutes means it is stuck. */
+const DOT_TIMEOUT_MS = 5 * 60_000;
+const DOT_MAX_OUTPUT = 1024 * 1024 * 1024;
+
+export const dotVerb: Verb = {
+  name: "dot",
+  summary: "draw a dependency graph with Graphviz (DOT, SVG, PDF or PNG)",
+  usage: `
+usage: pagepath dot <graph.json> [-o FILE] [--format dot|svg|pdf|png] [--all] [--rankdir LR|TB]
+
+Draws a dependency graph the way the thesis's Graph Viewer does: parse chunks black, scripts red
+(style sheets light red), resources and document downloads blue, timers orange, events green,
+DOMContentLoaded and load markers grey; one grey box per frame, subframes inside their parent's.
+The critical path is drawn thick; inferred edges are dashed (hover an edge for its rule).
+Formats other than dot are rendered by Graphviz's dot (${DOT_BIN}).
+Default output: <graph.json> with .json replaced by the format's extension.
+  -o, --out FILE        where to write ("-" for standard output)
+  --format FMT          dot (default), svg, pdf or png
+  --all                 also draw nodes the emulator leaves out (dotted, faded)
+  --rankdir DIR         LR (default: left to right) or TB (top to bottom)
+`,
+  options: {
+    out: { type: "string", short: "o" },
+    format: { type: "string" },
+    all: { type: "boolean" },
+    rankdir: { type: "string" },
+  },
+  async run(values, positionals) {
+    if (positionals.length !== 1) throw new UsageError("expected exactly one graph file");
+    const input = positionals[0]!;
+    const format = choice(values, "format", FORMATS, "dot");
+    const rankdir = choice(values, "rankdir", ["LR", "TB"] as const, "LR");
+    const dot = toDot(readGraph(input), { includeExcluded: values.all === true, rankdir });
+    const output = format === "dot" ? Buffer.from(dot) : await render(dot, format, input);
+    const out = (values.out as string | undefined) ?? outputPath(input, format);
+    if (out === "-") process.stdout.write(output);
+    else {
+      writeFileSync(out, output);
+      process.stdout.write(`wrote ${out}\n`);
+    }
+    return 0;
+  },
+};
+
+function loadGraph(path: string): Graph { return JSON.parse(readFileSync(path, "utf8")) as Graph; }
+
+function readGraph(path: string): Graph {
+  try {
+    return loadGraph(path);
+  } catch (e) {
+    if (e instanceof SyntaxError) throw new Error(`${path}: not valid JSON (${e.message})`);
+    if ((e as NodeJS.ErrnoException).code) throw new Error(`cannot read ${path}: ${(e as Error).message}`);
+    throw e;
+  }
+}
+
+function choice<T extends string>(values: Record<string, unknown>, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = values[name];
+  if (raw === undefined) return fallback;
+  if (!allowed.includes(raw as T)) throw new UsageError(`--${name} "${raw}": expected one of ${allowed.join(", ")}`);
+  return raw as T;
+}
+
+function outputPath(input: string, format: Format): string {
+  return input.endsWith(".json") ? input.slice(0, -".json".length) + "." + format : `${input}.${format}`;
+}
+
+function render(dot: string, format: Format, input: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      DOT_BIN,
+      [`-T${format}`],
+      { encoding: "buffer", timeout: DOT_TIMEOUT_MS, maxBuffer: DOT_MAX_OUTPUT },
+      (err, stdout, stderr) => {
+        if (!err) return resolve(stdout);
+        const e = err as NodeJS.ErrnoException & { killed?: boolean };
+        if (e.code === "ENOENT") return reject(new Error(`Graphviz's dot is not installed at ${DOT_BIN}; run scripts/install.sh`));
+        if (e.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return reject(new Error(`dot -T${format} output for ${input} is over ${DOT_MAX_OUTPUT / 2 ** 20} MiB`));
+        if (e.killed) return reject(new Error(`dot -T${format} on ${input} was stopped after ${DOT_TIMEOUT_MS / 1000} s`));
+        const first = stderr.toString().split("\n").find((l) => l.trim()) ?? e.message;
+        reject(new Error(`dot -T${format} failed on ${input}: ${first}`));
+      },
+    );
+    // dot may exit before reading all its input; the exit status is what gets reported.
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(dot);
+  });
+}

@@ -1,0 +1,172 @@
+import type { NodeKind } from "./graph.js";
+import type { Interval, Mark, MainThreadTrace } from "./trace-intervals.js";
+
+/**
+ * Page activities from the main thread's interval forest: parse chunks, script evaluations, style
+ * sheet evaluations, timers and events. A computation that requests a resource or runs another
+ * activity inside itself is split there (seed 001 §3.5.1): the pieces become separate nodes, joined
+ * around the nested activity, so each request hangs off the piece that made it.
+ */
+export interface Segment {
+  activity: Activity;
+  index: number;
+  start: number;
+  end: number;
+  /** CDP requestIds this piece sent (it ends at the last of them). */
+  requests: string[];
+  /** Timer ids installed during this piece. */
+  timers: number[];
+  id?: string;
+}
+
+export interface Activity {
+  kind: Exclude<NodeKind, "download" | "resource" | "dcl" | "load">;
+  interval: Interval;
+  frameId: string | null;
+  /** Sequence of this activity's own pieces and the activities nested in it, in time order. */
+  pieces: (Segment | Activity)[];
+  parent: Activity | null;
+}
+
+export interface ActivityIndex {
+  activities: Activity[];
+  /** ResourceSendRequest marks outside any activity (requests from the preload scanner's tasks, ...). */
+  orphanRequests: Mark[];
+}
+
+export function isSegment(p: Segment | Activity): p is Segment {
+  return (p as Segment).activity !== undefined;
+}
+
+export function findActivities(t: MainThreadTrace): ActivityIndex {
+  const activities: Activity[] = [];
+  const orphanRequests: Mark[] = [];
+  const visitTransparent = (iv: Interval) => {
+    orphanRequests.push(...iv.marks.filter((m) => m.name === "ResourceSendRequest"));
+    for (const c of iv.children) {
+      if (kindOf(c, false)) visit(c, null);
+      else visitTransparent(c);
+    }
+  };
+  const visit = (iv: Interval, parent: Activity | null): Activity => {
+    const a: Activity = { kind: kindOf(iv, parent !== null)!, interval: iv, frameId: frameOf(iv), pieces: [], parent };
+    activities.push(a);
+    const nested: Activity[] = [];
+    const marks: Mark[] = [];
+    const collect = (x: Interval) => {
+      marks.push(...x.marks);
+      for (const c of x.children) {
+        if (kindOf(c, true)) nested.push(visit(c, a));
+        else collect(c);
+      }
+    };
+    collect(iv);
+    a.pieces = split(a, nested, marks);
+    return a;
+  };
+  for (const r of t.roots) {
+    if (kindOf(r, false)) visit(r, null);
+    else visitTransparent(r);
+  }
+  for (const m of t.marks) if (m.name === "ResourceSendRequest" && !withinAny(t.roots, m.at)) orphanRequests.push(m);
+  return { activities, orphanRequests: dedupe(orphanRequests) };
+}
+
+/** Which activity an interval is, if any. FunctionCall counts only when nothing encloses it. */
+function kindOf(iv: Interval, nested: boolean): Activity["kind"] | null {
+  const d = iv.args.data ?? iv.args.beginData ?? {};
+  switch (iv.name) {
+    case "ParseHTML":
+      return d.url && d.url !== "about:blank" ? "parse" : null; // a new iframe's empty document is not the page's work
+    case "EvaluateScript":
+      return d.url ? "script" : null; // no URL: DevTools' own Runtime.evaluate, not the page
+    case "v8.evaluateModule":
+      return "script";
+    case "TimerFire":
+      return "timer";
+    case "EventDispatch":
+    case "XHRReadyStateChange":
+    case "XHRLoad":
+      return runsHandler(iv) ? "event" : null; // events nobody listens to cost nothing
+    case "ParseAuthorStyleSheet":
+      return "css";
+    case "FunctionCall":
+      return nested ? null : "script";
+    case "RunMicrotasks":
+      // Promise reactions leave no FunctionCall of their own; at top level they are callbacks.
+      return nested || (iv.marks.length === 0 && !iv.children.some((c) => c.name === "FunctionCall")) ? null : "script";
+    default:
+      return null;
+  }
+}
+
+function runsHandler(iv: Interval): boolean {
+  return iv.children.some((c) => c.name === "FunctionCall" || (c.name !== "EventDispatch" && runsHandler(c)));
+}
+
+function frameOf(iv: Interval): string | null {
+  const d = iv.args.data ?? iv.args.beginData ?? {};
+  if (typeof d.frame === "string") return d.frame;
+  const call = findCall(iv);
+  return call?.args.data?.frame ?? null;
+}
+
+function findCall(iv: Interval): Interval | undefined {
+  for (const c of iv.children) {
+    if (c.name === "FunctionCall") return c;
+    const deeper = findCall(c);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}
+
+/** Cuts an activity at its requests and nested activities; drops empty pieces that carry nothing. */
+function split(a: Activity, nested: Activity[], marks: Mark[]): (Segment | Activity)[] {
+  type Cut = { at: number; mark?: Mark; child?: Activity };
+  const cuts: Cut[] = [
+    ...marks.filter((m) => m.name === "ResourceSendRequest" || m.name === "TimerInstall").map((m) => ({ at: m.at, mark: m })),
+    ...nested.map((c) => ({ at: c.interval.start, child: c })),
+  ].sort((x, y) => x.at - y.at);
+  const pieces: (Segment | Activity)[] = [];
+  let seg: Segment = { activity: a, index: 0, start: a.interval.start, end: a.interval.start, requests: [], timers: [] };
+  const close = (at: number) => {
+    seg.end = Math.max(seg.start, at);
+    pieces.push(seg);
+    seg = { activity: a, index: 0, start: at, end: at, requests: [], timers: [] };
+  };
+  for (const c of cuts) {
+    if (c.child) {
+      close(c.at);
+      pieces.push(c.child);
+      seg.start = seg.end = c.child.interval.end;
+    } else if (c.mark!.name === "TimerInstall") {
+      seg.timers.push(Number(c.mark!.args.data?.timerId));
+    } else {
+      seg.requests.push(String(c.mark!.args.data?.requestId));
+      close(c.at);
+    }
+  }
+  close(a.interval.end);
+  const kept = pieces.filter((p, i) => !isSegment(p) || p.requests.length > 0 || p.timers.length > 0 || p.end - p.start > 0.001 || i === 0);
+  let n = 0;
+  for (const p of kept) if (isSegment(p)) p.index = n++;
+  return kept;
+}
+
+function withinAny(roots: Interval[], at: number): boolean {
+  let lo = 0;
+  let hi = roots.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const r = roots[mid]!;
+    if (at < r.start) hi = mid - 1;
+    else if (at > r.end) lo = mid + 1;
+    else return true;
+  }
+  return false;
+}
+
+function dedupe(marks: Mark[]): Mark[] {
+  const seen = new Set<Mark>();
+  return marks.filter((m) => (seen.has(m) ? false : (seen.add(m), true)));
+}

@@ -1,0 +1,138 @@
+import type { Activity, Segment } from "./activities.js";
+import { isSegment } from "./activities.js";
+import type { BuildContext } from "./context.js";
+import { urlTail } from "./context.js";
+import type { GraphNode, ScriptType } from "./graph.js";
+import type { Mark } from "./trace-intervals.js";
+
+/**
+ * A node for every piece of every activity, joined in the order they ran: a piece leads into the
+ * activity nested after it, which leads into the next piece ("continuation"; R4 when a script
+ * interrupted the parser).
+ */
+export function buildActivityNodes(ctx: BuildContext, activities: Activity[], timerInstalls: Map<number, Mark>): void {
+  const fires = new Map<number, number>();
+  for (const a of activities) {
+    let segIndex = 0;
+    for (const piece of a.pieces) {
+      if (!isSegment(piece)) continue;
+      ctx.segmentNode.set(piece, makeNode(ctx, a, piece, segIndex++, fires, timerInstalls));
+    }
+  }
+  for (const a of activities) {
+    const nodes = a.pieces.map((p) => (isSegment(p) ? ctx.segmentNode.get(p)! : p));
+    for (let i = 1; i < nodes.length; i++) {
+      const prev = nodes[i - 1]!;
+      const next = nodes[i]!;
+      const from = isNode(prev) ? prev : lastOf(ctx, prev);
+      const to = isNode(next) ? next : firstOf(ctx, next);
+      const rule = !isNode(prev) && a.kind === "parse" && (prev as Activity).kind === "script" ? "R4" : isNode(next) ? "continuation" : ruleOf(from, to);
+      ctx.draft.edge(from, to, rule, "observed");
+    }
+  }
+  for (const a of activities) {
+    ctx.first.set(a, firstOf(ctx, a));
+    ctx.last.set(a, lastOf(ctx, a));
+  }
+  ctx.computations = [...ctx.segmentNode.values()].sort((x, y) => x.start - y.start);
+}
+
+function isNode(x: GraphNode | Activity): x is GraphNode {
+  return (x as GraphNode).id !== undefined;
+}
+
+function firstOf(ctx: BuildContext, a: Activity): GraphNode {
+  const p = a.pieces[0]!;
+  return isSegment(p) ? ctx.segmentNode.get(p)! : firstOf(ctx, p);
+}
+
+function lastOf(ctx: BuildContext, a: Activity): GraphNode {
+  const p = a.pieces[a.pieces.length - 1]!;
+  return isSegment(p) ? ctx.segmentNode.get(p)! : lastOf(ctx, p);
+}
+
+function ruleOf(from: GraphNode, to: GraphNode): string {
+  // A piece of an activity starting a nested one: the nested kind decides, as in Table 3.1.
+  if (to.kind === "script") return from.kind === "parse" ? "R12" : from.kind === "event" ? "R15" : from.kind === "timer" ? "R16" : "R14";
+  if (to.kind === "parse") return "R4";
+  if (to.kind === "timer") return from.kind === "event" ? "R20" : from.kind === "timer" ? "R21" : "R19";
+  if (to.kind === "css") return "R18";
+  return "R25";
+}
+
+function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number, fires: Map<number, number>, installs: Map<number, Mark>): GraphNode {
+  const iv = a.interval;
+  const d = iv.args.data ?? iv.args.beginData ?? {};
+  const frameId = a.frameId && ctx.frames.has(a.frameId) ? a.frameId : ctx.mainFrameId;
+  const base = { frameId, start: seg.start, end: seg.end, duration: Math.max(0, seg.end - seg.start) };
+  const part = segment > 0 ? ` (part ${segment + 1})` : "";
+  const call = firstCall(iv);
+  let node: GraphNode;
+  switch (a.kind) {
+    case "parse":
+      node = ctx.draft.add({ ...base, kind: "parse", label: "parse", parse: { url: d.url ?? "", startLine: null, endLine: null, index: 0, last: false } });
+      break;
+    case "script": {
+      const url: string = d.url ?? call?.url ?? "";
+      const type = scriptType(ctx, iv.name, url, frameId);
+      // The trace counts script lines from 1; the graph, like CDP initiators, from 0.
+      const oneBased: number | undefined = d.lineNumber ?? call?.lineNumber;
+      const line = oneBased !== undefined ? oneBased - 1 : null;
+      const what = type === "callback" ? (url ? `${call?.functionName || "(anonymous)"} in ${urlTail(url)}` : "promise reaction") : type === "inline" ? `inline script L${(line ?? 0) + 1}` : urlTail(url);
+      node = ctx.draft.add({ ...base, kind: "script", label: `${type} ${what}${part}`, script: { url, type, line, segment } });
+      break;
+    }
+    case "css":
+      node = ctx.draft.add({ ...base, kind: "css", label: `css ${urlTail(d.styleSheetUrl ?? "")}${part}`, css: { url: d.styleSheetUrl ?? "", segment } });
+      break;
+    case "timer": {
+      const timerId = Number(d.timerId);
+      const fire = segment === 0 ? (fires.set(timerId, (fires.get(timerId) ?? -1) + 1), fires.get(timerId)!) : fires.get(timerId) ?? 0;
+      const install = installs.get(timerId)?.args.data ?? {};
+      node = ctx.draft.add({
+        ...base, kind: "timer", label: `timer ${call?.functionName || timerId} ${install.timeout ?? "?"} ms${fire > 0 ? ` fire ${fire + 1}` : ""}${part}`,
+        timer: { timerId, timeoutMs: Number(install.timeout ?? 0), singleShot: install.singleShot !== false, fire, segment },
+      });
+      break;
+    }
+    case "event": {
+      const type: string = iv.name === "EventDispatch" ? d.type ?? "event" : iv.name === "XHRLoad" ? "load" : "readystatechange";
+      const target = iv.name === "EventDispatch" ? eventTarget(type) : "xhr";
+      const extra = target === "xhr" ? ` ${urlTail(d.url ?? "")}${d.readyState !== undefined ? ` state ${d.readyState}` : ""}` : "";
+      node = ctx.draft.add({ ...base, kind: "event", label: `${type}${extra}${part}`, event: { type, target, segment } });
+      break;
+    }
+  }
+  const url = call?.url ?? d.url;
+  if (url) ctx.callUrl.set(node, url);
+  return node;
+}
+
+function firstCall(iv: import("./trace-intervals.js").Interval): { url?: string; functionName?: string; lineNumber?: number } | undefined {
+  if (iv.name === "FunctionCall") return iv.args.data;
+  for (const c of iv.children) {
+    const found = firstCall(c);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function scriptType(ctx: BuildContext, event: string, url: string, frameId: string): ScriptType {
+  if (event === "FunctionCall" || event === "RunMicrotasks") return "callback";
+  if (event === "v8.evaluateModule") return "module";
+  const frame = ctx.frames.get(frameId);
+  for (const doc of frame?.docs ?? []) {
+    if (doc.url === url) return "inline";
+    const tag = doc.scripts.find((s) => s.src === url);
+    if (tag) return tag.type;
+  }
+  return "async"; // inserted by script: runs when it arrives (seed 001 §3.7.2)
+}
+
+function eventTarget(type: string): "document" | "window" | "element" | "message" | "other" {
+  if (type === "DOMContentLoaded" || type === "readystatechange" || type === "visibilitychange") return "document";
+  if (type === "load" || type === "error") return "element";
+  if (type === "message") return "message";
+  if (["pageshow", "pagehide", "resize", "beforeunload", "unload", "popstate", "hashchange"].includes(type)) return "window";
+  return "other";
+}

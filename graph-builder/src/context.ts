@@ -1,0 +1,79 @@
+import type { ArchiveEntry, CdpEvent, RecordingManifest } from "@pagepath/profiler";
+import type { Activity, Segment } from "./activities.js";
+import type { Draft } from "./draft.js";
+import type { GraphNode } from "./graph.js";
+import type { ScriptTag } from "./html-scripts.js";
+
+/** One HTML document loaded into a frame, with the nodes built for it. */
+export interface DocumentState {
+  frameId: string;
+  url: string;
+  requestId: string;
+  entries: ArchiveEntry[];
+  body: Buffer | null;
+  scripts: ScriptTag[];
+  chunks: GraphNode[];
+  parses: GraphNode[];
+}
+
+export interface FrameState {
+  id: string;
+  parentId: string | null;
+  url: string;
+  docs: DocumentState[];
+  dcl?: GraphNode;
+  load?: GraphNode;
+  recordedDcl: number | null;
+  recordedLoad: number | null;
+}
+
+/** Everything the builder's steps share: the recording, the draft graph and the indexes into it. */
+export interface BuildContext {
+  manifest: RecordingManifest;
+  events: CdpEvent[];
+  archive: ArchiveEntry[];
+  draft: Draft;
+  /** Monotonic seconds -> ms since navigation start. */
+  ms(monotonicS: number): number;
+  mainFrameId: string;
+  frames: Map<string, FrameState>;
+  /** Node of each segment; first and last node of each activity (nested ones included). */
+  segmentNode: Map<Segment, GraphNode>;
+  first: Map<Activity, GraphNode>;
+  last: Map<Activity, GraphNode>;
+  /** Resource node per CDP requestId (redirect chains share one). */
+  resourceByRequest: Map<string, GraphNode>;
+  /** URL of the script a computation node runs (timers and events: their handler's). */
+  callUrl: Map<GraphNode, string>;
+  /** Computation nodes (all kinds but resource/download/markers), sorted by start. */
+  computations: GraphNode[];
+}
+
+export function frameOfNode(ctx: BuildContext, n: GraphNode): FrameState | undefined {
+  return ctx.frames.get(n.frameId);
+}
+
+/** The latest computation node matching pred that started at or before t. */
+export function latestBefore(ctx: BuildContext, t: number, pred: (n: GraphNode) => boolean): GraphNode | undefined {
+  let best: GraphNode | undefined;
+  for (const n of ctx.computations) {
+    if (n.start > t) break;
+    if (pred(n)) best = n;
+  }
+  return best;
+}
+
+export function docOf(ctx: BuildContext, frameId: string, url: string): DocumentState | undefined {
+  const f = ctx.frames.get(frameId);
+  return f?.docs.find((d) => d.url === url) ?? f?.docs[f.docs.length - 1];
+}
+
+export function urlTail(url: string): string {
+  try {
+    const u = new URL(url);
+    const last = u.pathname.split("/").filter(Boolean).pop() ?? u.hostname;
+    return last + (u.search.length > 1 ? u.search.slice(0, 20) : "");
+  } catch {
+    return url.slice(0, 40);
+  }
+}

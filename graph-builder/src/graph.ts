@@ -1,0 +1,176 @@
+/**
+ * The dependency graph format (DESIGN.md contract 2), as TypeScript types. The JSON Schema is
+ * graph-builder/schema/graph.schema.json and the written description docs/formats/graph.md; bump
+ * GRAPH_SCHEMA_VERSION on any incompatible change. Read by the viewer and the emulated browser.
+ *
+ * All times are ms since navigation start (the main document's request); durations are ms.
+ */
+export const GRAPH_SCHEMA_VERSION = 1;
+
+export type NodeKind =
+  | "download" // a chunk of an HTML document's bytes arriving (Table 3.1 DownloadChunk)
+  | "parse" // a chunk of HTML parsing, split at tags that fetch or run scripts
+  | "resource" // a network fetch of anything but an HTML document (or a cache hit)
+  | "script" // JavaScript evaluation (inline, external, callbacks), possibly one segment of it
+  | "css" // style sheet parsing and evaluation
+  | "timer" // a timer firing and its callback
+  | "event" // an event handler running
+  | "dcl" // DOMContentLoaded completion marker of a frame (zero duration)
+  | "load"; // load completion marker of a frame (zero duration)
+
+export type ScriptType = "inline" | "sync" | "async" | "defer" | "module" | "callback";
+
+/** Why a node is left out of the emulated graph (it stays in the file). null: emulated. */
+export type Exclusion = null | "after-load" | "long-timer" | "descendant-of-excluded";
+
+export interface GraphNode {
+  id: string;
+  kind: NodeKind;
+  frameId: string;
+  /** Human label: URL tail, event type, "parse index.html L12-L40" ... */
+  label: string;
+  /** Recorded start and end, ms since navigation start. */
+  start: number;
+  end: number;
+  /** Time the node itself takes in the emulator: computation time for parse/script/css/timer/event, 0 for markers; for resources and downloads the recorded end - start. */
+  duration: number;
+  excluded: Exclusion;
+  /** Present when kind is "resource" or "download". */
+  resource?: ResourceInfo;
+  /** kind "download": which chunk of the document, byte range. */
+  chunk?: { index: number; offset: number; bytes: number; last: boolean };
+  /** kind "parse": document URL and line range parsed; chunk index within the frame. */
+  parse?: { url: string; startLine: number | null; endLine: number | null; index: number; last: boolean };
+  /** kind "script": what ran. segment > 0 for continuations of a re-entrant computation. */
+  script?: { url: string; type: ScriptType; line: number | null; segment: number };
+  /** kind "css". */
+  css?: { url: string; segment: number };
+  /** kind "timer". */
+  timer?: { timerId: number; timeoutMs: number; singleShot: boolean; fire: number; segment: number };
+  /** kind "event": DOM event type and what it targets as far as the trace tells. */
+  event?: { type: string; target: "document" | "window" | "element" | "xhr" | "message" | "other"; segment: number };
+  priority?: Priorities;
+}
+
+export interface ResourceInfo {
+  url: string;
+  origin: string;
+  method: string;
+  mimeType: string;
+  resourceType: string;
+  status: number | null;
+  protocol: string | null;
+  /** Ids of the archive entries (recording) this node stands for, redirect hops first. */
+  archiveIds: string[];
+  redirects: string[];
+  /** Bytes of body (decoded) and bytes on the wire. */
+  bodySize: number;
+  transferSize: number;
+  serverDelayMs: number | null;
+  fromCache: "memory" | "disk" | "prefetch" | "service-worker" | null;
+  /** Found by the preload scanner while the parser was blocked: the replay's preloader may fetch it early. */
+  preloaded: boolean;
+  /** A CSS-referenced resource fetched only when an element used it (lazy binding, seed 001 §3.7.5). */
+  lazyBound: boolean;
+  /** The request initiator as recorded. */
+  initiatorType: string;
+  initiatorUrl: string | null;
+  priority: string | null;
+}
+
+export interface Priorities {
+  /** Algorithm 1: longest path (ms) from this node to a leaf of the emulated graph, itself included. */
+  criticalPathWeight: number;
+  /** Algorithm 2: global resource order, 0 = most urgent; resources only. */
+  criticalPathRank: number | null;
+  /** HTML > CSS > JS > images > other: 0..4. */
+  mimeRank: number | null;
+  /** Depth-based priority (resources weigh 1, everything else 0): longest resource count to a leaf. */
+  depthWeight: number;
+  depthRank: number | null;
+}
+
+export interface GraphEdge {
+  from: string;
+  to: string;
+  /** The rule that made it: "R1".."R25" of Table 3.1, or a named rule (see RULES). */
+  rule: string;
+  /** observed: the recording says so (initiator, trace nesting); inferred: a model rule added it. */
+  how: "observed" | "inferred";
+}
+
+export interface FrameInfo {
+  id: string;
+  parentId: string | null;
+  url: string;
+  /** Node ids of the frame's first and last download chunks, DOMContentLoaded and load markers. */
+  firstDownload: string | null;
+  lastDownload: string | null;
+  dcl: string;
+  load: string;
+  /** The frame started loading before the main frame's load event, so it is emulated whole. */
+  beforeLoad: boolean;
+}
+
+export interface CriticalPath {
+  /** Node ids from the root to the main frame's load marker. */
+  nodes: string[];
+  totalMs: number;
+  breakdown: { network: number; script: number; parse: number; css: number; other: number };
+}
+
+export interface Graph {
+  schemaVersion: number;
+  kind: "pagepath-graph";
+  tool: { name: "pagepath"; version: string };
+  source: { recording: string; url: string; status: "complete" | "incomplete"; browser: string };
+  /** "full": built from network log and trace; "network-only": the trace was missing. */
+  mode: "full" | "network-only";
+  root: string;
+  mainFrame: string;
+  frames: FrameInfo[];
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  criticalPath: CriticalPath;
+  /** Recorded completion times of the main frame. */
+  recorded: { domContentLoaded: number | null; load: number | null };
+  /** Things the builder noticed and handled: broken cycles, unattributed requests, fallbacks. */
+  warnings: string[];
+}
+
+/** Named rules beyond Table 3.1's numbers. */
+export const RULES: Record<string, string> = {
+  R1: "ParseChunk -> Resource",
+  R2: "Computation -> Resource",
+  R3: "ParseChunk(n-1) & DownloadChunk(n) -> ParseChunk(n)",
+  R4: "ScriptEval & ParseChunk(n-1) & DownloadChunk(n) -> ParseChunk(n)",
+  R5: "ParseChunk -> DownloadChunk(0) (iframe tag)",
+  R6: "ScriptEval -> DownloadChunk(0) (script-created iframe)",
+  R7: "Event -> DownloadChunk(0)",
+  R8: "Timer -> DownloadChunk(0)",
+  R9: "DownloadChunk(n-1) -> DownloadChunk(n)",
+  R10: "Resource(script) -> ScriptEval",
+  R11: "CssEval & Resource(script) -> ScriptEval",
+  R12: "ParseChunk -> ScriptEval (inline)",
+  R13: "CssEval & ParseChunk -> ScriptEval",
+  R14: "ScriptEval -> ScriptEval",
+  R15: "Event -> ScriptEval",
+  R16: "Timer -> ScriptEval",
+  R17: "Resource(script) & ParseChunk(last) -> ScriptEval(defer)",
+  R18: "Resource(css) -> CssEval",
+  R19: "ScriptEval -> Timer",
+  R20: "Event -> Timer",
+  R21: "Timer -> Timer",
+  R22: "DownloadChunk(frame, last) & ScriptEval parent -> ScriptEval(frame)",
+  R23: "DownloadChunk(frame, last) & Event parent -> Event(frame)",
+  R24: "DownloadChunk(frame, last) & Timer parent -> Timer(frame)",
+  R25: "Event-specific parent -> Event (Appendix A)",
+  continuation: "a re-entrant computation resumes after its nested child (split around children)",
+  "completion-dcl": "last parse chunk and deferred scripts -> DOMContentLoaded marker (Fig 3.9)",
+  "completion-load": "resources, subframes and DOMContentLoaded -> load marker (Fig 3.9)",
+  "completion-event": "completion marker -> its event handler (DOMContentLoaded, load)",
+  "fetch-callback": "fetched resource -> the promise or XHR callback that consumes it (as Appendix A's XHR events)",
+  "session-cache": "first fetch of a URL -> later reference served from the cache",
+  "lazy-binding": "parse chunk that used a CSS-referenced resource -> the resource",
+  preload: "parse chunk the preload scanner read ahead of -> preloaded resource",
+};

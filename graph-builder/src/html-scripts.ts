@@ -1,0 +1,57 @@
+import type { ScriptType } from "./graph.js";
+
+export interface ScriptTag {
+  /** Absolute URL of an external script; null for inline. */
+  src: string | null;
+  type: ScriptType;
+  /** 0-based line of the tag, as Chrome's trace and initiators count lines. */
+  line: number;
+}
+
+/**
+ * The script tags of an HTML document, in order, with how each runs. A light scan (not a full HTML
+ * parser): enough to tell sync, async, defer and module apart, which the trace does not record.
+ */
+export function scanScripts(html: string, baseUrl: string): ScriptTag[] {
+  const out: ScriptTag[] = [];
+  const re = /<script\b([^>]*)>/gi;
+  let m: RegExpExecArray | null;
+  let line = 0;
+  let counted = 0;
+  while ((m = re.exec(html))) {
+    const attrs = m[1] ?? "";
+    for (; counted < m.index; counted++) if (html.charCodeAt(counted) === 10) line++;
+    const src = attr(attrs, "src");
+    const type = (attr(attrs, "type") ?? "").toLowerCase();
+    let abs: string | null = null;
+    if (src !== null) {
+      try {
+        abs = new URL(src, baseUrl).href;
+      } catch {
+        abs = null;
+      }
+    }
+    let kind: ScriptType;
+    if (type === "module") kind = "module";
+    else if (src === null) kind = "inline";
+    else if (/(^|\s)async(\s|=|$)/i.test(attrs)) kind = "async";
+    else if (/(^|\s)defer(\s|=|$)/i.test(attrs)) kind = "defer";
+    else kind = "sync";
+    out.push({ src: abs, type: kind, line });
+  }
+  return out;
+}
+
+/** Byte offset just past the given 0-based line (where the parser has consumed it whole). */
+export function offsetAfterLine(html: Buffer, line: number): number {
+  let seen = 0;
+  for (let i = 0; i < html.length; i++) {
+    if (html[i] === 0x0a && seen++ === line) return i + 1;
+  }
+  return html.length;
+}
+
+function attr(attrs: string, name: string): string | null {
+  const m = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i").exec(attrs);
+  return m ? m[1] ?? m[2] ?? m[3] ?? "" : null;
+}

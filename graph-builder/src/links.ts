@@ -1,0 +1,160 @@
+import type { Activity } from "./activities.js";
+import type { BuildContext } from "./context.js";
+import { latestBefore } from "./context.js";
+import type { GraphNode } from "./graph.js";
+import { ruleFor } from "./rules.js";
+
+/**
+ * Edges between activities that the trace's nesting does not give: a script waits for its file
+ * (R10), deferred scripts for the end of parsing (R17), the parser for a blocking script (R4), scripts
+ * for earlier style sheets (R11/R13, Firefox's model as in the thesis), timers for whoever set them
+ * (R19-R21), events for what they are about (Appendix A), and iframes for what created them (R5-R8).
+ */
+export function linkActivities(ctx: BuildContext, activities: Activity[]): void {
+  const claimed = new Set<GraphNode>();
+  for (const a of activities) {
+    const first = ctx.first.get(a)!;
+    if (a.kind === "script") linkScript(ctx, a, first);
+    else if (a.kind === "css") linkCss(ctx, first);
+    else if (a.kind === "timer") linkTimer(ctx, first);
+    else if (a.kind === "event" && a.parent === null) linkEvent(ctx, a, first, claimed);
+  }
+  linkCssBeforeScripts(ctx);
+  linkFrames(ctx);
+}
+
+function latestResource(ctx: BuildContext, url: string, before: number): GraphNode | undefined {
+  let best: GraphNode | undefined;
+  for (const r of ctx.resourceByRequest.values()) {
+    if (r.resource!.url === url && r.start <= before && (!best || r.start > best.start)) best = r;
+  }
+  return best;
+}
+
+function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
+  const s = first.script!;
+  const d = ctx.draft;
+  if (s.type === "callback") {
+    // A promise or fetch callback runs once what it waited for has arrived.
+    const fetched = latestFinished(ctx, first, (r) =>
+      s.url ? r.resource!.initiatorUrl === s.url : r.frameId === first.frameId && /^(Fetch|XHR)$/.test(r.resource!.resourceType),
+    );
+    const before = fetched ?? latestBefore(ctx, first.start - 1e-9, (c) => c.frameId === first.frameId && c !== first);
+    if (before) d.edge(before, first, fetched ? "fetch-callback" : ruleFor(before, first), "inferred");
+    return;
+  }
+  if (s.type === "inline") return; // nested in its parse chunk: R12 and R4 come from the nesting
+  const res = latestResource(ctx, s.url, first.start);
+  if (res) d.edge(res, first, "R10", "observed");
+  const doc = ctx.frames.get(first.frameId)?.docs.at(-1);
+  if ((s.type === "defer" || s.type === "module") && doc?.parses.length) {
+    const lastParse = [...doc.parses].reverse().find((p) => p.end <= first.start) ?? doc.parses.at(-1)!;
+    d.edge(lastParse, first, "R17", "inferred");
+  }
+  if (s.type === "sync" && a.parent === null && doc) {
+    // A blocking script that ran outside the parser's task: parsing resumed only after it.
+    const next = doc.parses.find((p) => p.start >= ctx.last.get(a)!.end - 1e-6);
+    if (next) d.edge(ctx.last.get(a), next, "R4", "inferred");
+  }
+}
+
+function latestFinished(ctx: BuildContext, n: GraphNode, pred: (r: GraphNode) => boolean): GraphNode | undefined {
+  let best: GraphNode | undefined;
+  for (const r of ctx.resourceByRequest.values()) {
+    if (r.end <= n.start && pred(r) && (!best || r.end > best.end)) best = r;
+  }
+  return best;
+}
+
+function linkCss(ctx: BuildContext, first: GraphNode): void {
+  const res = latestResource(ctx, first.css!.url, first.start);
+  if (res) ctx.draft.edge(res, first, "R18", "observed");
+}
+
+/** Style sheets requested before a parser-blocking script must be evaluated before it runs. */
+function linkCssBeforeScripts(ctx: BuildContext): void {
+  const sheets = [...ctx.segmentNode.values()].filter((n) => n.kind === "css" && n.css!.segment === 0);
+  for (const n of ctx.first.values()) {
+    if (n.kind !== "script" || (n.script!.type !== "sync" && n.script!.type !== "inline") || n.script!.segment > 0) continue;
+    const discovered = n.script!.type === "sync" ? latestResource(ctx, n.script!.url, n.start)?.start ?? n.start : n.start;
+    for (const css of sheets) {
+      if (css.frameId !== n.frameId || css.end > n.start) continue;
+      const sheetRes = latestResource(ctx, css.css!.url, css.start);
+      if (sheetRes && sheetRes.start <= discovered) ctx.draft.edge(css, n, n.script!.type === "sync" ? "R11" : "R13", "inferred");
+    }
+  }
+}
+
+function linkTimer(ctx: BuildContext, first: GraphNode): void {
+  const t = first.timer!;
+  let installer: GraphNode | undefined;
+  if (t.fire > 0) {
+    installer = [...ctx.first.values()].filter((n) => n.kind === "timer" && n.timer!.timerId === t.timerId && n.timer!.fire === t.fire - 1)[0];
+    if (installer) installer = lastPieceOf(ctx, installer);
+  } else {
+    for (const [seg, node] of ctx.segmentNode) if (seg.timers.includes(t.timerId) && node.start <= first.start) installer = node;
+  }
+  if (installer) ctx.draft.edge(installer, first, ruleFor(installer, first), t.fire > 0 ? "inferred" : "observed");
+  else ctx.draft.warnings.push(`timer ${t.timerId} fired but its installation was not traced`);
+}
+
+function lastPieceOf(ctx: BuildContext, first: GraphNode): GraphNode {
+  for (const [a, f] of ctx.first) if (f === first) return ctx.last.get(a)!;
+  return first;
+}
+
+/** Element load events go to the latest resource of the frame that finished before them and is not yet claimed. */
+function linkEvent(ctx: BuildContext, a: Activity, first: GraphNode, claimed: Set<GraphNode>): void {
+  const e = first.event!;
+  const d = ctx.draft;
+  const data = a.interval.args.data ?? {};
+  if (e.target === "xhr" && data.url) {
+    const res = latestResource(ctx, data.url, first.start);
+    if (res && Number(data.readyState ?? 4) >= 2) return d.edge(res, first, "R25", "observed");
+  }
+  if (e.type === "DOMContentLoaded" || e.type === "readystatechange") {
+    const doc = ctx.frames.get(first.frameId)?.docs.at(-1);
+    const lastParse = doc?.parses.filter((p) => p.end <= first.start + 1e-6).at(-1);
+    if (lastParse) return d.edge(lastParse, first, "completion-event", "observed");
+  }
+  if (e.target === "element" && e.type !== "load") return attachToLatest(ctx, first);
+  if (e.type === "load" || e.type === "error") {
+    const frame = ctx.frames.get(first.frameId);
+    const windowLoad = frame?.recordedLoad !== null && frame?.recordedLoad !== undefined && Math.abs(first.start - frame.recordedLoad) < 5;
+    if (windowLoad) return; // the frame's load marker is its parent (markers.ts)
+    const res = latestFinished(ctx, first, (r) => r.frameId === first.frameId && !claimed.has(r));
+    if (res) {
+      claimed.add(res);
+      return d.edge(res, first, "R25", "inferred");
+    }
+  }
+  attachToLatest(ctx, first);
+}
+
+function attachToLatest(ctx: BuildContext, n: GraphNode): void {
+  const before = latestBefore(ctx, n.start - 1e-9, (c) => c.frameId === n.frameId && c !== n && c.end <= n.start + 1e-6);
+  if (before) ctx.draft.edge(before, n, "R25", "inferred");
+}
+
+/** An iframe's first download chunk hangs off the tag that declared it or the code that made it. */
+function linkFrames(ctx: BuildContext): void {
+  for (const frame of ctx.frames.values()) {
+    if (frame.id === ctx.mainFrameId || !frame.parentId) continue;
+    for (const doc of frame.docs) {
+      const chunk0 = doc.chunks[0];
+      if (!chunk0) continue;
+      const init = doc.entries[0]!.initiator;
+      const parentDoc = ctx.frames.get(frame.parentId)?.docs.find((x) => x.url === init.url) ?? ctx.frames.get(frame.parentId)?.docs.at(-1);
+      if (init.type === "parser" && parentDoc?.parses.length) {
+        const line = init.lineNumber ?? 0;
+        const chunk = parentDoc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ?? parentDoc.parses.at(-1)!;
+        ctx.draft.edge(chunk, chunk0, "R5", "observed");
+        continue;
+      }
+      const maker = latestBefore(ctx, chunk0.start, (c) => c.frameId === frame.parentId && c.kind !== "parse" && c.kind !== "css" && (!init.url || ctx.callUrl.get(c) === init.url));
+      const fallback = maker ?? latestBefore(ctx, chunk0.start, (c) => c.frameId === frame.parentId);
+      if (fallback) ctx.draft.edge(fallback, chunk0, ruleFor(fallback, chunk0), maker ? "observed" : "inferred");
+      else ctx.draft.warnings.push(`iframe ${doc.url}: nothing in its parent frame found to have created it`);
+    }
+  }
+}

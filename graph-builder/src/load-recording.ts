@@ -1,0 +1,20 @@
+import { existsSync } from "node:fs";
+import { readBody, readRecording } from "@pagepath/profiler";
+import type { RecordingInput } from "./build-graph.js";
+
+/** Reads a recording directory for the builder; bodies are read only when asked for. */
+export function loadRecording(dir: string): RecordingInput {
+  if (!existsSync(dir)) throw new Error(`${dir}: no such recording directory`);
+  const r = readRecording(dir);
+  return {
+    dir,
+    ...r,
+    body: (sha) => {
+      try {
+        return readBody(dir, sha);
+      } catch {
+        return null;
+      }
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import type { ArchiveEntry } from "@pagepath/profiler";
+import type { BuildContext } from "./context.js";
+import { urlTail } from "./context.js";
+import type { GraphNode } from "./graph.js";
+import { resourceInfo } from "./resources.js";
+
+/**
+ * The fallback when a recording has no trace: a graph from the network log alone. Each document is
+ * one download chunk and one zero-time parse chunk; each resource hangs off what its initiator names
+ * (the document's parse, or a zero-time evaluation of the script or style sheet that asked for it).
+ * Structure survives; computation times are unknown and taken as zero.
+ */
+export function buildNetworkOnly(ctx: BuildContext): void {
+  const d = ctx.draft;
+  for (const frame of ctx.frames.values()) {
+    for (const doc of frame.docs) {
+      const e = doc.entries.at(-1)!;
+      const start = ctx.ms(doc.entries[0]!.times.start);
+      const end = e.times.end !== null ? ctx.ms(e.times.end) : start;
+      const bytes = e.sizes.bodySize ?? 0;
+      const chunk = d.add({
+        kind: "download", frameId: frame.id, label: `${urlTail(doc.url)} bytes 0-${bytes}`, start, end, duration: Math.max(0, end - start),
+        resource: resourceInfo(doc.entries), chunk: { index: 0, offset: 0, bytes, last: true },
+      });
+      const parse = d.add({
+        kind: "parse", frameId: frame.id, label: `parse ${urlTail(doc.url)}`, start: end, end, duration: 0,
+        parse: { url: doc.url, startLine: null, endLine: null, index: 0, last: true },
+      });
+      d.edge(chunk, parse, "R3", "observed");
+      doc.chunks.push(chunk);
+      doc.parses.push(parse);
+    }
+  }
+  const byRequest = new Map<string, ArchiveEntry[]>();
+  for (const e of ctx.archive) {
+    if (e.resourceType === "Document" && e.frameId && ctx.frames.has(e.frameId)) continue;
+    byRequest.set(e.requestId, [...(byRequest.get(e.requestId) ?? []), e]);
+  }
+  const evals = new Map<string, GraphNode>();
+  const evaluation = (kind: "script" | "css", url: string, frameId: string, at: number): GraphNode => {
+    let n = evals.get(url);
+    if (!n) {
+      n = kind === "css"
+        ? d.add({ kind: "css", frameId, label: `css ${urlTail(url)}`, start: at, end: at, duration: 0, css: { url, segment: 0 } })
+        : d.add({ kind: "script", frameId, label: `script ${urlTail(url)}`, start: at, end: at, duration: 0, script: { url, type: "sync", line: null, segment: 0 } });
+      evals.set(url, n);
+    }
+    return n;
+  };
+  const resources: GraphNode[] = [];
+  for (const [requestId, hops] of byRequest) {
+    const first = hops[0]!;
+    const final = hops.at(-1)!;
+    const frameId = first.frameId && ctx.frames.has(first.frameId) ? first.frameId : ctx.mainFrameId;
+    const start = ctx.ms(first.times.start);
+    const end = final.times.end !== null ? ctx.ms(final.times.end) : start;
+    const node = d.add({ kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start), resource: resourceInfo(hops) });
+    ctx.resourceByRequest.set(requestId, node);
+    resources.push(node);
+  }
+  for (const node of resources) {
+    const init = node.resource!;
+    const frame = ctx.frames.get(node.frameId)!;
+    const doc = frame.docs.find((x) => x.url === init.initiatorUrl);
+    if (doc) {
+      d.edge(doc.parses[0], node, "R1", "observed");
+      continue;
+    }
+    const initiator = resources.find((r) => r.resource!.url === init.initiatorUrl && r.start <= node.start);
+    if (initiator && /css/i.test(initiator.resource!.mimeType + initiator.resource!.resourceType)) {
+      const css = evaluation("css", initiator.resource!.url, initiator.frameId, initiator.end);
+      d.edge(initiator, css, "R18", "inferred");
+      d.edge(css, node, "R2", "observed");
+    } else if (initiator) {
+      const js = evaluation("script", initiator.resource!.url, initiator.frameId, initiator.end);
+      d.edge(initiator, js, "R10", "inferred");
+      d.edge(js, node, "R2", "observed");
+    } else {
+      d.edge(frame.docs[0]!.parses[0], node, "R1", "inferred");
+    }
+  }
+  for (const frame of ctx.frames.values()) {
+    const parent = frame.parentId ? ctx.frames.get(frame.parentId) : undefined;
+    if (parent) d.edge(parent.docs[0]?.parses[0], frame.docs[0]?.chunks[0], "R5", "inferred");
+  }
+  ctx.computations = d.nodes.filter((n) => n.kind !== "resource" && n.kind !== "download").sort((a, b) => a.start - b.start);
+}

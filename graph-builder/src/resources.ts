@@ -1,0 +1,110 @@
+import type { ArchiveEntry } from "@pagepath/profiler";
+import type { BuildContext } from "./context.js";
+import { docOf, latestBefore, urlTail } from "./context.js";
+import type { GraphNode, ResourceInfo } from "./graph.js";
+import { ruleFor } from "./rules.js";
+
+/** What the replay needs to fetch a resource, from its archive entries (redirect hops first). */
+export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
+  const first = hops[0]!;
+  const final = hops[hops.length - 1]!;
+  const r = final.response;
+  let origin = "";
+  try {
+    origin = new URL(final.url).origin;
+  } catch {
+    /* data: and the like have no origin */
+  }
+  return {
+    url: final.url,
+    origin,
+    method: final.method,
+    mimeType: r?.mimeType ?? "",
+    resourceType: final.resourceType,
+    status: r?.status ?? null,
+    protocol: r?.protocol ?? null,
+    archiveIds: hops.map((h) => h.id),
+    redirects: hops.slice(0, -1).map((h) => h.url),
+    bodySize: final.sizes.bodySize ?? final.body?.size ?? 0,
+    transferSize: hops.reduce((s, h) => s + (h.sizes.encodedDataLength ?? 0), 0),
+    serverDelayMs: final.serverDelay.ms,
+    fromCache: final.fromCache,
+    preloaded: false,
+    lazyBound: false,
+    initiatorType: String(first.initiator.type),
+    initiatorUrl: first.initiator.url,
+    priority: final.priority.final,
+  };
+}
+
+/**
+ * One node per fetched resource (HTML documents are download chunks instead), attached to what
+ * caused it. In order of trust: the activity piece whose trace contains the request (observed);
+ * the parse chunk holding the initiator's line (observed; "preloaded" when the preload scanner
+ * asked before the parser got there); the style sheet that referenced it (observed, lazily bound
+ * to the parse chunk then running: inferred); the latest computation of the right script (inferred).
+ */
+export function buildResources(ctx: BuildContext): void {
+  const hopsByRequest = new Map<string, ArchiveEntry[]>();
+  for (const e of ctx.archive) {
+    if (e.resourceType === "Document" && e.frameId && ctx.frames.has(e.frameId)) continue;
+    hopsByRequest.set(e.requestId, [...(hopsByRequest.get(e.requestId) ?? []), e]);
+  }
+  const requestedIn = new Map<string, GraphNode>();
+  for (const [seg, node] of ctx.segmentNode) for (const id of seg.requests) requestedIn.set(id, node);
+
+  const firstFetch = new Map<string, GraphNode>();
+  for (const [requestId, hops] of hopsByRequest) {
+    const final = hops[hops.length - 1]!;
+    const first = hops[0]!;
+    const start = ctx.ms(first.times.start);
+    const end = final.times.end !== null ? ctx.ms(final.times.end) : start;
+    const frameId = first.frameId && ctx.frames.has(first.frameId) ? first.frameId : ctx.mainFrameId;
+    const node = ctx.draft.add({
+      kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start),
+      resource: resourceInfo(hops),
+    });
+    ctx.resourceByRequest.set(requestId, node);
+    attach(ctx, node, first, requestedIn.get(requestId));
+    const earlier = firstFetch.get(final.url);
+    if (node.resource!.fromCache && earlier) ctx.draft.edge(earlier, node, "session-cache", "inferred");
+    else if (!node.resource!.fromCache && !earlier) firstFetch.set(final.url, node);
+  }
+}
+
+function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedParent: GraphNode | undefined): void {
+  const d = ctx.draft;
+  if (tracedParent) return d.edge(tracedParent, node, ruleFor(tracedParent, node), "observed");
+  const init = entry.initiator;
+  const initUrl = init.url;
+  if ((init.type === "parser" || init.type === "preload") && initUrl) {
+    const doc = docOf(ctx, node.frameId, initUrl);
+    if (doc && doc.url === initUrl && doc.parses.length) {
+      const line = init.lineNumber ?? 0;
+      const chunk =
+        doc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ??
+        doc.parses.find((p) => (p.parse!.startLine ?? 0) >= line) ??
+        doc.parses[doc.parses.length - 1]!;
+      node.resource!.preloaded = node.start < chunk.start;
+      return d.edge(chunk, node, "R1", "observed");
+    }
+    const sheets = ctx.computations.filter((c) => c.kind === "css" && c.css!.url === initUrl && c.start <= node.start);
+    if (sheets.length) {
+      d.edge(sheets[sheets.length - 1], node, "R2", "observed");
+      node.resource!.lazyBound = true;
+      const parse = latestBefore(ctx, node.start, (c) => c.kind === "parse" && c.frameId === node.frameId);
+      if (parse) d.edge(parse, node, "lazy-binding", "inferred");
+      return;
+    }
+  }
+  if (initUrl) {
+    const byScript = latestBefore(ctx, node.start, (c) => c.kind !== "parse" && c.kind !== "css" && ctx.callUrl.get(c) === initUrl);
+    if (byScript) return d.edge(byScript, node, ruleFor(byScript, node), "inferred");
+  }
+  // Requests the browser makes on its own (favicon) or whose cause left no trace: the frame's
+  // parser at that time stands in, marked inferred.
+  const fallback =
+    latestBefore(ctx, node.start, (c) => c.kind === "parse" && c.frameId === node.frameId) ?? ctx.frames.get(node.frameId)?.docs[0]?.parses[0];
+  if (fallback) d.edge(fallback, node, ruleFor(fallback, node), "inferred");
+  else d.warnings.push(`no parent found for ${entry.url} (initiator ${init.type}); it hangs off the root`);
+}

@@ -1,0 +1,98 @@
+/**
+ * The renderer main thread's trace events as a forest of intervals (who ran inside whom), plus the
+ * instant events the builder needs. Pure: trace events in, intervals out; times in ms since
+ * navigation start.
+ */
+export interface Interval {
+  name: string;
+  start: number;
+  end: number;
+  args: Record<string, any>;
+  children: Interval[];
+  /** Instant events (ResourceSendRequest, TimerInstall, ...) that happened directly inside. */
+  marks: Mark[];
+}
+
+export interface Mark {
+  name: string;
+  at: number;
+  args: Record<string, any>;
+}
+
+/** Interval events that can be, or can contain, page activities. */
+const INTERVALS = new Set([
+  "ParseHTML", "EvaluateScript", "v8.evaluateModule", "TimerFire", "EventDispatch", "FunctionCall",
+  "ParseAuthorStyleSheet", "XHRReadyStateChange", "XHRLoad", "RunMicrotasks", "v8.compileModule",
+]);
+const MARKS = new Set(["ResourceSendRequest", "TimerInstall", "TimerRemove", "MarkDOMContent", "MarkLoad"]);
+
+export interface MainThreadTrace {
+  roots: Interval[];
+  /** Every mark, also those outside any interval (e.g. requests sent by the preload scanner's task). */
+  marks: Mark[];
+}
+
+type RawEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, any> };
+
+export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): MainThreadTrace {
+  const events = trace as RawEvent[];
+  const mainThreads = new Set<string>();
+  for (const e of events) {
+    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") mainThreads.add(`${e.pid}:${e.tid}`);
+  }
+  const t0 = navStartMonotonicS * 1e6;
+  const ms = (us: number) => (us - t0) / 1000;
+  const flat: Interval[] = [];
+  const marks: Mark[] = [];
+  const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
+  for (const e of events) {
+    if (!mainThreads.has(`${e.pid}:${e.tid}`)) continue;
+    if (MARKS.has(e.name)) {
+      marks.push({ name: e.name, at: ms(e.ts), args: e.args ?? {} });
+    } else if (INTERVALS.has(e.name)) {
+      if (e.ph === "X") flat.push(interval(e.name, ms(e.ts), ms(e.ts + (e.dur ?? 0)), e.args ?? {}));
+      else if (e.ph === "B") {
+        const key = `${e.pid}:${e.tid}:${e.name}`;
+        open.set(key, [...(open.get(key) ?? []), e]);
+      } else if (e.ph === "E") {
+        const key = `${e.pid}:${e.tid}:${e.name}`;
+        const b = open.get(key)?.pop();
+        if (b) flat.push(interval(e.name, ms(b.ts), ms(e.ts), { ...(b.args ?? {}), endData: e.args?.endData ?? e.args }));
+      }
+    }
+  }
+  marks.sort((a, b) => a.at - b.at);
+  return { roots: nest(flat, marks), marks };
+}
+
+function interval(name: string, start: number, end: number, args: Record<string, any>): Interval {
+  return { name, start, end, args, children: [], marks: [] };
+}
+
+/** Builds the containment forest: sort by start (longer first on ties), then a stack walk. */
+function nest(flat: Interval[], marks: Mark[]): Interval[] {
+  flat.sort((a, b) => a.start - b.start || b.end - a.end);
+  const roots: Interval[] = [];
+  const stack: Interval[] = [];
+  let m = 0;
+  const placeMarksUntil = (t: number) => {
+    while (m < marks.length && marks[m]!.at < t) {
+      const mark = marks[m++]!;
+      while (stack.length && stack[stack.length - 1]!.end < mark.at) stack.pop();
+      stack[stack.length - 1]?.marks.push(mark);
+    }
+  };
+  for (const iv of flat) {
+    placeMarksUntil(iv.start);
+    while (stack.length && stack[stack.length - 1]!.end <= iv.start) stack.pop();
+    const parent = stack[stack.length - 1];
+    if (parent && iv.end <= parent.end + 1e-6) parent.children.push(iv);
+    else {
+      stack.length = 0;
+      roots.push(iv);
+    }
+    stack.push(iv);
+  }
+  placeMarksUntil(Infinity);
+  return roots;
+}

@@ -1,0 +1,188 @@
+/**
+ * Checks a graph file against the format (docs/formats/graph.md): first its shape with the JSON
+ * Schema, then what a schema cannot say: that ids are unique, references resolve, the critical path
+ * follows edges and the graph has no cycle. Every problem names the file and a JSON pointer.
+ */
+import { readFileSync } from "node:fs";
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { GRAPH_SCHEMA_VERSION, type Graph } from "./graph.js";
+
+const MAX_PROBLEMS = 50;
+
+// From dist/src/ back to the package, where the schema ships next to the compiled code.
+const SCHEMA_URL = new URL("../../schema/graph.schema.json", import.meta.url);
+
+let schemaCheck: ValidateFunction | undefined;
+
+function compiledSchema(): ValidateFunction {
+  schemaCheck ??= new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_URL, "utf8")) as object);
+  return schemaCheck;
+}
+
+/** Problems with a parsed graph file, each "<file>: <place>: <what is wrong>"; empty when valid. */
+export function validateGraph(value: unknown, file: string): string[] {
+  const problems = versionProblem(value) ?? shapeProblems(value) ?? referenceProblems(value as Graph);
+  const all = problems.map((p) => `${file}: ${p}`);
+  if (all.length <= MAX_PROBLEMS) return all;
+  return [...all.slice(0, MAX_PROBLEMS), `${file}: ... and ${all.length - MAX_PROBLEMS} more problems`];
+}
+
+/** Reads, parses and validates a graph file; throws an Error listing every problem. */
+export function readGraphFile(path: string): Graph {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    throw new Error(err.code === "ENOENT" ? `${path}: no such file` : `${path}: cannot be read (${err.message})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (e) {
+    throw new Error(`${path}: not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
+  }
+  const problems = validateGraph(value, path);
+  if (problems.length > 0) throw new Error(`${path}: not a valid pagepath graph:\n${problems.join("\n")}`);
+  return value as Graph;
+}
+
+// Another version's layout may differ throughout, so checking it against this schema would only bury
+// the one thing that matters.
+function versionProblem(value: unknown): string[] | undefined {
+  if (typeof value !== "object" || value === null || !("schemaVersion" in value)) return undefined;
+  const v = value.schemaVersion;
+  if (v === GRAPH_SCHEMA_VERSION) return undefined;
+  return [`/schemaVersion: ${JSON.stringify(v)} is not supported (this pagepath reads schemaVersion ${GRAPH_SCHEMA_VERSION})`];
+}
+
+// References are checked only on a well-shaped graph: on a misshapen one they would just echo the
+// shape errors, and walking it would need a guard at every step.
+function shapeProblems(value: unknown): string[] | undefined {
+  const check = compiledSchema();
+  if (check(value)) return undefined;
+  // A failed if/then also reports "must match then": the "then" error itself says it better.
+  return (check.errors ?? []).filter((e) => e.keyword !== "if").map((e) => describeSchemaError(e, value));
+}
+
+function describeSchemaError(e: ErrorObject, root: unknown): string {
+  const p = e.params as Record<string, unknown>;
+  const found = () => `, not ${JSON.stringify(valueAt(root, e.instancePath))}`;
+  switch (e.keyword) {
+    case "required": {
+      const kind = (valueAt(root, e.instancePath) as { kind?: unknown }).kind;
+      const why = e.schemaPath.includes("/then/") ? ` (needed when kind is ${JSON.stringify(kind)})` : "";
+      return `${place(e.instancePath, String(p.missingProperty))}: is missing${why}`;
+    }
+    case "additionalProperties":
+      return `${place(e.instancePath, String(p.additionalProperty))}: is not a field of the graph format (misspelt?)`;
+    case "enum":
+      return `${place(e.instancePath)}: must be one of ${(p.allowedValues as unknown[]).map(String).join(", ")}${found()}`;
+    case "const":
+      return `${place(e.instancePath)}: must be ${String(p.allowedValue)}${found()}`;
+    case "type":
+      return `${place(e.instancePath)}: must be ${[p.type].flat().join(" or ")}${found()}`;
+    default:
+      return `${place(e.instancePath)}: ${e.message ?? e.keyword}${found()}`;
+  }
+}
+
+function place(pointer: string, child?: string): string {
+  const full = child === undefined ? pointer : `${pointer}/${child.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+  return full === "" ? "/" : full;
+}
+
+function valueAt(root: unknown, pointer: string): unknown {
+  let v = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    v = (v as Record<string, unknown>)[raw.replaceAll("~1", "/").replaceAll("~0", "~")];
+  }
+  return v;
+}
+
+function referenceProblems(g: Graph): string[] {
+  const problems: string[] = [];
+  const nodeAt = new Map<string, number>();
+  g.nodes.forEach((n, i) => {
+    const first = nodeAt.get(n.id);
+    if (first === undefined) nodeAt.set(n.id, i);
+    else problems.push(`/nodes/${i}/id: node id ${JSON.stringify(n.id)} is already used by /nodes/${first}`);
+  });
+  const frameIds = new Set<string>();
+  g.frames.forEach((f, i) => {
+    if (frameIds.has(f.id)) problems.push(`/frames/${i}/id: frame id ${JSON.stringify(f.id)} is used twice`);
+    frameIds.add(f.id);
+  });
+
+  const needNode = (where: string, id: string | null) => {
+    if (id !== null && !nodeAt.has(id)) problems.push(`${where}: there is no node ${JSON.stringify(id)}`);
+  };
+  const needFrame = (where: string, id: string | null) => {
+    if (id !== null && !frameIds.has(id)) problems.push(`${where}: there is no frame ${JSON.stringify(id)}`);
+  };
+  needNode("/root", g.root);
+  needFrame("/mainFrame", g.mainFrame);
+  g.frames.forEach((f, i) => {
+    needFrame(`/frames/${i}/parentId`, f.parentId);
+    for (const k of ["firstDownload", "lastDownload", "dcl", "load"] as const) needNode(`/frames/${i}/${k}`, f[k]);
+  });
+  g.nodes.forEach((n, i) => needFrame(`/nodes/${i}/frameId`, n.frameId));
+
+  const edgeKeys = new Set<string>();
+  g.edges.forEach((e, i) => {
+    needNode(`/edges/${i}/from`, e.from);
+    needNode(`/edges/${i}/to`, e.to);
+    if (e.from === e.to) problems.push(`/edges/${i}: self-loop on node ${JSON.stringify(e.from)}`);
+    edgeKeys.add(edgeKey(e.from, e.to));
+  });
+
+  const path = g.criticalPath.nodes;
+  path.forEach((id, i) => {
+    needNode(`/criticalPath/nodes/${i}`, id);
+    const prev = path[i - 1];
+    if (prev !== undefined && !edgeKeys.has(edgeKey(prev, id))) {
+      problems.push(`/criticalPath/nodes/${i}: no edge joins ${JSON.stringify(prev)} to ${JSON.stringify(id)}`);
+    }
+  });
+
+  const cycle = findCycle(g, nodeAt);
+  if (cycle) problems.push(`/edges: the graph has a cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
+  return problems;
+}
+
+function edgeKey(from: string, to: string): string {
+  return `${from}\u0000${to}`;
+}
+
+/**
+ * Kahn's topological sort over node indices; self-loops and dangling edges are reported on their
+ * own, so they are left out here. Nodes the sort cannot reach each keep an unsorted parent, so
+ * walking parents from one of them must come back to a node already walked: that loop is a cycle.
+ */
+function findCycle(g: Graph, nodeAt: Map<string, number>): string[] | undefined {
+  const children = g.nodes.map((): number[] => []);
+  const parents = g.nodes.map((): number[] => []);
+  for (const e of g.edges) {
+    const from = nodeAt.get(e.from);
+    const to = nodeAt.get(e.to);
+    if (from === undefined || to === undefined || from === to) continue;
+    children[from]!.push(to);
+    parents[to]!.push(from);
+  }
+  const waiting = parents.map((p) => p.length);
+  const ready = waiting.flatMap((w, i) => (w === 0 ? [i] : []));
+  for (let k = 0; k < ready.length; k++) {
+    for (const c of children[ready[k]!]!) if (--waiting[c]! === 0) ready.push(c);
+  }
+  if (ready.length === g.nodes.length) return undefined;
+
+  let at = waiting.findIndex((w) => w > 0);
+  const walkedAt = new Map<number, number>();
+  const walked: number[] = [];
+  while (!walkedAt.has(at)) {
+    walkedAt.set(at, walked.push(at) - 1);
+    at = parents[at]!.find((p) => waiting[p]! > 0)!;
+  }
+  // The walk went against the edges; turn the loop around so it reads in edge direction.
+  return walked.slice(walkedAt.get(at)).reverse().map((i) => g.nodes[i]!.id);
+}
