@@ -4,8 +4,10 @@ import { harVerb } from "./verbs/har.js";
 import { validateVerb } from "./verbs/validate.js";
 import { demoVerb } from "./verbs/demo.js";
 import { benchVerb } from "./verbs/bench.js";
+import { buildVerb } from "./verbs/build.js";
+import { dotVerb } from "./verbs/dot.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, validateVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

@@ -20,7 +20,9 @@ export function buildActivityNodes(ctx: BuildContext, activities: Activity[], ti
     }
   }
   for (const a of activities) {
-    const nodes = a.pieces.map((p) => (isSegment(p) ? ctx.segmentNode.get(p)! : p));
+    // A style sheet evaluated inside another task (the parser's, a script's) takes its time but
+    // depends only on its file (R18): the task goes on around it without waiting on it.
+    const nodes = a.pieces.filter((p) => isSegment(p) || p.kind !== "css").map((p) => (isSegment(p) ? ctx.segmentNode.get(p)! : p));
     for (let i = 1; i < nodes.length; i++) {
       const prev = nodes[i - 1]!;
       const next = nodes[i]!;
@@ -73,7 +75,7 @@ function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number,
       node = ctx.draft.add({ ...base, kind: "parse", label: "parse", parse: { url: d.url ?? "", startLine: null, endLine: null, index: 0, last: false } });
       break;
     case "script": {
-      const url: string = d.url ?? call?.url ?? "";
+      const url: string = d.url ?? call?.url ?? (iv.name === "v8.evaluateModule" ? nextModuleUrl(ctx, frameId) : "");
       const type = scriptType(ctx, iv.name, url, frameId);
       // The trace counts script lines from 1; the graph, like CDP initiators, from 0.
       const oneBased: number | undefined = d.lineNumber ?? call?.lineNumber;
@@ -115,6 +117,14 @@ function firstCall(iv: import("./trace-intervals.js").Interval): { url?: string;
     if (found) return found;
   }
   return undefined;
+}
+
+/** Module evaluations are not named in the trace; they run in document order, so count them off. */
+function nextModuleUrl(ctx: BuildContext, frameId: string): string {
+  const used = (ctx.modulesSeen.get(frameId) ?? 0) + 1;
+  ctx.modulesSeen.set(frameId, used);
+  const modules = (ctx.frames.get(frameId)?.docs.at(-1)?.scripts ?? []).filter((s) => s.type === "module" && s.src);
+  return modules[used - 1]?.src ?? "";
 }
 
 function scriptType(ctx: BuildContext, event: string, url: string, frameId: string): ScriptType {

@@ -44,6 +44,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     last: new Map(),
     resourceByRequest: new Map(),
     callUrl: new Map(),
+    modulesSeen: new Map(),
     computations: [],
   };
   buildFrames(ctx, rec.body);

@@ -60,14 +60,18 @@ export function buildDocuments(ctx: BuildContext, activities: Activity[]): void 
  * Where a piece of one ParseHTML stopped: at the inline script that interrupted it, or at the tag
  * of the last request it sent (CDP initiator line). Lines are 0-based.
  */
-function pieceEndLine(ctx: BuildContext, seg: Segment, next: Segment | Activity | undefined): number | null {
+function pieceEndLine(ctx: BuildContext, doc: DocumentState, seg: Segment, next: Segment | Activity | undefined): number | null {
   if (seg.requests.length) {
     const lines = seg.requests.map((id) => ctx.archive.find((e) => e.requestId === id)?.initiator.lineNumber).filter((l): l is number => typeof l === "number");
     if (lines.length) return Math.max(...lines);
   }
   if (next && !isSegment(next) && next.kind === "script") {
-    const line = next.interval.args.data?.lineNumber;
-    if (typeof line === "number") return line - 1;
+    const d = next.interval.args.data ?? {};
+    // An inline script's line is the document's; an external one's is its own file's, so use the
+    // line of the tag that fetched it instead.
+    if (d.url === doc.url && typeof d.lineNumber === "number") return d.lineNumber - 1;
+    const tag = ctx.archive.find((e) => e.url === d.url && e.initiator.url === doc.url && typeof e.initiator.lineNumber === "number");
+    if (tag) return tag.initiator.lineNumber;
   }
   return null;
 }
@@ -98,7 +102,7 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
     a.pieces.forEach((piece, i) => {
       if (!isSegment(piece)) return;
       const node = ctx.segmentNode.get(piece)!;
-      const to = i === a.pieces.length - 1 ? endLine : pieceEndLine(ctx, piece, a.pieces[i + 1]) ?? from;
+      const to = i === a.pieces.length - 1 ? endLine : pieceEndLine(ctx, doc, piece, a.pieces[i + 1]) ?? from;
       node.parse = { url: doc.url, startLine: from, endLine: to, index: parseIndex++, last: false };
       node.label = `parse ${urlTail(doc.url)} L${(from ?? 0) + 1}-${(to ?? 0) + 1}`;
       doc.parses.push(node);

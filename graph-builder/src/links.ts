@@ -2,6 +2,7 @@ import type { Activity } from "./activities.js";
 import type { BuildContext } from "./context.js";
 import { latestBefore } from "./context.js";
 import type { GraphNode } from "./graph.js";
+import { isWindowLoad } from "./markers.js";
 import { ruleFor } from "./rules.js";
 
 /**
@@ -37,24 +38,28 @@ function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
   if (s.type === "callback") {
     // A promise or fetch callback runs once what it waited for has arrived.
     const fetched = latestFinished(ctx, first, (r) =>
-      s.url ? r.resource!.initiatorUrl === s.url : r.frameId === first.frameId && /^(Fetch|XHR)$/.test(r.resource!.resourceType),
+      // Promise reactions: fetch() settles promises; XHR reports through events instead.
+      s.url ? r.resource!.initiatorUrl === s.url : r.frameId === first.frameId && r.resource!.resourceType === "Fetch",
     );
     const before = fetched ?? latestBefore(ctx, first.start - 1e-9, (c) => c.frameId === first.frameId && c !== first);
     if (before) d.edge(before, first, fetched ? "fetch-callback" : ruleFor(before, first), "inferred");
     return;
   }
-  if (s.type === "inline") return; // nested in its parse chunk: R12 and R4 come from the nesting
+  const doc = ctx.frames.get(first.frameId)?.docs.at(-1);
+  if ((s.type === "sync" || s.type === "inline") && a.parent === null && doc) {
+    // A blocking script that ran outside the parser's task (it waited for a style sheet or its
+    // file): the parser stopped before it and resumed only after it.
+    // Even a script whose file came early waits for the parser to reach its tag.
+    d.edge(doc.parses.filter((p) => p.end <= first.start + 1e-6).at(-1), first, "R12", "inferred");
+    const next = doc.parses.find((p) => p.start >= ctx.last.get(a)!.end - 1e-6);
+    if (next) d.edge(ctx.last.get(a), next, "R4", "inferred");
+  }
+  if (s.type === "inline") return; // otherwise nested in its parse chunk: R12 and R4 come from the nesting
   const res = latestResource(ctx, s.url, first.start);
   if (res) d.edge(res, first, "R10", "observed");
-  const doc = ctx.frames.get(first.frameId)?.docs.at(-1);
   if ((s.type === "defer" || s.type === "module") && doc?.parses.length) {
     const lastParse = [...doc.parses].reverse().find((p) => p.end <= first.start) ?? doc.parses.at(-1)!;
     d.edge(lastParse, first, "R17", "inferred");
-  }
-  if (s.type === "sync" && a.parent === null && doc) {
-    // A blocking script that ran outside the parser's task: parsing resumed only after it.
-    const next = doc.parses.find((p) => p.start >= ctx.last.get(a)!.end - 1e-6);
-    if (next) d.edge(ctx.last.get(a), next, "R4", "inferred");
   }
 }
 
@@ -119,9 +124,7 @@ function linkEvent(ctx: BuildContext, a: Activity, first: GraphNode, claimed: Se
   }
   if (e.target === "element" && e.type !== "load") return attachToLatest(ctx, first);
   if (e.type === "load" || e.type === "error") {
-    const frame = ctx.frames.get(first.frameId);
-    const windowLoad = frame?.recordedLoad !== null && frame?.recordedLoad !== undefined && Math.abs(first.start - frame.recordedLoad) < 5;
-    if (windowLoad) return; // the frame's load marker is its parent (markers.ts)
+    if (isWindowLoad(ctx, first, ctx.last.get(a)!)) return; // the frame's load marker is its parent (markers.ts)
     const res = latestFinished(ctx, first, (r) => r.frameId === first.frameId && !claimed.has(r));
     if (res) {
       claimed.add(res);

@@ -1,4 +1,4 @@
-import type { BuildContext, FrameState } from "./context.js";
+import type { BuildContext } from "./context.js";
 import type { GraphNode } from "./graph.js";
 
 /**
@@ -26,11 +26,15 @@ export function buildMarkers(ctx: BuildContext): void {
     if (n.kind === "script" && (n.script!.type === "defer" || n.script!.type === "module") && n.end <= frame.dcl.start + 1e-6) {
       d.edge(n, frame.dcl, "completion-dcl", "inferred");
     }
-    if (n.kind === "event" && (n.event!.type === "DOMContentLoaded" || n.event!.type === "readystatechange") && n.end <= frame.dcl.start + 1e-6) {
+    if (n.kind === "event" && n.event!.target === "document" && n.end <= frame.dcl.start + 1e-6) {
       d.edge(n, frame.dcl, "completion-dcl", "observed");
     }
-    if (n.kind === "event" && n.event!.type === "load" && Math.abs(n.start - frame.load.start) < 5) {
-      d.edge(frame.load, n, "completion-event", "observed");
+  }
+  for (const [a, first] of ctx.first) {
+    const frame = ctx.frames.get(first.frameId);
+    if (a.parent === null && frame?.load && isWindowLoad(ctx, first, ctx.last.get(a)!)) {
+      first.event!.target = "window";
+      d.edge(frame.load, first, "completion-event", "observed");
     }
   }
   for (const r of ctx.resourceByRequest.values()) {
@@ -43,6 +47,11 @@ export function buildMarkers(ctx: BuildContext): void {
   }
 }
 
-export function mainLoad(ctx: BuildContext): GraphNode {
-  return (ctx.frames.get(ctx.mainFrameId) as FrameState).load!;
+/**
+ * The trace does not name an event's target. The window's load handlers are the ones that end
+ * as the frame's load event is recorded (Chrome marks load right after dispatching it).
+ */
+export function isWindowLoad(ctx: BuildContext, first: GraphNode, last: GraphNode): boolean {
+  const load = ctx.frames.get(first.frameId)?.recordedLoad;
+  return first.kind === "event" && first.event!.type === "load" && load !== null && load !== undefined && Math.abs(last.end - load) < 5;
 }

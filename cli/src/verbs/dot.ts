@@ -1,7 +1,6 @@
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import { toDot } from "@pagepath/graph-builder/dist/src/dot.js";
-import type { Graph } from "@pagepath/graph-builder/dist/src/graph.js";
+import { readGraphFile, toDot } from "@pagepath/graph-builder";
 import { UsageError, type Verb } from "../verb.js";
 
 const DOT_BIN = "/usr/bin/dot";
@@ -39,7 +38,7 @@ Default output: <graph.json> with .json replaced by the format's extension.
     const input = positionals[0]!;
     const format = choice(values, "format", FORMATS, "dot");
     const rankdir = choice(values, "rankdir", ["LR", "TB"] as const, "LR");
-    const dot = toDot(readGraph(input), { includeExcluded: values.all === true, rankdir });
+    const dot = toDot(readGraphFile(input), { includeExcluded: values.all === true, rankdir });
     const output = format === "dot" ? Buffer.from(dot) : await render(dot, format, input);
     const out = (values.out as string | undefined) ?? outputPath(input, format);
     if (out === "-") process.stdout.write(output);
@@ -50,18 +49,6 @@ Default output: <graph.json> with .json replaced by the format's extension.
     return 0;
   },
 };
-
-function loadGraph(path: string): Graph { return JSON.parse(readFileSync(path, "utf8")) as Graph; }
-
-function readGraph(path: string): Graph {
-  try {
-    return loadGraph(path);
-  } catch (e) {
-    if (e instanceof SyntaxError) throw new Error(`${path}: not valid JSON (${e.message})`);
-    if ((e as NodeJS.ErrnoException).code) throw new Error(`cannot read ${path}: ${(e as Error).message}`);
-    throw e;
-  }
-}
 
 function choice<T extends string>(values: Record<string, unknown>, name: string, allowed: readonly T[], fallback: T): T {
   const raw = values[name];
