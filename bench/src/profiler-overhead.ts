@@ -1,15 +1,30 @@
 import { fixtureDir, serveSite } from "@pagepath/corpus";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ProfileOptions } from "@pagepath/profiler";
+import {
+  DEFAULT_CHROMIUM,
+  FULL_INSTRUMENTATION,
+  NO_CONDITIONS,
+  NO_INSTRUMENTATION,
+  recordPage,
+  type Instrumentation,
+  type ProfileOptions,
+} from "@pagepath/profiler";
 import { median, quantile } from "./stats.js";
+
+export const MODES: Record<string, Instrumentation> = {
+  none: NO_INSTRUMENTATION,
+  network: { network: true, asyncStacks: false, trace: false },
+  "network+async-stacks": { network: true, asyncStacks: true, trace: false },
+  full: FULL_INSTRUMENTATION,
+};
 
 export interface OverheadRow {
   page: string;
+  mode: string;
   loads: number;
-  plainMedianMs: number;
-  instrumentedMedianMs: number;
+  medianMs: number;
+  p90Ms: number;
+  /** Median load time in this mode / median with no instrumentation, same page, same run. */
   ratio: number;
-  plainP90Ms: number;
-  instrumentedP90Ms: number;
 }
 
 export interface ThroughputRow {
@@ -28,9 +43,9 @@ export interface ProfilerBenchResult {
 const PAGES = ["https://www.fixture.test/index.html", "https://www.fixture.test/many.html"];
 
 /**
- * Profiler overhead: page load time (the page's own navigation timing, loadEventStart) with full
- * instrumentation (network log, bodies, async stacks, tracing) against the same page loaded with no
- * instrumentation, alternating the two so drift hits both alike. Then whole-recording throughput.
+ * Profiler overhead: page load time (the page's own navigation timing, loadEventStart) under each
+ * instrumentation mode against the same page with none, the modes taken in rotation so drift hits
+ * all alike. Then whole-recording throughput with the default quiet period and with none.
  */
 export async function benchProfiler(loads: number, log: (line: string) => void): Promise<ProfilerBenchResult> {
   const site = await serveSite(fixtureDir("multi-origin"));
@@ -45,27 +60,24 @@ export async function benchProfiler(loads: number, log: (line: string) => void):
     };
     let chromium = "";
     const overhead: OverheadRow[] = [];
+    const names = Object.keys(MODES);
     for (const page of PAGES) {
-      const plain: number[] = [];
-      const full: number[] = [];
+      const times = new Map<string, number[]>(names.map((m) => [m, []]));
       for (let i = 0; i < loads; i++) {
-        for (const instrument of i % 2 ? [true, false] : [false, true]) {
-          const r = await recordPage(page, { ...base, instrument });
+        for (let k = 0; k < names.length; k++) {
+          const mode = names[(i + k) % names.length]!;
+          const r = await recordPage(page, { ...base, instrument: MODES[mode] });
           if (r.pageLoadMs === null) throw new Error(`${page}: no load time (${r.recording.manifest.reason})`);
           chromium ||= r.recording.manifest.browser.product;
-          (instrument ? full : plain).push(r.pageLoadMs);
+          times.get(mode)!.push(r.pageLoadMs);
         }
-        log(`  ${page}: ${i + 1}/${loads} pairs`);
+        log(`  ${page}: ${i + 1}/${loads} rounds`);
       }
-      overhead.push({
-        page,
-        loads,
-        plainMedianMs: median(plain),
-        instrumentedMedianMs: median(full),
-        ratio: median(full) / median(plain),
-        plainP90Ms: quantile(plain, 0.9),
-        instrumentedP90Ms: quantile(full, 0.9),
-      });
+      const reference = median(times.get("none")!);
+      for (const mode of names) {
+        const xs = times.get(mode)!;
+        overhead.push({ page, mode, loads, medianMs: median(xs), p90Ms: quantile(xs, 0.9), ratio: median(xs) / reference });
+      }
     }
     const throughput: ThroughputRow[] = [];
     for (const quietMs of [3000, 0]) {

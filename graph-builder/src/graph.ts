@@ -172,5 +172,4 @@ export const RULES: Record<string, string> = {
   "fetch-callback": "fetched resource -> the promise or XHR callback that consumes it (as Appendix A's XHR events)",
   "session-cache": "first fetch of a URL -> later reference served from the cache",
   "lazy-binding": "parse chunk that used a CSS-referenced resource -> the resource",
-  preload: "parse chunk the preload scanner read ahead of -> preloaded resource",
 };

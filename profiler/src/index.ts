@@ -1,5 +1,13 @@
 export * from "./recording.js";
-export { recordPage, DEFAULT_STOP, type ProfileOptions, type ProfileResult } from "./record-page.js";
+export {
+  recordPage,
+  DEFAULT_STOP,
+  FULL_INSTRUMENTATION,
+  NO_INSTRUMENTATION,
+  type Instrumentation,
+  type ProfileOptions,
+  type ProfileResult,
+} from "./record-page.js";
 export { profileBatch, type BatchEvent, type BatchItemResult } from "./batch.js";
 export { readRecording, readManifest, readBody, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
 export { toHar } from "./har.js";

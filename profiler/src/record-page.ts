@@ -22,12 +22,23 @@ export interface ProfileOptions extends ChromiumOptions {
   conditions: Conditions;
   /** Redact cookies and credential headers (the default). */
   redact: boolean;
-  /**
-   * false loads the page with no recording at all (only the Page domain, to see the load event):
-   * the reference for measuring the profiler's overhead. The quiet period then counts from load.
-   */
-  instrument?: boolean;
+  /** What to record (default: everything). See Instrumentation. */
+  instrument?: Instrumentation;
 }
+
+/**
+ * The parts of the recording, each with its cost to the page: the network log with bodies, async
+ * stack traces for initiators (the debugger), and Chrome's trace. With none of them the page loads
+ * with only the Page domain on (to see the load event): the reference for measuring overhead.
+ */
+export interface Instrumentation {
+  network: boolean;
+  asyncStacks: boolean;
+  trace: boolean;
+}
+
+export const FULL_INSTRUMENTATION: Instrumentation = { network: true, asyncStacks: true, trace: true };
+export const NO_INSTRUMENTATION: Instrumentation = { network: false, asyncStacks: false, trace: false };
 
 export interface ProfileResult {
   recording: Recording;
@@ -45,7 +56,8 @@ const BODY_WAIT_MS = 10_000;
  * cannot be loaded yields a recording marked incomplete, with the reason and whatever was captured.
  */
 export async function recordPage(url: string, o: ProfileOptions): Promise<ProfileResult> {
-  const instrument = o.instrument ?? true;
+  const parts = o.instrument ?? FULL_INSTRUMENTATION;
+  const instrument = parts.network;
   const startedAt = new Date();
   const t0 = performance.now();
   const now = () => performance.now() - t0;
@@ -119,9 +131,13 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
           maxResourceBufferSize: 128 * 1024 * 1024,
           maxPostDataSize: 1024 * 1024,
         });
+      }
+      if (parts.asyncStacks) {
         // Async stacks (setTimeout, promises, event listeners) make initiators reach their true cause.
         await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
         await session.send("Debugger.setAsyncCallStackDepth", { maxDepth: 32 });
+      }
+      if (parts.trace) {
         await session.send("Tracing.start", {
           transferMode: "ReturnAsStream",
           traceConfig: { recordMode: "recordAsMuchAsPossible", includedCategories: TRACE_CATEGORIES },

@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fixtureDir, serveSite } from "@pagepath/corpus";
+import { execFileSync } from "node:child_process";
+import { buildGraph, loadRecording, toDot } from "@pagepath/graph-builder";
 import { DEFAULT_CHROMIUM, readBody, readRecording, recordPage, toHar, writeRecording } from "@pagepath/profiler";
 import type { Verb } from "../verb.js";
 
@@ -11,8 +13,8 @@ export const demoVerb: Verb = {
 usage: pagepath demo [--out DIR]
 
 Serves the bundled example site (corpus/fixtures/multi-origin: five host names over HTTPS/HTTP2 and
-HTTP/1.1) on 127.0.0.1, profiles it in Chromium, validates the recording, exports it as HAR and
-prints what was recorded.
+HTTP/1.1) on 127.0.0.1, profiles it in Chromium, exports the recording as HAR, builds its dependency
+graph, draws it with Graphviz, and prints what was recorded and the critical path.
   --out DIR     where to write (default ./out/demo)
 `,
   options: { out: { type: "string", default: "out/demo" } },
@@ -54,9 +56,25 @@ prints what was recorded.
           `    ${e.initiator.type.padEnd(7)} ${(e.response?.protocol ?? "-").padEnd(8)} ${e.serverDelay.ms === null ? "   -  " : (e.serverDelay.ms.toFixed(0) + " ms").padStart(6)}  ${e.fromCache ? `(${e.fromCache} cache) ` : ""}${e.url}`,
       ),
       `HAR: ${harFile}  (opens in Chrome DevTools: Network panel > Import HAR)`,
-      `check it: pagepath validate ${dir}`,
+      ...graphSummary(dir, out),
+      `check them: pagepath validate ${dir} ${join(out, "graph.json")}`,
     ];
     process.stdout.write(lines.join("\n") + "\n");
     return m.status === "complete" ? 0 : 1;
   },
 };
+
+function graphSummary(dir: string, out: string): string[] {
+  const g = buildGraph(loadRecording(dir));
+  const graphFile = join(out, "graph.json");
+  writeFileSync(graphFile, JSON.stringify(g));
+  const svgFile = join(out, "graph.svg");
+  writeFileSync(svgFile, execFileSync("dot", ["-Tsvg"], { input: toDot(g), maxBuffer: 256 * 1024 * 1024 }));
+  const byId = new Map(g.nodes.map((n) => [n.id, n]));
+  const b = g.criticalPath.breakdown;
+  return [
+    `graph: ${graphFile}  (${g.nodes.length} nodes, ${g.edges.length} edges, ${g.frames.length} frames; drawn in ${svgFile})`,
+    `  critical path ${g.criticalPath.totalMs.toFixed(1)} ms: network ${b.network.toFixed(1)}, script ${b.script.toFixed(1)}, parse ${b.parse.toFixed(1)}, css ${b.css.toFixed(1)}, other ${b.other.toFixed(1)}`,
+    ...g.criticalPath.nodes.map((id) => `    ${byId.get(id)!.kind.padEnd(8)} ${byId.get(id)!.duration.toFixed(1).padStart(7)} ms  ${byId.get(id)!.label}`),
+  ];
+}

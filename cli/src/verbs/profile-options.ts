@@ -18,6 +18,8 @@ export const PROFILE_OPTIONS = {
   "host-resolver-rules": { type: "string" },
   "ignore-certificate-errors-spki-list": { type: "string" },
   "keep-credentials": { type: "boolean" },
+  "no-trace": { type: "boolean" },
+  "no-async-stacks": { type: "boolean" },
   chromium: { type: "string" },
   "chromium-arg": { type: "string", multiple: true },
 } as const;
@@ -28,6 +30,8 @@ Recording:
   --timeout-ms MS        overall cap per page; a page whose load event has not fired by then
                          is recorded as incomplete (default ${DEFAULT_STOP.capMs})
   --keep-credentials     keep cookies and Authorization-type headers (redacted by default)
+  --no-trace             skip Chrome's trace (less overhead; graphs become network-only)
+  --no-async-stacks      skip async stack traces (less overhead; timer/promise initiators lose their cause)
 Conditions (recorded in the manifest):
   --cpu-throttle N       CPU slowdown factor, 1-100 (default 1)
   --network SPEC         slow-3g | fast-3g | slow-4g | LATENCY_MS,DOWN_KBPS,UP_KBPS
@@ -55,5 +59,6 @@ export function profileOptions(values: Record<string, unknown>): ProfileOptions 
       device: values.device !== undefined ? parseDevice(String(values.device)) : null,
     },
     redact: values["keep-credentials"] !== true,
+    instrument: { network: true, trace: values["no-trace"] !== true, asyncStacks: values["no-async-stacks"] !== true },
   };
 }

@@ -1,0 +1,67 @@
+import { readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fixtureDir, serveSite } from "@pagepath/corpus";
+import { buildGraph, loadRecording } from "@pagepath/graph-builder";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, writeRecording } from "@pagepath/profiler";
+import { writeLargeSite } from "./large-site.js";
+import { median } from "./stats.js";
+
+export interface BuildBenchRow {
+  recording: string;
+  resources: number;
+  traceEvents: number;
+  parseMs: number;
+  buildMs: number;
+  ratio: number;
+}
+
+/**
+ * Graph building time against the time to read and JSON-parse the same recording files, both
+ * measured here on the same recordings: the multi-origin fixture and a generated page of over a
+ * thousand resources, each profiled for real first.
+ */
+export async function benchGraphBuild(reps: number, log: (l: string) => void): Promise<BuildBenchRow[]> {
+  const root = mkdtempSync(join(tmpdir(), "pagepath-bench-build-"));
+  const recordings: string[] = [];
+  const sites = [fixtureDir("multi-origin"), writeLargeSite(join(root, "large-site"), 1200, 30, 10)];
+  for (const [i, dir] of sites.entries()) {
+    const site = await serveSite(dir);
+    try {
+      log(`  profiling ${site.config.entry}`);
+      const { recording } = await recordPage(site.config.entry, {
+        executablePath: DEFAULT_CHROMIUM, hostResolverRules: site.hostResolverRules(), ignoreCertificateSpki: [site.certificate.spkiHash],
+        stop: { quietMs: 500, capMs: 120_000 }, conditions: NO_CONDITIONS, redact: true,
+      });
+      if (recording.manifest.status !== "complete") throw new Error(`${site.config.entry}: ${recording.manifest.reason}`);
+      const out = join(root, `rec-${i}`);
+      writeRecording(out, recording);
+      recordings.push(out);
+    } finally {
+      await site.close();
+    }
+  }
+  const rows: BuildBenchRow[] = [];
+  for (const dir of recordings) {
+    const parse: number[] = [];
+    const build: number[] = [];
+    let resources = 0;
+    let traceEvents = 0;
+    for (let r = 0; r < reps; r++) {
+      let t = performance.now();
+      for (const f of ["manifest.json", "trace.json", "archive.json"]) JSON.parse(readFileSync(join(dir, f), "utf8"));
+      for (const line of readFileSync(join(dir, "events.jsonl"), "utf8").split("\n")) if (line) JSON.parse(line);
+      parse.push(performance.now() - t);
+      t = performance.now();
+      const rec = loadRecording(dir);
+      const g = buildGraph(rec);
+      build.push(performance.now() - t);
+      resources = g.nodes.filter((n) => n.kind === "resource").length;
+      traceEvents = rec.trace?.length ?? 0;
+    }
+    rows.push({ recording: dir, resources, traceEvents, parseMs: median(parse), buildMs: median(build), ratio: median(build) / median(parse) });
+    log(`  ${dir}: ${resources} resources built in ${median(build).toFixed(1)} ms`);
+  }
+  return rows;
+}

@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { buildGraph, loadRecording, readGraphFile, validateGraph } from "@pagepath/graph-builder";
+import { recordPage, writeRecording } from "@pagepath/profiler";
+import type { RunningSite } from "@pagepath/corpus";
+import { runCli } from "./cli-run.js";
+import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+
+describe("building graphs from damaged, incomplete and trace-less recordings", () => {
+  let site: RunningSite;
+  let root: string;
+  let good: string;
+
+  before(async () => {
+    site = await startFixture();
+    root = tempDir("build-bad");
+    good = join(root, "good");
+    writeRecording(good, (await recordPage(site.config.entry, optionsFor(site))).recording);
+    const hang = (await recordPage("https://www.fixture.test/hang.html", optionsFor(site, { stop: { quietMs: 200, capMs: 3000 } }))).recording;
+    writeRecording(join(root, "incomplete"), hang);
+  });
+  after(async () => site?.close());
+
+  it("a truncated archive and a corrupt event log are named, and the other recordings are still built", async () => {
+    cpSync(good, join(root, "truncated"), { recursive: true });
+    const archive = readFileSync(join(good, "archive.json"), "utf8");
+    writeFileSync(join(root, "truncated", "archive.json"), archive.slice(0, 1000));
+    cpSync(good, join(root, "corrupt"), { recursive: true });
+    writeFileSync(join(root, "corrupt", "events.jsonl"), "{not json\n");
+    const out = join(root, "graphs");
+    const r = await runCli(["build", join(root, "truncated"), join(root, "corrupt"), good, join(root, "incomplete"), "-o", out]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /built 1 of 4 graph\(s\)/);
+    assert.match(r.stdout, new RegExp(`FAILED  ${root}/truncated/archive.json: not valid JSON .*truncated or corrupt`));
+    assert.match(r.stdout, new RegExp(`FAILED  ${root}/corrupt/events.jsonl:1: not valid JSON`));
+    assert.match(r.stdout, new RegExp(`FAILED  ${root}/incomplete: the recording is incomplete \\(the load event did not fire.*--allow-incomplete`));
+    const g = readGraphFile(join(out, "good.json"));
+    assert.equal(g.mode, "full");
+  });
+
+  it("an incomplete recording builds when allowed, with the reason as a warning", async () => {
+    const out = join(root, "graphs-incomplete");
+    const r = await runCli(["build", join(root, "incomplete"), "--allow-incomplete", "-o", out]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const g = readGraphFile(join(out, "incomplete.json"));
+    assert.match(g.warnings[0]!, /the recording is incomplete: the load event did not fire/);
+    assert.equal(g.source.status, "incomplete");
+  });
+
+  it("without a trace the builder falls back to a network-only graph and says so", async () => {
+    const noTrace = join(root, "no-trace");
+    cpSync(good, noTrace, { recursive: true });
+    rmSync(join(noTrace, "trace.json"));
+    const manifest = JSON.parse(readFileSync(join(noTrace, "manifest.json"), "utf8"));
+    writeFileSync(join(noTrace, "manifest.json"), JSON.stringify({ ...manifest, files: { ...manifest.files, trace: false } }));
+    const g = buildGraph(loadRecording(noTrace));
+    assert.equal(g.mode, "network-only");
+    assert.match(g.warnings.join("\n"), /no trace: built a network-only graph/);
+    assert.deepEqual(validateGraph(JSON.parse(JSON.stringify(g)), "no-trace"), []);
+    const full = buildGraph(loadRecording(good));
+    const urls = (x: typeof g) => new Set(x.nodes.filter((n) => n.kind === "resource").map((n) => n.resource!.url));
+    assert.deepEqual(urls(g), urls(full), "the same resources either way");
+    // Structure from initiators survives: the timer's image still hangs off app.js's evaluation.
+    const timerImg = g.nodes.find((n) => n.resource?.url.endsWith("/img/timer.png"))!;
+    const parent = g.nodes.find((n) => n.id === g.edges.find((e) => e.to === timerImg.id)!.from)!;
+    assert.equal(parent.kind, "script");
+    assert.match(parent.script!.url, /app\.js$/);
+    const r = await runCli(["build", noTrace, "-o", join(root, "g2")]);
+    assert.match(r.stdout, /network-only: no trace/);
+  });
+
+  it("a recording that is not there, and a graph file that is damaged, are named", async () => {
+    assert.throws(() => loadRecording(join(root, "nope")), new RegExp(`${root}/nope: no such recording directory`));
+    const bad = join(root, "bad-graph.json");
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 1, kind: "pagepath-graph" }));
+    const r = await runCli(["validate", bad]);
+    assert.equal(r.code, 1);
+    assert.match(r.stdout, new RegExp(`INVALID  ${bad}: not a valid pagepath graph`));
+    const d = await runCli(["dot", bad]);
+    assert.equal(d.code, 1);
+    assert.match(d.stderr, /not a valid pagepath graph/);
+  });
+});
+
+describe("the multi-origin fixture's graph", () => {
+  it("has frames, every kind of node, a critical path to load, and renders through Graphviz", async () => {
+    const site = await startFixture();
+    const root = tempDir("build-fixture");
+    try {
+      writeRecording(join(root, "rec"), (await recordPage(site.config.entry, optionsFor(site))).recording);
+    } finally {
+      await site.close();
+    }
+    const r = await runCli(["build", join(root, "rec"), "-o", root]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const g = readGraphFile(join(root, "rec.json"));
+    const kinds = new Set(g.nodes.map((n) => n.kind));
+    for (const k of ["download", "parse", "resource", "script", "css", "timer", "dcl", "load"]) assert.ok(kinds.has(k as never), `has ${k} nodes`);
+    assert.equal(g.frames.length, 2, "main frame and the ad iframe");
+    const load = g.frames.find((f) => f.id === g.mainFrame)!.load;
+    assert.equal(g.criticalPath.nodes.at(-1), load);
+    const b = g.criticalPath.breakdown;
+    assert.ok(Math.abs(b.network + b.script + b.parse + b.css + b.other - g.criticalPath.totalMs) < 0.01);
+    const ranked = g.nodes.filter((n) => n.priority?.criticalPathRank !== null && n.priority?.criticalPathRank !== undefined);
+    assert.deepEqual(ranked.map((n) => n.priority!.criticalPathRank).sort((x, y) => x! - y!), ranked.map((_, i) => i), "resource ranks are 0..n-1");
+    const timer = g.nodes.find((n) => n.resource?.url.endsWith("/img/timer.png"))!;
+    const edge = g.edges.find((e) => e.to === timer.id)!;
+    assert.equal(g.nodes.find((n) => n.id === edge.from)!.kind, "timer");
+    assert.deepEqual([edge.rule, edge.how], ["R2", "observed"]);
+    const svg = await runCli(["dot", join(root, "rec.json"), "--format", "svg"]);
+    assert.equal(svg.code, 0, svg.stderr);
+    const text = readFileSync(join(root, "rec.svg"), "utf8");
+    assert.match(text, /<svg/);
+    assert.match(text, /cluster/);
+  });
+});
