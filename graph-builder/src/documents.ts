@@ -1,10 +1,9 @@
-import type { ArchiveEntry } from "@pagepath/profiler";
 import type { Activity, Segment } from "./activities.js";
 import { isSegment } from "./activities.js";
 import type { BuildContext, DocumentState, FrameState } from "./context.js";
 import { urlTail } from "./context.js";
 import { offsetAfterLine, scanScripts } from "./html-scripts.js";
-import { resourceInfo } from "./resources.js";
+import { requestChains, resourceInfo } from "./resources.js";
 
 type P = Record<string, any>;
 
@@ -15,11 +14,7 @@ type P = Record<string, any>;
  * chain (R9).
  */
 export function buildFrames(ctx: BuildContext, body: (sha: string) => Buffer | null): void {
-  const byRequest = new Map<string, ArchiveEntry[]>();
-  for (const e of ctx.archive) {
-    if (e.resourceType !== "Document" || !e.frameId) continue;
-    byRequest.set(e.requestId, [...(byRequest.get(e.requestId) ?? []), e]);
-  }
+  const byRequest = requestChains(ctx.archive, (e) => e.resourceType === "Document" && e.frameId !== null);
   const parents = new Map<string, string | null>();
   for (const { method, params } of ctx.events as { method: string; params: P }[]) {
     if (method === "Page.frameAttached") parents.set(params.frameId, params.parentFrameId ?? null);

@@ -1,8 +1,7 @@
-import type { ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
-import { resourceInfo } from "./resources.js";
+import { isFrameDocument, requestChains, resourceInfo } from "./resources.js";
 
 /**
  * The fallback when a recording has no trace: a graph from the network log alone. Each document is
@@ -31,11 +30,7 @@ export function buildNetworkOnly(ctx: BuildContext): void {
       doc.parses.push(parse);
     }
   }
-  const byRequest = new Map<string, ArchiveEntry[]>();
-  for (const e of ctx.archive) {
-    if (e.resourceType === "Document" && e.frameId && ctx.frames.has(e.frameId)) continue;
-    byRequest.set(e.requestId, [...(byRequest.get(e.requestId) ?? []), e]);
-  }
+  const byRequest = requestChains(ctx.archive, (e) => !isFrameDocument(ctx, e));
   const evals = new Map<string, GraphNode>();
   const evaluation = (kind: "script" | "css", url: string, frameId: string, at: number): GraphNode => {
     let n = evals.get(url);

@@ -4,6 +4,23 @@ import { docOf, latestBefore, urlTail } from "./context.js";
 import type { GraphNode, ResourceInfo } from "./graph.js";
 import { ruleFor } from "./rules.js";
 
+/** Archive entries grouped by request: a redirect chain's hops share one requestId, in order. */
+export function requestChains(archive: ArchiveEntry[], keep: (e: ArchiveEntry) => boolean): Map<string, ArchiveEntry[]> {
+  const chains = new Map<string, ArchiveEntry[]>();
+  for (const e of archive) {
+    if (!keep(e)) continue;
+    const chain = chains.get(e.requestId);
+    if (chain) chain.push(e);
+    else chains.set(e.requestId, [e]);
+  }
+  return chains;
+}
+
+/** HTML documents loaded into a known frame are download chunks, not resources. */
+export function isFrameDocument(ctx: BuildContext, e: ArchiveEntry): boolean {
+  return e.resourceType === "Document" && e.frameId !== null && ctx.frames.has(e.frameId);
+}
+
 /** What the replay needs to fetch a resource, from its archive entries (redirect hops first). */
 export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
   const first = hops[0]!;
@@ -45,11 +62,7 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
  * to the parse chunk then running: inferred); the latest computation of the right script (inferred).
  */
 export function buildResources(ctx: BuildContext): void {
-  const hopsByRequest = new Map<string, ArchiveEntry[]>();
-  for (const e of ctx.archive) {
-    if (e.resourceType === "Document" && e.frameId && ctx.frames.has(e.frameId)) continue;
-    hopsByRequest.set(e.requestId, [...(hopsByRequest.get(e.requestId) ?? []), e]);
-  }
+  const hopsByRequest = requestChains(ctx.archive, (e) => !isFrameDocument(ctx, e));
   const requestedIn = new Map<string, GraphNode>();
   for (const [seg, node] of ctx.segmentNode) for (const id of seg.requests) requestedIn.set(id, node);
 
