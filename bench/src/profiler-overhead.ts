@@ -1,4 +1,3 @@
-import { fixtureDir, serveSite } from "@pagepath/corpus";
 import {
   DEFAULT_CHROMIUM,
   FULL_INSTRUMENTATION,
@@ -8,6 +7,7 @@ import {
   type Instrumentation,
   type ProfileOptions,
 } from "@pagepath/profiler";
+import { startSiteProcess } from "./site-process.js";
 import { median, quantile } from "./stats.js";
 
 export const MODES: Record<string, Instrumentation> = {
@@ -48,12 +48,12 @@ const PAGES = ["https://www.fixture.test/index.html", "https://www.fixture.test/
  * all alike. Then whole-recording throughput with the default quiet period and with none.
  */
 export async function benchProfiler(loads: number, log: (line: string) => void): Promise<ProfilerBenchResult> {
-  const site = await serveSite(fixtureDir("multi-origin"));
+  const site = await startSiteProcess("multi-origin");
   try {
     const base: ProfileOptions = {
       executablePath: DEFAULT_CHROMIUM,
-      hostResolverRules: site.hostResolverRules(),
-      ignoreCertificateSpki: [site.certificate.spkiHash],
+      hostResolverRules: site.hostResolverRules,
+      ignoreCertificateSpki: [site.spkiHash],
       stop: { quietMs: 200, capMs: 30_000 },
       conditions: NO_CONDITIONS,
       redact: true,
@@ -90,6 +90,6 @@ export async function benchProfiler(loads: number, log: (line: string) => void):
     }
     return { chromium, overhead, throughput };
   } finally {
-    await site.close();
+    await site.stop();
   }
 }

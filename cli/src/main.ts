@@ -6,8 +6,9 @@ import { demoVerb } from "./verbs/demo.js";
 import { benchVerb } from "./verbs/bench.js";
 import { buildVerb } from "./verbs/build.js";
 import { dotVerb } from "./verbs/dot.js";
+import { serveVerb } from "./verbs/serve.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, serveVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

@@ -25,6 +25,8 @@ export interface Activity {
   frameId: string | null;
   /** Sequence of this activity's own pieces and the activities nested in it, in time order. */
   pieces: (Segment | Activity)[];
+  /** Frames whose DOM this activity reached into (requests or calls in them while it ran). */
+  touchedFrames: Set<string>;
   parent: Activity | null;
 }
 
@@ -49,12 +51,14 @@ export function findActivities(t: MainThreadTrace): ActivityIndex {
     }
   };
   const visit = (iv: Interval, parent: Activity | null): Activity => {
-    const a: Activity = { kind: kindOf(iv, parent !== null)!, interval: iv, frameId: frameOf(iv), pieces: [], parent };
+    const a: Activity = { kind: kindOf(iv, parent !== null)!, interval: iv, frameId: frameOf(iv), pieces: [], parent, touchedFrames: new Set() };
     activities.push(a);
     const nested: Activity[] = [];
     const marks: Mark[] = [];
     const collect = (x: Interval) => {
       marks.push(...x.marks);
+      for (const m of x.marks) if (typeof m.args.data?.frame === "string") a.touchedFrames.add(m.args.data.frame);
+      if (x !== iv && x.name === "FunctionCall" && typeof x.args.data?.frame === "string") a.touchedFrames.add(x.args.data.frame);
       for (const c of x.children) {
         if (kindOf(c, true)) nested.push(visit(c, a));
         else collect(c);

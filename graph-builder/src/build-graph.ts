@@ -45,6 +45,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     resourceByRequest: new Map(),
     callUrl: new Map(),
     modulesSeen: new Map(),
+    markLoad: new Map(),
     computations: [],
   };
   buildFrames(ctx, rec.body);
@@ -55,7 +56,10 @@ export function buildGraph(rec: RecordingInput): Graph {
     const thread = mainThreadTrace(rec.trace, navStart);
     const { activities } = findActivities(thread);
     const installs = new Map<number, Mark>();
-    for (const m of thread.marks) if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);
+    for (const m of thread.marks) {
+      if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);
+      if (m.name === "MarkLoad" && typeof m.args.data?.frame === "string") ctx.markLoad.set(m.args.data.frame, m.at);
+    }
     buildActivityNodes(ctx, activities, installs);
     buildDocuments(ctx, activities);
     buildResources(ctx);

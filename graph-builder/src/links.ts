@@ -22,6 +22,24 @@ export function linkActivities(ctx: BuildContext, activities: Activity[]): void 
   }
   linkCssBeforeScripts(ctx);
   linkFrames(ctx);
+  linkCrossFrame(ctx, activities);
+}
+
+/**
+ * R22-R24: a script, event or timer of one frame that reached into another frame's DOM (it made
+ * a request or called code there) depends on that frame's whole document having arrived.
+ */
+function linkCrossFrame(ctx: BuildContext, activities: Activity[]): void {
+  const rule = { script: "R22", event: "R23", timer: "R24" } as Record<string, string>;
+  for (const a of activities) {
+    const first = ctx.first.get(a)!;
+    if (!rule[a.kind]) continue;
+    for (const f of a.touchedFrames) {
+      if (f === first.frameId) continue;
+      const lastChunk = ctx.frames.get(f)?.docs.at(-1)?.chunks.at(-1);
+      if (lastChunk && lastChunk.end <= first.start + 1e-6) ctx.draft.edge(lastChunk, first, rule[a.kind]!, "observed");
+    }
+  }
 }
 
 function latestResource(ctx: BuildContext, url: string, before: number): GraphNode | undefined {

@@ -48,10 +48,12 @@ export function buildMarkers(ctx: BuildContext): void {
 }
 
 /**
- * The trace does not name an event's target. The window's load handlers are the ones that end
- * as the frame's load event is recorded (Chrome marks load right after dispatching it).
+ * The trace does not name an event's target. A window's load handlers run in that window (their
+ * frame) and end just as the trace marks the frame's load (MarkLoad follows the dispatch). An
+ * iframe element's load handler ends as the iframe's load is marked, but runs in the parent frame.
  */
 export function isWindowLoad(ctx: BuildContext, first: GraphNode, last: GraphNode): boolean {
-  const load = ctx.frames.get(first.frameId)?.recordedLoad;
-  return first.kind === "event" && first.event!.type === "load" && load !== null && load !== undefined && Math.abs(last.end - load) < 5;
+  const marked = ctx.markLoad.get(first.frameId);
+  // Chrome marks load within microseconds of the dispatch ending; anything later is another task.
+  return first.kind === "event" && first.event!.type === "load" && marked !== undefined && marked >= last.end - 1e-3 && marked - last.end < 0.1;
 }
