@@ -32,8 +32,6 @@ export interface Activity {
 
 export interface ActivityIndex {
   activities: Activity[];
-  /** ResourceSendRequest marks outside any activity (requests from the preload scanner's tasks, ...). */
-  orphanRequests: Mark[];
 }
 
 export function isSegment(p: Segment | Activity): p is Segment {
@@ -42,9 +40,7 @@ export function isSegment(p: Segment | Activity): p is Segment {
 
 export function findActivities(t: MainThreadTrace): ActivityIndex {
   const activities: Activity[] = [];
-  const orphanRequests: Mark[] = [];
   const visitTransparent = (iv: Interval) => {
-    orphanRequests.push(...iv.marks.filter((m) => m.name === "ResourceSendRequest"));
     for (const c of iv.children) {
       if (kindOf(c, false)) visit(c, null);
       else visitTransparent(c);
@@ -72,8 +68,7 @@ export function findActivities(t: MainThreadTrace): ActivityIndex {
     if (kindOf(r, false)) visit(r, null);
     else visitTransparent(r);
   }
-  for (const m of t.marks) if (m.name === "ResourceSendRequest" && !withinAny(t.roots, m.at)) orphanRequests.push(m);
-  return { activities, orphanRequests: dedupe(orphanRequests) };
+  return { activities };
 }
 
 /** Which activity an interval is, if any. FunctionCall counts only when nothing encloses it. */
@@ -155,22 +150,4 @@ function split(a: Activity, nested: Activity[], marks: Mark[]): (Segment | Activ
   let n = 0;
   for (const p of kept) if (isSegment(p)) p.index = n++;
   return kept;
-}
-
-function withinAny(roots: Interval[], at: number): boolean {
-  let lo = 0;
-  let hi = roots.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const r = roots[mid]!;
-    if (at < r.start) hi = mid - 1;
-    else if (at > r.end) lo = mid + 1;
-    else return true;
-  }
-  return false;
-}
-
-function dedupe(marks: Mark[]): Mark[] {
-  const seen = new Set<Mark>();
-  return marks.filter((m) => (seen.has(m) ? false : (seen.add(m), true)));
 }

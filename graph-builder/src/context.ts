@@ -53,10 +53,6 @@ export interface BuildContext {
   computations: GraphNode[];
 }
 
-export function frameOfNode(ctx: BuildContext, n: GraphNode): FrameState | undefined {
-  return ctx.frames.get(n.frameId);
-}
-
 /** The latest computation node matching pred that started at or before t. */
 export function latestBefore(ctx: BuildContext, t: number, pred: (n: GraphNode) => boolean): GraphNode | undefined {
   let best: GraphNode | undefined;

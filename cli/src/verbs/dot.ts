@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { readGraphFile, toDot } from "@pagepath/graph-builder";
 import { UsageError, type Verb } from "../verb.js";
 
