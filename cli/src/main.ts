@@ -7,8 +7,9 @@ import { benchVerb } from "./verbs/bench.js";
 import { buildVerb } from "./verbs/build.js";
 import { dotVerb } from "./verbs/dot.js";
 import { serveVerb } from "./verbs/serve.js";
+import { corpusVerb } from "./verbs/corpus.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, serveVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, serveVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
@@ -28,10 +29,21 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(overview());
     return name ? 0 : 2;
   }
-  const verb = VERBS.find((v) => v.name === name);
-  if (!verb) {
+  const found = VERBS.find((v) => v.name === name);
+  if (!found) {
     process.stderr.write(`pagepath: unknown verb "${name}"\n\n${overview()}`);
     return 2;
+  }
+  let verb = found;
+  if (found.subcommands) {
+    const sub = found.subcommands.find((v) => v.name === rest[0]);
+    if (!sub) {
+      const asked = rest[0] === undefined || rest[0] === "--help" || rest[0] === "-h";
+      (asked ? process.stdout : process.stderr).write(`${asked ? "" : `pagepath ${name}: unknown subcommand "${rest[0]}"\n\n`}${helpText(found)}`);
+      return asked && rest[0] !== undefined ? 0 : 2;
+    }
+    verb = { ...sub, name: `${name} ${sub.name}` };
+    rest.shift();
   }
   if (rest.includes("--help") || rest.includes("-h")) {
     process.stdout.write(helpText(verb));

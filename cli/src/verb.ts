@@ -6,6 +6,8 @@ export interface Verb {
   usage: string;
   options: NonNullable<ParseArgsConfig["options"]>;
   run(values: Record<string, unknown>, positionals: string[]): Promise<number>;
+  /** A verb made of subcommands (`pagepath corpus stats`): run is then not called. */
+  subcommands?: Verb[];
 }
 
 /** A usage error: printed with the verb's help hint, exit code 2. */

@@ -1,0 +1,20 @@
+import type { Verb } from "../verb.js";
+import { corpusGenerateCommand } from "./corpus-generate.js";
+import { corpusStatsCommand } from "./corpus-stats.js";
+
+const SUBCOMMANDS: Verb[] = [corpusGenerateCommand, corpusStatsCommand];
+
+export const corpusVerb: Verb = {
+  name: "corpus",
+  summary: "the project's own corpus: generate synthetic sites, characterise recordings",
+  usage: `
+usage: pagepath corpus <subcommand> [options]    (pagepath corpus <subcommand> --help)
+
+${SUBCOMMANDS.map((v) => `  ${v.name.padEnd(10)} ${v.summary}`).join("\n")}
+`,
+  options: {},
+  subcommands: SUBCOMMANDS,
+  async run() {
+    return 2;
+  },
+};
