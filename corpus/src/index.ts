@@ -4,3 +4,4 @@ export { readSiteConfig, type SiteConfig, type RouteConfig } from "./site-config
 export { fixtureDir } from "./fixtures.js";
 export * from "./stats/index.js";
 export * from "./generator/index.js";
+export * from "./build/index.js";

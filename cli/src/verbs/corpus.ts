@@ -1,12 +1,14 @@
 import type { Verb } from "../verb.js";
+import { corpusBuildCommand } from "./corpus-build.js";
 import { corpusGenerateCommand } from "./corpus-generate.js";
+import { corpusListCommand } from "./corpus-list.js";
 import { corpusStatsCommand } from "./corpus-stats.js";
 
-const SUBCOMMANDS: Verb[] = [corpusGenerateCommand, corpusStatsCommand];
+const SUBCOMMANDS: Verb[] = [corpusBuildCommand, corpusListCommand, corpusGenerateCommand, corpusStatsCommand];
 
 export const corpusVerb: Verb = {
   name: "corpus",
-  summary: "the project's own corpus: generate synthetic sites, characterise recordings",
+  summary: "the project's own corpus: build it, list it, generate synthetic sites, characterise recordings",
   usage: `
 usage: pagepath corpus <subcommand> [options]    (pagepath corpus <subcommand> --help)
 
