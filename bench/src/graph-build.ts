@@ -1,12 +1,12 @@
-import { readFileSync } from "node:fs";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixtureDir, serveSite } from "@pagepath/corpus";
+import { fixtureDir, quantile, serveSite } from "@pagepath/corpus";
 import { buildGraph, loadRecording } from "@pagepath/graph-builder";
 import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, writeRecording } from "@pagepath/profiler";
 import { writeLargeSite } from "./large-site.js";
-import { median } from "./stats.js";
+
+const median = (xs: number[]) => quantile(xs, 0.5);
 
 export interface BuildBenchRow {
   recording: string;

@@ -7,8 +7,8 @@ import {
   type Instrumentation,
   type ProfileOptions,
 } from "@pagepath/profiler";
+import { quantile } from "@pagepath/corpus";
 import { startSiteProcess } from "./site-process.js";
-import { median, quantile } from "./stats.js";
 
 export const MODES: Record<string, Instrumentation> = {
   none: NO_INSTRUMENTATION,
@@ -73,10 +73,10 @@ export async function benchProfiler(loads: number, log: (line: string) => void):
         }
         log(`  ${page}: ${i + 1}/${loads} rounds`);
       }
-      const reference = median(times.get("none")!);
+      const reference = quantile(times.get("none")!, 0.5);
       for (const mode of names) {
         const xs = times.get(mode)!;
-        overhead.push({ page, mode, loads, medianMs: median(xs), p90Ms: quantile(xs, 0.9), ratio: median(xs) / reference });
+        overhead.push({ page, mode, loads, medianMs: quantile(xs, 0.5), p90Ms: quantile(xs, 0.9), ratio: quantile(xs, 0.5) / reference });
       }
     }
     const throughput: ThroughputRow[] = [];
