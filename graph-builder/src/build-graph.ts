@@ -58,7 +58,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
       if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);
-      if (m.name === "MarkLoad" && typeof m.args.data?.frame === "string") ctx.markLoad.set(m.args.data.frame, m.at);
+      if (m.name === "MarkLoad" && typeof m.args.data?.frame === "string") ctx.markLoad.set(m.args.data.frame, [...(ctx.markLoad.get(m.args.data.frame) ?? []), m.at]);
     }
     buildActivityNodes(ctx, activities, installs);
     buildDocuments(ctx, activities);

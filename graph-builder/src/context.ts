@@ -45,8 +45,8 @@ export interface BuildContext {
   resourceByRequest: Map<string, GraphNode>;
   /** URL of the script a computation node runs (timers and events: their handler's). */
   callUrl: Map<GraphNode, string>;
-  /** When the trace marked each frame's load event (MarkLoad), ms. */
-  markLoad: Map<string, number>;
+  /** When the trace marked each frame's load events (MarkLoad), ms, one per document loaded. */
+  markLoad: Map<string, number[]>;
   /** How many module evaluations each frame has had so far (they carry no URL in the trace). */
   modulesSeen: Map<string, number>;
   /** Computation nodes (all kinds but resource/download/markers), sorted by start. */

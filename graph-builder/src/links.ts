@@ -2,7 +2,7 @@ import type { Activity } from "./activities.js";
 import type { BuildContext } from "./context.js";
 import { latestBefore } from "./context.js";
 import type { GraphNode } from "./graph.js";
-import { isWindowLoad } from "./markers.js";
+import { iframeLoadOf, isWindowLoad } from "./markers.js";
 import { ruleFor } from "./rules.js";
 
 /**
@@ -142,7 +142,8 @@ function linkEvent(ctx: BuildContext, a: Activity, first: GraphNode, claimed: Se
   }
   if (e.target === "element" && e.type !== "load") return attachToLatest(ctx, first);
   if (e.type === "load" || e.type === "error") {
-    if (isWindowLoad(ctx, first, ctx.last.get(a)!)) return; // the frame's load marker is its parent (markers.ts)
+    // A window's or an iframe's load: the load marker is its parent (markers.ts).
+    if (isWindowLoad(ctx, first, ctx.last.get(a)!) || iframeLoadOf(ctx, first, ctx.last.get(a)!)) return;
     const res = latestFinished(ctx, first, (r) => r.frameId === first.frameId && !claimed.has(r));
     if (res) {
       claimed.add(res);

@@ -1,4 +1,4 @@
-import type { BuildContext } from "./context.js";
+import type { BuildContext, FrameState } from "./context.js";
 import type { GraphNode } from "./graph.js";
 
 /**
@@ -32,14 +32,29 @@ export function buildMarkers(ctx: BuildContext): void {
   }
   for (const [a, first] of ctx.first) {
     const frame = ctx.frames.get(first.frameId);
-    if (a.parent === null && frame?.load && isWindowLoad(ctx, first, ctx.last.get(a)!)) {
+    if (a.parent !== null) continue;
+    if (frame?.load && isWindowLoad(ctx, first, ctx.last.get(a)!)) {
       first.event!.target = "window";
       d.edge(frame.load, first, "completion-event", "observed");
     }
+    const iframe = iframeLoadOf(ctx, first, ctx.last.get(a)!);
+    if (iframe) {
+      // The last load of the frame is its marker; an earlier document's is the end of its parsing.
+      const last = iframe.load === (ctx.markLoad.get(iframe.frame.id)?.length ?? 0) - 1;
+      d.edge(last ? iframe.frame.load : iframe.frame.docs[iframe.load]?.parses.at(-1), first, "completion-event", last ? "observed" : "inferred");
+    }
+  }
+  // A frame's load waits for what it requested before its load event began firing; what its load
+  // handlers (or its iframe element's) fetch comes after.
+  const firing = new Map<string, number>();
+  for (const e of d.edges) {
+    const to = d.byId.get(e.to)!;
+    const from = d.byId.get(e.from)!;
+    if (e.rule === "completion-event" && from.kind === "load") firing.set(from.frameId, Math.min(firing.get(from.frameId) ?? Infinity, to.start));
   }
   for (const r of ctx.resourceByRequest.values()) {
     const frame = ctx.frames.get(r.frameId);
-    if (frame?.load && r.start <= frame.load.start) d.edge(r, frame.load, "completion-load", "observed");
+    if (frame?.load && r.start <= Math.min(frame.load.start, firing.get(frame.id) ?? Infinity)) d.edge(r, frame.load, "completion-load", "observed");
   }
   for (const frame of ctx.frames.values()) {
     const parent = frame.parentId ? ctx.frames.get(frame.parentId) : undefined;
@@ -53,7 +68,26 @@ export function buildMarkers(ctx: BuildContext): void {
  * iframe element's load handler ends as the iframe's load is marked, but runs in the parent frame.
  */
 export function isWindowLoad(ctx: BuildContext, first: GraphNode, last: GraphNode): boolean {
-  const marked = ctx.markLoad.get(first.frameId);
-  // Chrome marks load within microseconds of the dispatch ending; anything later is another task.
-  return first.kind === "event" && first.event!.type === "load" && marked !== undefined && marked >= last.end - 1e-3 && marked - last.end < 0.1;
+  return first.kind === "event" && first.event!.type === "load" && markedRightAfter(ctx, first.frameId, last) !== undefined;
+}
+
+/**
+ * The subframe whose load an iframe element's load handler reports, if any: Chrome dispatches it
+ * as that frame finishes loading, and marks the frame's load right after. Returns the frame and
+ * which of its loads (documents) it was.
+ */
+export function iframeLoadOf(ctx: BuildContext, first: GraphNode, last: GraphNode): { frame: FrameState; load: number } | undefined {
+  if (first.kind !== "event" || first.event!.type !== "load") return undefined;
+  for (const f of ctx.frames.values()) {
+    if (f.parentId !== first.frameId) continue;
+    const load = markedRightAfter(ctx, f.id, last);
+    if (load !== undefined) return { frame: f, load };
+  }
+  return undefined;
+}
+
+/** Chrome marks load within microseconds of the dispatch ending; anything later is another task. */
+function markedRightAfter(ctx: BuildContext, frameId: string, last: GraphNode): number | undefined {
+  const i = (ctx.markLoad.get(frameId) ?? []).findIndex((at) => at >= last.end - 1e-3 && at - last.end < 0.1);
+  return i < 0 ? undefined : i;
 }
