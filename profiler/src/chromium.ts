@@ -61,7 +61,7 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
       protocolTimeout: 60_000,
     });
   } catch (e) {
-    rmSync(profileDir, { recursive: true, force: true });
+    removeProfile(profileDir);
     throw new Error(`cannot start Chromium at ${o.executablePath}: ${(e as Error).message.split("\n")[0]}`);
   }
   return {
@@ -73,7 +73,19 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
       } catch {
         browser.process()?.kill("SIGKILL");
       }
-      rmSync(profileDir, { recursive: true, force: true });
+      removeProfile(profileDir);
     },
   };
+}
+
+/**
+ * After a crash, Chromium's helper processes may still be writing into the profile for a moment:
+ * retry, and never let a leftover temporary directory cost the recording.
+ */
+function removeProfile(dir: string): void {
+  try {
+    rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+  } catch (e) {
+    process.stderr.write(`pagepath: could not remove the browser profile ${dir}: ${(e as Error).message}\n`);
+  }
 }
