@@ -1,9 +1,9 @@
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fixtureDir, quantile, serveSite } from "@pagepath/corpus";
+import { fixtureDir, quantile, serveSite, siteProfileOptions } from "@pagepath/corpus";
 import { buildGraph, loadRecording } from "@pagepath/graph-builder";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, writeRecording } from "@pagepath/profiler";
+import { recordPage, writeRecording } from "@pagepath/profiler";
 import { writeLargeSite } from "./large-site.js";
 
 const median = (xs: number[]) => quantile(xs, 0.5);
@@ -30,10 +30,7 @@ export async function benchGraphBuild(reps: number, log: (l: string) => void): P
     const site = await serveSite(dir);
     try {
       log(`  profiling ${site.config.entry}`);
-      const { recording } = await recordPage(site.config.entry, {
-        executablePath: DEFAULT_CHROMIUM, hostResolverRules: site.hostResolverRules(), ignoreCertificateSpki: [site.certificate.spkiHash],
-        stop: { quietMs: 500, capMs: 120_000 }, conditions: NO_CONDITIONS, redact: true,
-      });
+      const { recording } = await recordPage(site.config.entry, siteProfileOptions(site, { quietMs: 500, capMs: 120_000 }));
       if (recording.manifest.status !== "complete") throw new Error(`${site.config.entry}: ${recording.manifest.reason}`);
       const out = join(root, `rec-${i}`);
       writeRecording(out, recording);

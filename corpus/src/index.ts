@@ -5,3 +5,4 @@ export { fixtureDir } from "./fixtures.js";
 export * from "./stats/index.js";
 export * from "./generator/index.js";
 export * from "./build/index.js";
+export { siteProfileOptions } from "./site-profile-options.js";

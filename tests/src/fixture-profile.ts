@@ -1,20 +1,12 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { serveSite, fixtureDir, type RunningSite } from "@pagepath/corpus";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, type ProfileOptions } from "@pagepath/profiler";
+import { serveSite, fixtureDir, siteProfileOptions, type RunningSite } from "@pagepath/corpus";
+import type { ProfileOptions } from "@pagepath/profiler";
 
 /** Profiler options that send Chromium to a running fixture site and nowhere else. */
 export function optionsFor(site: RunningSite, over: Partial<ProfileOptions> = {}, extraRules: string[] = []): ProfileOptions {
-  return {
-    executablePath: DEFAULT_CHROMIUM,
-    hostResolverRules: site.hostResolverRules(extraRules),
-    ignoreCertificateSpki: [site.certificate.spkiHash],
-    stop: { quietMs: 1000, capMs: 20_000 },
-    conditions: NO_CONDITIONS,
-    redact: true,
-    ...over,
-  };
+  return { ...siteProfileOptions(site, { quietMs: 1000, capMs: 20_000 }, extraRules), ...over };
 }
 
 export async function startFixture(name = "multi-origin"): Promise<RunningSite> {

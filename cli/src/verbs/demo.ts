@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fixtureDir, serveSite } from "@pagepath/corpus";
+import { fixtureDir, serveSite, siteProfileOptions } from "@pagepath/corpus";
 import { execFileSync } from "node:child_process";
 import { buildGraph, loadRecording, toDot } from "@pagepath/graph-builder";
 import { DEFAULT_CHROMIUM, readBody, readRecording, recordPage, toHar, writeRecording } from "@pagepath/profiler";
@@ -26,14 +26,7 @@ graph, draws it with Graphviz, and prints what was recorded and the critical pat
     try {
       process.stdout.write(`serving ${site.config.entry} and ${Object.keys(site.config.hosts).length - 1} other origins on 127.0.0.1\n`);
       process.stdout.write(`profiling in ${DEFAULT_CHROMIUM} ...\n`);
-      const { recording } = await recordPage(site.config.entry, {
-        executablePath: DEFAULT_CHROMIUM,
-        hostResolverRules: site.hostResolverRules(),
-        ignoreCertificateSpki: [site.certificate.spkiHash],
-        stop: { quietMs: 1500, capMs: 30_000 },
-        conditions: { cpuThrottlingRate: 1, network: null, device: null },
-        redact: true,
-      });
+      const { recording } = await recordPage(site.config.entry, siteProfileOptions(site, { quietMs: 1500, capMs: 30_000 }));
       writeRecording(dir, recording);
     } finally {
       await site.close();

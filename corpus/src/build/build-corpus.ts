@@ -1,10 +1,11 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildGraph, loadRecording, validateGraph } from "@pagepath/graph-builder";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, readManifest, recordPage, writeRecording } from "@pagepath/profiler";
+import { readManifest, recordPage, writeRecording } from "@pagepath/profiler";
 import { DEFAULT_PARAMS } from "../generator/params.js";
 import { generateSiteModel } from "../generator/model.js";
 import { writeGeneratedSite } from "../generator/write-site.js";
+import { siteProfileOptions } from "../site-profile-options.js";
 import { serveSite } from "../site-server.js";
 import type { CorpusSite } from "./catalogue.js";
 
@@ -51,14 +52,7 @@ async function buildSite(site: CorpusSite, dataDir: string, opts: { force: boole
     const server = await serveSite(site.siteDir);
     let status: string;
     try {
-      const { recording } = await recordPage(site.entry, {
-        executablePath: DEFAULT_CHROMIUM,
-        hostResolverRules: server.hostResolverRules(),
-        ignoreCertificateSpki: [server.certificate.spkiHash],
-        stop: { quietMs: opts.quietMs, capMs: 60_000 },
-        conditions: NO_CONDITIONS,
-        redact: true,
-      });
+      const { recording } = await recordPage(site.entry, siteProfileOptions(server, { quietMs: opts.quietMs, capMs: 60_000 }));
       writeRecording(recDir, recording);
       status = recording.manifest.status === "complete" ? "" : `incomplete: ${recording.manifest.reason}`;
     } finally {
