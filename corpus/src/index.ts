@@ -6,3 +6,4 @@ export * from "./stats/index.js";
 export * from "./generator/index.js";
 export * from "./build/index.js";
 export { siteProfileOptions } from "./site-profile-options.js";
+export * from "./realistic/index.js";

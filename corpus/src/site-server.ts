@@ -1,11 +1,12 @@
 import { EventEmitter } from "node:events";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import http from "node:http";
 import http2 from "node:http2";
 import type { AddressInfo } from "node:net";
-import { extname, join, normalize, sep } from "node:path";
+import { extname } from "node:path";
+import { findSiteFile } from "./site-files.js";
 import { makeCertificate, type Certificate } from "./certificate.js";
-import { readSiteConfig, type RouteConfig, type SiteConfig } from "./site-config.js";
+import { hostDelayMs, readSiteConfig, type RouteConfig, type SiteConfig } from "./site-config.js";
 
 const MIME: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -23,6 +24,19 @@ const MIME: Record<string, string> = {
   ".woff2": "font/woff2",
   ".woff": "font/woff",
   ".ttf": "font/ttf",
+  ".otf": "font/otf",
+  ".eot": "application/vnd.ms-fontobject",
+  ".jpeg": "image/jpeg",
+  ".avif": "image/avif",
+  ".csv": "text/csv; charset=utf-8",
+  ".xml": "application/xml",
+  ".map": "application/json",
+  ".pdf": "application/pdf",
+  ".wasm": "application/wasm",
+  ".webmanifest": "application/manifest+json",
+  ".properties": "text/plain; charset=utf-8",
+  ".ftl": "text/plain; charset=utf-8",
+  ".md": "text/markdown; charset=utf-8",
 };
 
 export interface ServedRequest {
@@ -51,7 +65,7 @@ export interface RunningSite {
 }
 
 /**
- * Serves a fixture site (corpus/fixtures/<name>/site.json + hosts/<host>/...) on 127.0.0.1:
+ * Serves a site (site.json + hosts/<host>/..., plus any mounted folders) on 127.0.0.1:
  * one cleartext HTTP/1.1 server and one TLS server speaking HTTP/2 (and HTTP/1.1 by ALPN),
  * both virtual-hosting every host of the site, so Chromium sees a multi-origin page.
  */
@@ -64,16 +78,14 @@ export async function serveSite(siteDir: string): Promise<RunningSite> {
 
   const resolve = (host: string, path: string): { file?: string; route?: RouteConfig } => {
     const route = config.routes[`${host}${path}`] ?? config.routes[`${host}${path.split("?")[0]}`];
-    const filePath = route?.file ?? path.split("?")[0]!;
-    const root = join(siteDir, "hosts", host);
-    const file = normalize(join(root, decodeURIComponent(filePath)));
-    if (!file.startsWith(root + sep)) return { route };
+    let filePath: string;
     try {
-      if (statSync(file).isFile()) return { file, route };
+      filePath = decodeURIComponent(route?.file ?? path.split("?")[0]!);
     } catch {
-      /* not a file: the route alone decides */
+      return { route };
     }
-    return { route };
+    const file = findSiteFile(siteDir, config, host, filePath);
+    return file ? { file, route } : { route };
   };
 
   const bodyOf = (url: string): Buffer | undefined => {
@@ -103,12 +115,13 @@ export async function serveSite(siteDir: string): Promise<RunningSite> {
           "content-type": type,
           "content-length": String(body.length),
           "cache-control": file ? config.cacheControl : "no-store",
+          ...(config.hosts[host]?.headers ?? {}),
           ...(route?.headers ?? {}),
         };
         res.writeHead(status, headers as http.OutgoingHttpHeaders);
         res.end(body);
       };
-      const delay = route?.delayMs ?? 0;
+      const delay = route?.delayMs ?? hostDelayMs(config.hosts[host], path);
       if (delay > 0) setTimeout(send, delay);
       else send();
     };

@@ -119,6 +119,11 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
           if (instrument && documents.has(p.requestId)) early.push(fetchBody(session, p.requestId, bodies, bodyErrors));
           else if (instrument) finished.push(p.requestId);
         } else if (method === "Page.loadEventFired") stop.loadFired(now());
+        // alert() and friends block the renderer until answered; a visitor would click OK. The
+        // event stays in the recording, so the graph can show the wait.
+        else if (method === "Page.javascriptDialogOpening") {
+          session.send("Page.handleJavaScriptDialog", { accept: true }).catch(() => undefined);
+        }
       };
 
       mainFrameId = ((await session.send("Page.getFrameTree")) as any).frameTree.frame.id;

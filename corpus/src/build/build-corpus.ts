@@ -5,6 +5,7 @@ import { readManifest, recordPage, writeRecording } from "@pagepath/profiler";
 import { DEFAULT_PARAMS } from "../generator/params.js";
 import { generateSiteModel } from "../generator/model.js";
 import { writeGeneratedSite } from "../generator/write-site.js";
+import { assembleRealisticSite } from "../realistic/assemble.js";
 import { siteProfileOptions } from "../site-profile-options.js";
 import { serveSite } from "../site-server.js";
 import type { CorpusSite } from "./catalogue.js";
@@ -19,7 +20,7 @@ export type CorpusBuildEvent = { type: "start"; site: CorpusSite } | { type: "do
 
 /**
  * Makes every catalogue site into a recording and a graph under dataDir: generate its files if it
- * is synthetic, serve it on 127.0.0.1 under its host names, profile it in Chromium, build and check
+ * is synthetic, fetch its packages and assemble it if it is realistic, serve it on 127.0.0.1 under its host names, profile it in Chromium, build and check
  * its graph. A site whose graph already exists is skipped unless `force`; a failing site is
  * reported and the rest go on.
  */
@@ -49,6 +50,7 @@ async function buildSite(site: CorpusSite, dataDir: string, opts: { force: boole
   }
   try {
     if (site.generated) writeGeneratedSite(generateSiteModel(DEFAULT_PARAMS, site.generated.seed, site.generated.index), site.siteDir);
+    if (site.recipeDir) assembleRealisticSite(site.recipeDir, join(dataDir, "packages"), site.siteDir);
     const server = await serveSite(site.siteDir);
     let status: string;
     try {

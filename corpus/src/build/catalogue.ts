@@ -4,17 +4,21 @@ import { fixtureDir } from "../fixtures.js";
 import { DEFAULT_PARAMS } from "../generator/params.js";
 import { generateSiteModel } from "../generator/model.js";
 import { readSiteConfig } from "../site-config.js";
+import { readRecipe } from "../realistic/recipe.js";
+import { realisticRecipes } from "../realistic/recipes.js";
 
 /** One page of the corpus: where its files come from and which URL to load. */
 export interface CorpusSite {
   /** Unique, file-name safe: it names the recording and the graph. */
   name: string;
-  kind: "fixture" | "generated";
-  /** The site directory (site.json + hosts/), or where it will be generated. */
+  kind: "fixture" | "realistic" | "generated";
+  /** The site directory (site.json + hosts/), or where it will be generated or assembled. */
   siteDir: string;
   entry: string;
   /** For generated sites: the generator's seed and index. */
   generated?: { seed: string; index: number };
+  /** For realistic sites: the recipe's folder (corpus/realistic/<name>). */
+  recipeDir?: string;
 }
 
 export const DEFAULT_GENERATED = 20;
@@ -22,7 +26,8 @@ export const CORPUS_SEED = "pagepath";
 
 /**
  * What `corpus build` makes, in a fixed order: the bundled fixture pages (the multi-origin example
- * and each rule page) and `generated` synthetic sites from the default parameters and a fixed seed.
+ * and each rule page), the realistic sites made from registry packages by the bundled recipes, and
+ * `generated` synthetic sites from the default parameters and a fixed seed.
  */
 export function corpusCatalogue(dataDir: string, generated = DEFAULT_GENERATED): CorpusSite[] {
   const sites: CorpusSite[] = [];
@@ -32,6 +37,15 @@ export function corpusCatalogue(dataDir: string, generated = DEFAULT_GENERATED):
   for (const f of readdirSync(join(rules, "hosts", "www.rules.test")).sort()) {
     if (!f.endsWith(".html") || f.startsWith("frame-")) continue;
     sites.push({ name: `rules-${f.replace(/\.html$/, "")}`, kind: "fixture", siteDir: rules, entry: `https://www.rules.test/${f}` });
+  }
+  for (const { name, dir } of realisticRecipes()) {
+    let entry: string;
+    try {
+      entry = readRecipe(dir).entry;
+    } catch {
+      entry = "(unreadable recipe: see corpus build)";
+    }
+    sites.push({ name: `real-${name}`, kind: "realistic", siteDir: join(dataDir, "sites", `real-${name}`), entry, recipeDir: dir });
   }
   for (let i = 1; i <= generated; i++) {
     const dir = join(dataDir, "sites", `gen-${CORPUS_SEED}-${i}`);

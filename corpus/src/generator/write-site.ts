@@ -38,6 +38,7 @@ export function writeGeneratedSite(model: SiteModel, dir: string): void {
     entry: model.entry,
     hosts: Object.fromEntries(model.domains.map((d) => [d.host, { role: ROLE[d.role] + (d.cdn ? " (CDN)" : "") }])),
     routes,
+    mounts: [],
     cacheControl: "public, max-age=3600",
   };
   writeFileSync(join(dir, "site.json"), JSON.stringify(config, null, 2) + "\n");
