@@ -1,6 +1,7 @@
 export { makeCertificate, spkiHash, type Certificate } from "./certificate.js";
 export { serveSite, type RunningSite, type ServedRequest } from "./site-server.js";
-export { readSiteConfig, type SiteConfig, type RouteConfig } from "./site-config.js";
+export { readSiteConfig, hostDelayMs, type SiteConfig, type RouteConfig, type HostConfig, type MountConfig } from "./site-config.js";
+export { findSiteFile } from "./site-files.js";
 export { fixtureDir } from "./fixtures.js";
 export * from "./stats/index.js";
 export * from "./generator/index.js";
