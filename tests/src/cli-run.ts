@@ -10,9 +10,9 @@ export interface CliResult {
 }
 
 /** Runs the pagepath CLI as a user would, without blocking this process (which may be serving the site). */
-export function runCli(args: string[], timeoutMs = 180_000): Promise<CliResult> {
+export function runCli(args: string[], timeoutMs = 180_000, env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

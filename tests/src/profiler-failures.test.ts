@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import https from "node:https";
 import net, { type AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { makeCertificate, type RunningSite, type ServedRequest } from "@pagepath/corpus";
@@ -11,9 +10,12 @@ import { PROFILE_DIR_PREFIX, readManifest, readRecording, recordingName } from "
 import { runCli } from "./cli-run.js";
 import { startFixture, tempDir } from "./fixture-profile.js";
 
-/** Kills the browser that belongs to a pagepath recording: the main Chromium process using our profile dir. */
-function killProfilerBrowser(): number {
-  const marker = `--user-data-dir=${join(tmpdir(), PROFILE_DIR_PREFIX)}`;
+/**
+ * Kills the browser of this test's recordings: the main Chromium process whose profile lies in the
+ * test's own temporary folder (so browsers of anything else running on the machine are left alone).
+ */
+function killProfilerBrowser(profileParent: string): number {
+  const marker = `--user-data-dir=${join(profileParent, PROFILE_DIR_PREFIX)}`;
   const ps = execFileSync("ps", ["-eo", "pid=,args="], { encoding: "utf8" });
   let killed = 0;
   for (const line of ps.split("\n")) {
@@ -40,9 +42,11 @@ describe("a batch with failing pages", () => {
   let urlsFile: string;
   let rules: string;
   let killed = 0;
+  let browserTmp: string;
 
   const urls = {
     cleartext: "http://ads.fixture.test/frame.html",
+    dialog: "https://www.fixture.test/dialog.html",
     refused: "https://down.fixture.test/",
     dns: "https://nx.fixture.test/",
     tls: "https://badtls.fixture.test/",
@@ -54,7 +58,7 @@ describe("a batch with failing pages", () => {
     site = await startFixture();
     site.events.on("request", (r: ServedRequest) => {
       // A moment after the request, so the document's own response is fully recorded first.
-      if (r.path === "/kill-browser") setTimeout(() => (killed += killProfilerBrowser()), 300);
+      if (r.path === "/kill-browser") setTimeout(() => (killed += killProfilerBrowser(browserTmp)), 300);
     });
     const cert = makeCertificate(["badtls.fixture.test"]); // not the SPKI Chromium is told to trust
     badTls = https.createServer({ key: cert.key, cert: cert.cert }, (_q, s) => s.end("never seen"));
@@ -64,6 +68,8 @@ describe("a batch with failing pages", () => {
       `MAP badtls.fixture.test:443 127.0.0.1:${(badTls.address() as AddressInfo).port}`,
     ]);
     out = tempDir("batch");
+    browserTmp = join(out, "tmp");
+    mkdirSync(browserTmp);
     urlsFile = join(out, "urls.txt");
     writeFileSync(urlsFile, `# failing pages and one good one\n${Object.values(urls).join("\n")}\n`);
   });
@@ -80,12 +86,13 @@ describe("a batch with failing pages", () => {
   ];
 
   it("records every page, marks the failures incomplete with their reason, and reports them at the end", async () => {
-    const r = await runCli(profileArgs());
+    const r = await runCli(profileArgs(), undefined, { TMPDIR: browserTmp });
     assert.equal(r.code, 1, `exit code 1 when some pages failed\n${r.stdout}\n${r.stderr}`);
-    assert.match(r.stdout, /profiled 6 URL\(s\): 1 complete, 5 incomplete, 0 failed, 0 skipped/);
+    assert.match(r.stdout, /profiled 7 URL\(s\): 2 complete, 5 incomplete, 0 failed, 0 skipped/);
     assert.equal(killed, 1, "the browser was killed mid-load exactly once");
     const reasons: Record<keyof typeof urls, RegExp> = {
       cleartext: /^$/,
+      dialog: /^$/,
       refused: /ERR_CONNECTION_REFUSED/,
       dns: /ERR_NAME_NOT_RESOLVED/,
       tls: /ERR_CERT_/,
@@ -96,12 +103,17 @@ describe("a batch with failing pages", () => {
       const dir = join(out, "recordings", recordingName(url));
       const rec = readRecording(dir); // readable and valid even when incomplete
       const m = rec.manifest;
-      assert.equal(m.status, key === "cleartext" ? "complete" : "incomplete", `${url}: ${m.reason}`);
+      const completes = key === "cleartext" || key === "dialog";
+      assert.equal(m.status, completes ? "complete" : "incomplete", `${url}: ${m.reason}`);
       assert.match(m.reason ?? "", reasons[key], `${url}`);
-      if (key !== "cleartext") assert.ok(r.stdout.includes(url) && r.stdout.includes(m.reason!), `summary names ${url} and why`);
+      if (!completes) assert.ok(r.stdout.includes(url) && r.stdout.includes(m.reason!), `summary names ${url} and why`);
     }
     const cleartext = readRecording(join(out, "recordings", recordingName(urls.cleartext)));
     assert.equal(cleartext.archive.find((e) => e.url === urls.cleartext)?.response?.protocol, "http/1.1");
+    const dialog = readRecording(join(out, "recordings", recordingName(urls.dialog)));
+    const asked = dialog.events.filter((e) => e.method === "Page.javascriptDialogOpening").map((e) => e.params.type);
+    assert.deepEqual(asked, ["alert", "confirm"], "both dialogs were answered and kept in the recording");
+    assert.ok(dialog.archive.some((e) => e.url.endsWith("/img/logo.png") && e.body), "the page went on loading after the dialogs");
     const hang = readRecording(join(out, "recordings", recordingName(urls.hang)));
     assert.equal(hang.manifest.stoppedBy, "cap");
     assert.ok(hang.archive.some((e) => e.url.endsWith("/hang") && e.times.end === null), "the unanswered request is kept");
@@ -112,8 +124,8 @@ describe("a batch with failing pages", () => {
   });
 
   it("resumes: complete recordings are skipped, failed ones are tried again", async () => {
-    const r = await runCli(profileArgs());
-    assert.match(r.stdout, /1 skipped/);
+    const r = await runCli(profileArgs(), undefined, { TMPDIR: browserTmp });
+    assert.match(r.stdout, /2 skipped/);
     assert.match(r.stdout, /5 incomplete/);
     assert.equal(readManifest(join(out, "recordings", recordingName(urls.cleartext))).status, "complete");
   });
