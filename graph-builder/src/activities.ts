@@ -76,7 +76,10 @@ function kindOf(iv: Interval, nested: boolean): Activity["kind"] | null {
   const d = iv.args.data ?? iv.args.beginData ?? {};
   switch (iv.name) {
     case "ParseHTML":
-      return d.url && d.url !== "about:blank" ? "parse" : null; // a new iframe's empty document is not the page's work
+      if (!d.url || d.url === "about:blank") return null; // a new iframe's empty document is not the page's work
+      // Inside a script, a parse that starts at line 0 is a fragment (innerHTML, jQuery's
+      // parseHTML): the script's own work, not a piece of the document.
+      return nested && !d.startLine ? null : "parse";
     case "EvaluateScript":
       return d.url ? "script" : null; // no URL: DevTools' own Runtime.evaluate, not the page
     case "v8.evaluateModule":

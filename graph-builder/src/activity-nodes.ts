@@ -79,7 +79,8 @@ function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number,
       const type = scriptType(ctx, iv.name, url, frameId);
       // The trace counts script lines from 1; the graph, like CDP initiators, from 0.
       const oneBased: number | undefined = d.lineNumber ?? call?.lineNumber;
-      const line = oneBased !== undefined ? oneBased - 1 : null;
+      // built-ins (promise reactions, iterators) report line 0 with no script: no line to give
+      const line = oneBased !== undefined && oneBased > 0 ? oneBased - 1 : null;
       const what = type === "callback" ? (url ? `${call?.functionName || "(anonymous)"} in ${urlTail(url)}` : "promise reaction") : type === "inline" ? `inline script L${(line ?? 0) + 1}` : urlTail(url);
       node = ctx.draft.add({ ...base, kind: "script", label: `${type} ${what}${part}`, script: { url, type, line, segment } });
       break;

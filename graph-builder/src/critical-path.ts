@@ -90,8 +90,12 @@ export function criticalPath(g: Graph): CriticalPath {
   for (const id of order) {
     const d = dist.get(id);
     if (d === undefined) continue; // not reachable from the root
+    const from = view.nodes.get(id)!;
     for (const c of view.children.get(id)!) {
-      const through = d + nodeCost(view.nodes.get(c)!);
+      const child = view.nodes.get(c)!;
+      // A preloaded resource waits for the document's bytes (its preload edge), not the parser.
+      if (child.resource?.preloaded && from.kind === "parse") continue;
+      const through = d + nodeCost(child);
       if (through > (dist.get(c) ?? -Infinity)) {
         dist.set(c, through);
         pred.set(c, id);

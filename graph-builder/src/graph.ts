@@ -68,7 +68,11 @@ export interface ResourceInfo {
   transferSize: number;
   serverDelayMs: number | null;
   fromCache: "memory" | "disk" | "prefetch" | "service-worker" | null;
-  /** Found by the preload scanner while the parser was blocked: the replay's preloader may fetch it early. */
+  /**
+   * Requested by the preload scanner before the parser reached its tag: besides its R1 edge from
+   * that parse chunk it has a "preload" edge from the download chunk then arrived, and it is ready
+   * as soon as that one is (whichever comes first; critical paths take the preload edge).
+   */
   preloaded: boolean;
   /** A CSS-referenced resource fetched only when an element used it (lazy binding, seed 001 §3.7.5). */
   lazyBound: boolean;
@@ -170,6 +174,7 @@ export const RULES: Record<string, string> = {
   "completion-load": "resources, subframes and DOMContentLoaded -> load marker (Fig 3.9)",
   "completion-event": "completion marker -> its event handler (DOMContentLoaded, load)",
   "fetch-callback": "fetched resource -> the promise or XHR callback that consumes it (as Appendix A's XHR events)",
+  preload: "DownloadChunk -> Resource (the preload scanner found the tag before the parser reached it)",
   "session-cache": "first fetch of a URL -> later reference served from the cache",
   "lazy-binding": "parse chunk that used a CSS-referenced resource -> the resource",
 };

@@ -43,7 +43,8 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
     archiveIds: hops.map((h) => h.id),
     redirects: hops.slice(0, -1).map((h) => h.url),
     bodySize: final.sizes.bodySize ?? final.body?.size ?? 0,
-    transferSize: hops.reduce((s, h) => s + (h.sizes.encodedDataLength ?? 0), 0),
+    // Chromium reports -1 for loads it did not count (blob: worker scripts)
+    transferSize: hops.reduce((s, h) => s + Math.max(0, h.sizes.encodedDataLength ?? 0), 0),
     serverDelayMs: final.serverDelay.ms,
     fromCache: final.fromCache,
     preloaded: false,
@@ -57,8 +58,8 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
 /**
  * One node per fetched resource (HTML documents are download chunks instead), attached to what
  * caused it. In order of trust: the activity piece whose trace contains the request (observed);
- * the parse chunk holding the initiator's line (observed; "preloaded" when the preload scanner
- * asked before the parser got there); the style sheet that referenced it (observed, lazily bound
+ * the parse chunk holding the initiator's line (observed; when the preload scanner asked before
+ * the parser got there, also the download chunk then arrived, and the resource is "preloaded"); the style sheet that referenced it (observed, lazily bound
  * to the parse chunk then running: inferred); the latest computation of the right script (inferred).
  */
 export function buildResources(ctx: BuildContext): void {
@@ -98,8 +99,15 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
         doc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ??
         doc.parses.find((p) => (p.parse!.startLine ?? 0) >= line) ??
         doc.parses[doc.parses.length - 1]!;
-      node.resource!.preloaded = node.start < chunk.start;
-      return d.edge(chunk, node, "R1", "observed");
+      d.edge(chunk, node, "R1", "observed");
+      if (node.start >= chunk.start) return;
+      // The preload scanner asked before the parser got there: the request waited only for the
+      // document's bytes, the download chunk that had arrived by then.
+      node.resource!.preloaded = true;
+      const arrived = doc.chunks.filter((c) => c.end <= node.start);
+      const download = arrived[arrived.length - 1] ?? doc.chunks[0];
+      if (download) d.edge(download, node, "preload", "observed");
+      return;
     }
     const sheets = ctx.computations.filter((c) => c.kind === "css" && c.css!.url === initUrl && c.start <= node.start);
     if (sheets.length) {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
+import type { CDPSession } from "puppeteer-core";
 import { buildArchive } from "./archive.js";
 import { applyConditions, endTracing, evaluate, fetchBody, navigationLoadTime, sleep, withTimeout } from "./cdp-calls.js";
 import { launchChromium, type ChromiumOptions } from "./chromium.js";
@@ -49,6 +50,26 @@ export interface ProfileResult {
 export const DEFAULT_STOP: StopPolicy = { quietMs: 3000, capMs: 60_000 };
 
 const CAPTURED_DOMAINS = ["Network.", "Page."];
+const WORKERS = new Set(["worker", "shared_worker", "service_worker"]);
+
+/**
+ * A worker the page started, paused until we have its network log on: record it, then let it run.
+ * Other attached targets (there are none with site isolation off) are only let run.
+ */
+async function watchWorker(page: CDPSession, ev: { sessionId: string; targetInfo: { type: string } }, capture: (s: CDPSession) => void): Promise<void> {
+  const child = page.connection()?.session(ev.sessionId);
+  if (!child) return;
+  try {
+    if (WORKERS.has(ev.targetInfo.type)) {
+      capture(child);
+      await child.send("Network.enable", { maxTotalBufferSize: 256 * 1024 * 1024, maxResourceBufferSize: 128 * 1024 * 1024 });
+    }
+  } catch {
+    /* the worker went away before it could be watched */
+  } finally {
+    await child.send("Runtime.runIfWaitingForDebugger").catch(() => undefined);
+  }
+}
 const BODY_WAIT_MS = 10_000;
 
 /**
@@ -99,24 +120,30 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
       const stop = new StopCondition(o.stop, now());
       let tracing = false;
 
-      // Every Network.* and Page.* event, whatever this puppeteer's protocol copy knows of.
-      const emit = session.emit.bind(session) as (type: unknown, event: unknown) => boolean;
-      (session as unknown as { emit: typeof emit }).emit = (type, event) => {
-        if (typeof type === "string" && CAPTURED_DOMAINS.some((d) => type.startsWith(d))) {
-          onEvent(type, (event ?? {}) as Record<string, any>);
-        }
-        return emit(type, event);
+      // Every Network.* and Page.* event, whatever this puppeteer's protocol copy knows of, from
+      // the page and from its workers (which fetch on their own sessions).
+      const owner = new Map<string, CDPSession>();
+      const capture = (s: CDPSession) => {
+        const emit = s.emit.bind(s) as (type: unknown, event: unknown) => boolean;
+        (s as unknown as { emit: typeof emit }).emit = (type, event) => {
+          if (typeof type === "string" && CAPTURED_DOMAINS.some((d) => type.startsWith(d))) {
+            onEvent(type, (event ?? {}) as Record<string, any>, s);
+          }
+          return emit(type, event);
+        };
       };
-      const onEvent = (method: string, p: Record<string, any>) => {
+      const onEvent = (method: string, p: Record<string, any>, from: CDPSession) => {
         if (instrument) events.push({ method, params: p });
         if (method === "Network.requestWillBeSent") {
-          stop.requestStarted(p.requestId, now());
+          owner.set(p.requestId, from);
+          // blob: and data: loads are not network traffic, and Chromium does not always say when they end
+          if (/^(https?|wss?):/.test(p.request?.url ?? "")) stop.requestStarted(p.requestId, now());
           if (p.type === "Document") documents.add(p.requestId);
         }
         else if (method === "Network.loadingFailed") stop.requestEnded(p.requestId, now());
         else if (method === "Network.loadingFinished") {
           stop.requestEnded(p.requestId, now());
-          if (instrument && documents.has(p.requestId)) early.push(fetchBody(session, p.requestId, bodies, bodyErrors));
+          if (instrument && documents.has(p.requestId)) early.push(fetchBody(from, p.requestId, bodies, bodyErrors));
           else if (instrument) finished.push(p.requestId);
         } else if (method === "Page.loadEventFired") stop.loadFired(now());
         // alert() and friends block the renderer until answered; a visitor would click OK. The
@@ -125,6 +152,11 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
           session.send("Page.handleJavaScriptDialog", { accept: true }).catch(() => undefined);
         }
       };
+      capture(session);
+      if (instrument) {
+        session.on("Target.attachedToTarget", (ev: any) => void watchWorker(session, ev, capture));
+        await session.send("Target.setAutoAttach", { autoAttach: true, waitForDebuggerOnStart: true, flatten: true });
+      }
 
       mainFrameId = ((await session.send("Page.getFrameTree")) as any).frameTree.frame.id;
       await session.send("Page.enable");
@@ -184,7 +216,7 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
         pageLoadMs = await navigationLoadTime(session);
         finalUrl = await evaluate<string>(session, "location.href");
         frameTree = ((await session.send("Page.getFrameTree").catch(() => null)) as any)?.frameTree;
-        const fetching = Promise.allSettled([...early, ...finished.map((id) => fetchBody(session, id, bodies, bodyErrors))]);
+        const fetching = Promise.allSettled([...early, ...finished.map((id) => fetchBody(owner.get(id) ?? session, id, bodies, bodyErrors))]);
         await withTimeout(fetching, BODY_WAIT_MS).catch(() => undefined);
         if (tracing) trace = await endTracing(session);
       }
