@@ -16,6 +16,7 @@ import {
 import { CREDENTIAL_HEADERS, redactEventParams } from "./redact.js";
 import { StopCondition } from "./stop-condition.js";
 import { TRACE_CATEGORIES } from "./trace-categories.js";
+import { restoreTextBytes } from "./text-body.js";
 import { TOOL_VERSION } from "./version.js";
 
 export interface ProfileOptions extends ChromiumOptions {
@@ -242,10 +243,11 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
       const b = bodies.get(entry.requestId);
       if (entry.redirectedTo || entry.failure) continue;
       if (b) {
-        const sha256 = createHash("sha256").update(b.data).digest("hex");
-        store.set(sha256, b.data);
-        entry.body = { sha256, size: b.data.length, base64Encoded: b.base64Encoded };
-        entry.sizes.bodySize = b.data.length;
+        const data = b.base64Encoded ? b.data : restoreTextBytes(b.data, entry.response?.headers ?? {});
+        const sha256 = createHash("sha256").update(data).digest("hex");
+        store.set(sha256, data);
+        entry.body = { sha256, size: data.length, base64Encoded: b.base64Encoded };
+        entry.sizes.bodySize = data.length;
       } else {
         entry.bodyMissing = bodyErrors.get(entry.requestId) ?? (entry.times.end === null ? "response never finished" : "body not retrieved");
       }
