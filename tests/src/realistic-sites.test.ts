@@ -35,6 +35,8 @@ describe("realistic corpus sites", () => {
       const rec = readRecording(join(data, "recordings", site.name));
       const answered = rec.archive.filter((e) => e.response && !e.fromCache);
       const hosts = new Set(answered.map((e) => new URL(e.url).hostname));
+      const bytes = answered.reduce((sum, e) => sum + (e.body?.size ?? 0), 0);
+      console.log(`${site.name}: ${answered.length} responses, ${(bytes / 1e6).toFixed(2)} MB, ${hosts.size} hosts (${[...hosts].join(" ")})`);
       assert.ok(hosts.size >= 3, `${site.name}: ${hosts.size} hosts (${[...hosts].join(", ")})`);
       const h2 = answered.filter((e) => e.response!.protocol === "h2").length;
       assert.ok(h2 / answered.length >= 0.9, `${site.name}: ${h2} of ${answered.length} responses over h2`);
