@@ -33,7 +33,7 @@ describe("realistic corpus sites", () => {
   it("are multi-origin pages served over HTTPS with HTTP/2", () => {
     for (const site of sites) {
       const rec = readRecording(join(data, "recordings", site.name));
-      const answered = rec.archive.filter((e) => e.response && !e.fromCache);
+      const answered = rec.archive.filter((e) => e.response && !e.fromCache && /^https?:/.test(e.url));
       const hosts = new Set(answered.map((e) => new URL(e.url).hostname));
       const bytes = answered.reduce((sum, e) => sum + (e.body?.size ?? 0), 0);
       console.log(`${site.name}: ${answered.length} responses, ${(bytes / 1e6).toFixed(2)} MB, ${hosts.size} hosts (${[...hosts].join(" ")})`);
