@@ -20,8 +20,8 @@ export type CorpusBuildEvent = { type: "start"; site: CorpusSite } | { type: "do
 
 /**
  * Makes every catalogue site into a recording and a graph under dataDir: generate its files if it
- * is synthetic, fetch its packages and assemble it if it is realistic, serve it on 127.0.0.1 under its host names, profile it in Chromium, build and check
- * its graph. A site whose graph already exists is skipped unless `force`; a failing site is
+ * is synthetic, fetch its packages and assemble it if it is realistic, serve it on 127.0.0.1 under
+ * its host names, profile it in Chromium, build and check its graph. A site whose graph already exists is skipped unless `force`; a failing site is
  * reported and the rest go on.
  */
 export async function buildCorpus(

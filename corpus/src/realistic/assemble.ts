@@ -3,7 +3,7 @@ import { basename, dirname, join } from "node:path";
 import type { SiteConfig } from "../site-config.js";
 import { findSiteFile } from "../site-files.js";
 import { obtainPackage } from "./packages.js";
-import { readRecipe, RECIPE_FILE } from "./recipe.js";
+import { parsePackageRef, readRecipe, RECIPE_FILE } from "./recipe.js";
 
 /**
  * Makes a servable site (site.json + hosts/) under siteDir from a recipe: fetches and unpacks its
@@ -16,6 +16,10 @@ export function assembleRealisticSite(recipeDir: string, storeDir: string, siteD
   const recipeFile = join(recipeDir, RECIPE_FILE);
   const dirs = new Map<string, string>();
   for (const [alias, pin] of Object.entries(recipe.packages)) dirs.set(alias, obtainPackage(storeDir, pin));
+  const inPackage = (ref: string) => {
+    const { alias, path } = parsePackageRef(ref);
+    return join(dirs.get(alias)!, path);
+  };
   rmSync(siteDir, { recursive: true, force: true });
   mkdirSync(join(siteDir, "hosts"), { recursive: true });
   if (existsSync(join(recipeDir, "hosts"))) cpSync(join(recipeDir, "hosts"), join(siteDir, "hosts"), { recursive: true });
@@ -24,17 +28,14 @@ export function assembleRealisticSite(recipeDir: string, storeDir: string, siteD
     entry: recipe.entry,
     hosts: recipe.hosts,
     routes: recipe.routes,
-    mounts: recipe.mounts.map((m) => {
-      const [alias, folder] = [m.from.slice(0, m.from.indexOf(":")), m.from.slice(m.from.indexOf(":") + 1)];
-      return { host: m.host, at: m.at, dir: join(dirs.get(alias)!, folder) };
-    }),
+    mounts: recipe.mounts.map((m) => ({ host: m.host, at: m.at, dir: inPackage(m.from) })),
     cacheControl: "public, max-age=3600",
   };
   recipe.rewrite.forEach((r, i) => {
     const u = new URL(r.url);
     let text: string;
     if (r.sources) {
-      text = r.sources.map((f) => readFileSync(join(dirs.get(f.slice(0, f.indexOf(":")))!, f.slice(f.indexOf(":") + 1)), "utf8")).join("\n");
+      text = r.sources.map((f) => readFileSync(inPackage(f), "utf8")).join("\n");
     } else {
       const source = findSiteFile(siteDir, config, u.hostname, decodeURIComponent(u.pathname));
       if (!source) throw new Error(`${recipeFile}: rewrite[${i}].url ${r.url} names no file of the site`);

@@ -35,6 +35,12 @@ export interface Recipe {
 
 export const RECIPE_FILE = "recipe.json";
 
+/** Splits "<package alias>:/<path>", the way mounts and rewrite sources name package files. */
+export function parsePackageRef(ref: string): { alias: string; path: string } {
+  const colon = ref.indexOf(":");
+  return { alias: ref.slice(0, colon), path: ref.slice(colon + 1) };
+}
+
 export function readRecipe(recipeDir: string): Recipe {
   const file = join(recipeDir, RECIPE_FILE);
   let raw: any;
@@ -60,7 +66,7 @@ export function readRecipe(recipeDir: string): Recipe {
   mounts.forEach((m, i) => {
     if (!(m?.host in raw.hosts)) bad(`mounts[${i}].host`, "must be one of the recipe's hosts");
     if (typeof m.at !== "string" || !m.at.startsWith("/") || !m.at.endsWith("/")) bad(`mounts[${i}].at`, 'must be a path starting and ending with "/"');
-    const alias = typeof m.from === "string" ? m.from.split(":")[0]! : "";
+    const alias = typeof m.from === "string" ? parsePackageRef(m.from).alias : "";
     if (!(alias in raw.packages) || !/^[^:]+:\/(.*\/)?$/.test(m.from)) bad(`mounts[${i}].from`, 'must be "<package alias>:/<folder>/"');
     if (m.from.split("/").includes("..")) bad(`mounts[${i}].from`, "must stay inside the package");
   });
@@ -68,7 +74,7 @@ export function readRecipe(recipeDir: string): Recipe {
   if (!Array.isArray(rewrite)) bad('"rewrite"', "must be a list");
   rewrite.forEach((r, i) => {
     if (typeof r?.url !== "string" || !URL.canParse(r.url) || !(new URL(r.url).hostname in raw.hosts)) bad(`rewrite[${i}].url`, "must be a URL on one of the recipe's hosts");
-    if (r.sources !== undefined && (!Array.isArray(r.sources) || !r.sources.every((f) => typeof f === "string" && f.split(":")[0]! in raw.packages && /^[^:]+:\/[^]+$/.test(f) && !f.split("/").includes(".."))))
+    if (r.sources !== undefined && (!Array.isArray(r.sources) || !r.sources.every((f) => typeof f === "string" && parsePackageRef(f).alias in raw.packages && /^[^:]+:\/[^]+$/.test(f) && !f.split("/").includes(".."))))
       bad(`rewrite[${i}].sources`, 'must be a list of "<package alias>:/<file>" inside the packages');
     const ok = Array.isArray(r.replace) && r.replace.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && p[0] !== "" && typeof p[1] === "string");
     if (!ok) bad(`rewrite[${i}].replace`, 'must be a list of ["from", "to"] pairs of strings');
