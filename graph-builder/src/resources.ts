@@ -59,8 +59,9 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
  * One node per fetched resource (HTML documents are download chunks instead), attached to what
  * caused it. In order of trust: the activity piece whose trace contains the request (observed);
  * the parse chunk holding the initiator's line (observed; when the preload scanner asked before
- * the parser got there, also the download chunk then arrived, and the resource is "preloaded"); the style sheet that referenced it (observed, lazily bound
- * to the parse chunk then running: inferred); the latest computation of the right script (inferred).
+ * the parser got there, also the download chunk then arrived, and the resource is "preloaded");
+ * the style sheet that referenced it (observed, lazily bound to the parse chunk then running:
+ * inferred); the latest computation of the right script (inferred).
  */
 export function buildResources(ctx: BuildContext): void {
   const hopsByRequest = requestChains(ctx.archive, (e) => !isFrameDocument(ctx, e));
@@ -102,12 +103,13 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
       d.edge(chunk, node, "R1", "observed");
       if (node.start >= chunk.start) return;
       // The preload scanner asked before the parser got there: the request waited only for the
-      // document's bytes, the download chunk that had arrived by then.
-      node.resource!.preloaded = true;
+      // document's bytes, the download chunk that had arrived by then. Critical paths count on
+      // that edge for every preloaded resource, so there is no flag without it.
       const arrived = doc.chunks.filter((c) => c.end <= node.start);
       const download = arrived[arrived.length - 1] ?? doc.chunks[0];
-      if (download) d.edge(download, node, "preload", "observed");
-      return;
+      if (!download) return;
+      node.resource!.preloaded = true;
+      return d.edge(download, node, "preload", "observed");
     }
     const sheets = ctx.computations.filter((c) => c.kind === "css" && c.css!.url === initUrl && c.start <= node.start);
     if (sheets.length) {
