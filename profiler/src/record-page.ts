@@ -52,6 +52,9 @@ export const DEFAULT_STOP: StopPolicy = { quietMs: 3000, capMs: 60_000 };
 
 const CAPTURED_DOMAINS = ["Network.", "Page."];
 const WORKERS = new Set(["worker", "shared_worker", "service_worker"]);
+/** Network.enable buffers, large enough to keep every body until the load is over. */
+const NETWORK_BUFFERS = { maxTotalBufferSize: 512 * 1024 * 1024, maxResourceBufferSize: 128 * 1024 * 1024 };
+const BODY_WAIT_MS = 10_000;
 
 /**
  * A worker the page started, paused until we have its network log on: record it, then let it run.
@@ -63,7 +66,7 @@ async function watchWorker(page: CDPSession, ev: { sessionId: string; targetInfo
   try {
     if (WORKERS.has(ev.targetInfo.type)) {
       capture(child);
-      await child.send("Network.enable", { maxTotalBufferSize: 256 * 1024 * 1024, maxResourceBufferSize: 128 * 1024 * 1024 });
+      await child.send("Network.enable", NETWORK_BUFFERS);
     }
   } catch {
     /* the worker went away before it could be watched */
@@ -71,7 +74,6 @@ async function watchWorker(page: CDPSession, ev: { sessionId: string; targetInfo
     await child.send("Runtime.runIfWaitingForDebugger").catch(() => undefined);
   }
 }
-const BODY_WAIT_MS = 10_000;
 
 /**
  * Loads one URL in a fresh Chromium and records it. Never throws for a failing page: a page that
@@ -164,11 +166,7 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
       await applyConditions(session, o.conditions);
       if (instrument) {
         await session.send("Page.setLifecycleEventsEnabled", { enabled: true });
-        await session.send("Network.enable", {
-          maxTotalBufferSize: 512 * 1024 * 1024,
-          maxResourceBufferSize: 128 * 1024 * 1024,
-          maxPostDataSize: 1024 * 1024,
-        });
+        await session.send("Network.enable", { ...NETWORK_BUFFERS, maxPostDataSize: 1024 * 1024 });
       }
       if (parts.asyncStacks) {
         // Async stacks (setTimeout, promises, event listeners) make initiators reach their true cause.
