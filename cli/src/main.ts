@@ -8,8 +8,9 @@ import { buildVerb } from "./verbs/build.js";
 import { dotVerb } from "./verbs/dot.js";
 import { serveVerb } from "./verbs/serve.js";
 import { corpusVerb } from "./verbs/corpus.js";
+import { viewVerb } from "./verbs/view.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, serveVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

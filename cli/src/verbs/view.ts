@@ -1,0 +1,30 @@
+import { DEFAULT_HOST, DEFAULT_PORT, startViewer } from "@pagepath/viewer";
+import { numberOption, type Verb } from "../verb.js";
+
+export const viewVerb: Verb = {
+  name: "view",
+  summary: "browse graphs in a web UI: corpus index, graph, timeline (D3, laid out by Graphviz)",
+  usage: `
+usage: pagepath view [DIR] [--host HOST] [--port PORT]
+
+Serves a web UI over the dependency graphs found in DIR (default corpus-data), up to four folders
+deep (e.g. DIR/graphs/*.json): a sortable index of the sites, each graph laid out by Graphviz's dot
+and drawn with D3 (zoom, pan, search, node details, the critical path), and a timeline of the
+recorded page load. Only files inside DIR are served. Prints the URL to open; stop with Ctrl-C.
+  --host HOST   address to listen on (default ${DEFAULT_HOST}: this machine only)
+  --port PORT   port (default ${DEFAULT_PORT}; 0 picks a free one)
+`,
+  options: { host: { type: "string", default: DEFAULT_HOST }, port: { type: "string" } },
+  async run(values, positionals) {
+    const dir = positionals[0] ?? "corpus-data";
+    const port = numberOption(values, "port", DEFAULT_PORT, 0, 65535);
+    const viewer = await startViewer({ dir, host: String(values.host), port });
+    process.stdout.write(`pagepath viewer for ${dir}: open ${viewer.url}\n`);
+    await new Promise<void>((done) => {
+      const stop = (): void => void viewer.close().then(done);
+      process.once("SIGINT", stop);
+      process.once("SIGTERM", stop);
+    });
+    return 0;
+  },
+};

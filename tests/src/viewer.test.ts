@@ -1,0 +1,129 @@
+import assert from "node:assert/strict";
+import { get } from "node:http";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { readGraphFile } from "@pagepath/graph-builder";
+import { startViewer, type RunningViewer } from "@pagepath/viewer";
+import { runCli } from "./cli-run.js";
+import { tempDir } from "./fixture-profile.js";
+import { openViewerBrowser, type ViewerBrowser } from "./viewer-browser.js";
+
+const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
+const SITE = "fixture-multi-origin";
+
+/** A raw GET, path sent exactly as written (no client-side normalisation of "..") */
+function rawGet(url: string, path: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((ok, fail) => {
+    get({ hostname, port, path }, (res) => {
+      let body = "";
+      res.on("data", (d) => (body += d));
+      res.on("end", () => ok({ status: res.statusCode ?? 0, body }));
+    }).on("error", fail);
+  });
+}
+
+async function waitForFile(dir: string, suffix: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const f = readdirSync(dir).find((n) => n.endsWith(suffix));
+    if (f) return join(dir, f);
+    await sleep(100);
+  }
+  throw new Error(`no *${suffix} download appeared in ${dir}`);
+}
+
+describe("pagepath viewer", () => {
+  let data = "";
+  let viewer: RunningViewer | undefined;
+  let chromium: ViewerBrowser | undefined;
+
+  before(async () => {
+    data = tempDir("viewer");
+    const built = await runCli(["corpus", "build", "--data", data, "--only", "rules-thesis-example", "--only", SITE, "--quiet-ms", "1000"]);
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    const good = readFileSync(join(data, "graphs", `${SITE}.json`), "utf8");
+    writeFileSync(join(data, "graphs", "broken.json"), good.slice(0, 400));
+    viewer = await startViewer({ dir: data, port: 0 });
+    chromium = await openViewerBrowser();
+    mkdirSync(ARTIFACTS, { recursive: true });
+  });
+
+  after(async () => {
+    await chromium?.close();
+    await viewer?.close();
+    if (data) rmSync(data, { recursive: true, force: true });
+  });
+
+  it("binds to 127.0.0.1 by default", () => {
+    assert.equal(viewer!.host, "127.0.0.1");
+    assert.match(viewer!.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  });
+
+  it("serves files inside the directory and nothing outside it", async () => {
+    const inside = await rawGet(viewer!.url, `/files/graphs/${SITE}.json`);
+    assert.equal(inside.status, 200);
+    for (const path of [
+      "/files/../../../../etc/passwd",
+      "/files/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+      "/files/..%2f..%2f..%2f..%2fetc%2fpasswd",
+      "/static/../../../../etc/passwd",
+      "/ui/%2e%2e%2f%2e%2e%2f%2e%2e%2fpackage.json",
+      "/api/graph?file=../../../../etc/passwd",
+      "/api/layout?file=%2e%2e%2f%2e%2e%2fetc%2fpasswd",
+    ]) {
+      const r = await rawGet(viewer!.url, path);
+      assert.ok(r.status === 403 || r.status === 404, `${path} gave ${r.status}`);
+      assert.doesNotMatch(r.body, /root:|"name": "@pagepath/, path);
+    }
+  });
+
+  it("indexes the graphs, shows the corrupt one as an error row, and drives index, graph, details, timeline and export", async () => {
+    const { page, errors, downloads } = chromium!;
+    const g = readGraphFile(join(data, "graphs", `${SITE}.json`));
+    await page.goto(viewer!.url, { waitUntil: "load" });
+    await page.waitForSelector(`tr[data-file="graphs/${SITE}.json"]`);
+    const rows = await page.$$eval("tbody tr", (trs) => trs.map((tr) => ({ cls: tr.className, text: tr.textContent ?? "" })));
+    assert.equal(rows.filter((r) => r.cls !== "error").length, 2, JSON.stringify(rows));
+    const broken = rows.find((r) => r.cls === "error");
+    assert.match(broken?.text ?? "", /broken: cannot be shown: .*broken\.json/);
+    await page.screenshot({ path: join(ARTIFACTS, "index.png") });
+
+    await page.click(`tr[data-file="graphs/${SITE}.json"] a.open-site`);
+    await page.waitForSelector("svg.canvas[data-drawn]", { timeout: 60_000 });
+    const drawnNodes = await page.$$eval("g.node", (ns) => ns.map((n) => (n as SVGGElement).dataset.id));
+    assert.equal(drawnNodes.length, g.nodes.filter((n) => n.excluded === null).length);
+    assert.ok((await page.$$("path[data-how=inferred][stroke-dasharray]")).length > 0, "inferred edges are dashed");
+    await page.screenshot({ path: join(ARTIFACTS, "graph.png") });
+
+    const resource = g.nodes.find((n) => n.kind === "resource" && n.excluded === null && n.resource?.serverDelayMs !== null)!;
+    await page.click(`g.node[data-id="${resource.id}"]`);
+    await page.waitForSelector('#details dd[data-field="url"]');
+    const details = await page.$eval("#details", (d) => d.textContent ?? "");
+    assert.ok(details.includes(resource.resource!.url), details);
+    assert.match(details, /server delay/);
+    assert.match(details, /critical-path rank/);
+    const inRule = g.edges.find((e) => e.to === resource.id)!;
+    assert.ok((await page.$$eval("#details li.edge-in", (ls) => ls.map((l) => l.textContent ?? ""))).some((t) => t.includes(inRule.rule) && t.includes(inRule.how)));
+    assert.match(page.url(), new RegExp(`node=${encodeURIComponent(resource.id)}`));
+    await page.screenshot({ path: join(ARTIFACTS, "details.png") });
+
+    await page.click("#export-svg");
+    const svg = readFileSync(await waitForFile(downloads, ".svg"), "utf8");
+    assert.match(svg, /^<svg/);
+    for (const n of g.criticalPath.nodes) assert.ok(svg.includes(`data-id="${n}"`), `exported SVG has node ${n}`);
+
+    await page.click("#nav-timeline");
+    await page.waitForSelector(".timeline-scroll svg[data-drawn]");
+    assert.equal((await page.$$("g.bar")).length, g.nodes.length);
+    await page.screenshot({ path: join(ARTIFACTS, "timeline.png"), fullPage: true });
+
+    // The deep link restores view, site and node after a reload.
+    await page.reload({ waitUntil: "load" });
+    await page.waitForSelector(".timeline-scroll svg[data-drawn]");
+    await page.waitForSelector('#details dd[data-field="url"]');
+    assert.ok(existsSync(join(ARTIFACTS, "timeline.png")));
+    assert.deepEqual(errors, []);
+  });
+});

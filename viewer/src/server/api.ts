@@ -1,0 +1,71 @@
+/** What the viewer's JSON API returns; the browser UI imports these types too. */
+import type { CriticalPath } from "@pagepath/graph-builder";
+
+export interface SiteSummary {
+  /** Path of the graph file relative to the served directory, with "/" separators. */
+  file: string;
+  name: string;
+  url: string;
+  status: "complete" | "incomplete";
+  mode: "full" | "network-only";
+  nodes: number;
+  edges: number;
+  /** Fetches: resource nodes plus HTML documents (a document's first download chunk). */
+  resources: number;
+  /** Bytes on the wire of those fetches. */
+  bytes: number;
+  domains: number;
+  criticalPath: { nodes: number; totalMs: number; breakdown: CriticalPath["breakdown"] };
+  recorded: { domContentLoaded: number | null; load: number | null };
+  /** The recording the graph came from, when it is inside the served directory. */
+  recording: { dir: string; url: string; status: string; load: number | null; startedAt: string } | null;
+}
+
+export type SiteRow = { ok: true; site: SiteSummary } | { ok: false; file: string; name: string; error: string };
+
+export interface SiteIndex {
+  dir: string;
+  sites: SiteRow[];
+}
+
+export interface LayoutNode {
+  id: string;
+  /** Centre and size in layout points, y growing downwards. */
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  color: string;
+  shape: string;
+}
+
+export interface LayoutEdge {
+  from: string;
+  to: string;
+  /** SVG path data of the spline dot routed, ending at the arrow tip. Edges dot did not route (big graphs) are absent. */
+  path: string;
+}
+
+export interface LayoutCluster {
+  /** Frame id of the graph's frame this box stands for. */
+  frameId: string;
+  label: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  fill: string;
+}
+
+export interface Layout {
+  width: number;
+  height: number;
+  rankdir: "LR" | "TB";
+  nodes: LayoutNode[];
+  edges: LayoutEdge[];
+  clusters: LayoutCluster[];
+  /** Colour dot gave each node kind, so other views use the same palette. */
+  kindColors: Record<string, string>;
+  /** How dot was run and how long it took, for the researcher to judge big graphs. */
+  engine: { args: string[]; ms: number; routedEdges: "all" | "depth-tree" };
+}

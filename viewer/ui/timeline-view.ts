@@ -1,0 +1,62 @@
+import type { GraphNode } from "@pagepath/graph-builder";
+import { nodeSummary } from "./node-details.js";
+import { loadLayout, type SiteData } from "./site-data.js";
+import type { ViewState } from "./state.js";
+import type { ViewHandlers } from "./graph-view.js";
+
+const ROW = 12;
+const LANE_GAP = 16;
+const LABEL_WIDTH = 280;
+const PLOT_WIDTH = 1100;
+
+/** Fetches grouped by origin (their connections), computations by the frame whose main thread ran them. */
+function laneOf(n: GraphNode, frameUrl: Map<string, string>): string {
+  if (n.resource) return `network: ${n.resource.origin}`;
+  return `main thread: ${frameUrl.get(n.frameId) ?? n.frameId}`;
+}
+
+/** A waterfall of every node against recorded time (ms since navigation start), coloured as dot colours kinds. */
+export async function renderTimeline(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
+  main.innerHTML = `<div class="toolbar"><span class="note">recorded timings, ms since navigation start; lanes: network per origin, main thread per frame</span></div><div class="timeline-scroll"></div>`;
+  // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
+  const colors = (await loadLayout(site.file, state.rankdir, false)).kindColors;
+  const frameUrl = new Map(site.graph.frames.map((f) => [f.id, f.url]));
+  const lanes = d3.groups([...site.graph.nodes].sort((a, b) => a.start - b.start || a.end - b.end), (n) => laneOf(n, frameUrl));
+  const end = d3.max(site.graph.nodes, (n) => n.end) ?? 1;
+  const x = d3.scaleLinear().domain([0, end]).range([LABEL_WIDTH, LABEL_WIDTH + PLOT_WIDTH]).nice();
+  const rows: { n: GraphNode; y: number }[] = [];
+  const headers: { lane: string; y: number }[] = [];
+  let y = 30;
+  for (const [lane, nodes] of lanes) {
+    headers.push({ lane, y: y + LANE_GAP - 4 });
+    y += LANE_GAP;
+    for (const n of nodes) rows.push({ n, y: (y += ROW) - ROW });
+  }
+  const svg = d3.select(main).select(".timeline-scroll").append("svg").attr("class", "exportable").attr("xmlns", "http://www.w3.org/2000/svg").attr("width", LABEL_WIDTH + PLOT_WIDTH + 20).attr("height", y + 10).attr("font-family", "Helvetica");
+  svg.append("rect").attr("width", "100%").attr("height", "100%").attr("fill", "#ffffff");
+  svg.append("g").attr("transform", "translate(0,24)").call(d3.axisTop(x).ticks(12)).attr("font-size", 10);
+  for (const [name, t] of [["DOMContentLoaded", site.graph.recorded.domContentLoaded], ["load", site.graph.recorded.load]] as const) {
+    if (t === null) continue;
+    svg.append("line").attr("x1", x(t)).attr("x2", x(t)).attr("y1", 26).attr("y2", y).attr("stroke", "#808080").attr("stroke-dasharray", "4,3");
+    svg.append("text").attr("x", x(t) + 3).attr("y", 36).attr("font-size", 10).attr("fill", "#808080").text(name);
+  }
+  svg.append("g").selectAll("text").data(headers).join("text").attr("x", 4).attr("y", (h) => h.y).attr("font-size", 11).attr("font-weight", "bold").text((h) => h.lane);
+  const row = svg.append("g").selectAll("g").data(rows).join("g").attr("class", "bar").attr("data-id", (r) => r.n.id).style("cursor", "pointer");
+  row.append("text").attr("x", 12).attr("y", (r) => r.y + ROW - 3).attr("font-size", 9).text((r) => r.n.label.split("\n")[0]!.slice(0, 48));
+  row
+    .append("rect")
+    .attr("x", (r) => x(r.n.start))
+    .attr("y", (r) => r.y + 2)
+    .attr("width", (r) => Math.max(1.5, x(r.n.end) - x(r.n.start)))
+    .attr("height", ROW - 3)
+    .attr("fill", (r) => colors[r.n.kind] ?? "#808080")
+    .attr("opacity", (r) => (r.n.excluded ? 0.35 : 1))
+    .attr("stroke", (r) => (site.critical.has(r.n.id) ? "#000000" : (r.n.id === state.node ? "#ffbf00" : "none")))
+    .attr("stroke-width", (r) => (r.n.id === state.node ? 3 : 1));
+  row
+    .on("mouseenter", (e: MouseEvent, r) => on.tooltip.show(e, nodeSummary(r.n, site)))
+    .on("mousemove", (e: MouseEvent) => on.tooltip.move(e))
+    .on("mouseleave", () => on.tooltip.hide())
+    .on("click", (_, r) => on.select(r.n.id));
+  svg.attr("data-drawn", "1");
+}
