@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { DEFAULT_CHROMIUM } from "@pagepath/profiler";
+import type { Layout } from "@pagepath/viewer";
 
 export interface ViewerBrowser {
   browser: Browser;
@@ -44,4 +45,30 @@ export async function openViewerBrowser(): Promise<ViewerBrowser> {
     await cleanup();
     throw e;
   }
+}
+
+/** The layout the viewer's server gives the graph view (left to right, excluded nodes hidden). */
+export function graphLayout(page: Page, file: string): Promise<Layout> {
+  return page.evaluate(async (f) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR`)).json(), file) as Promise<Layout>;
+}
+
+/** Pixels of the graph canvas that are not background white. */
+export function paintedPixels(page: Page): Promise<number> {
+  return page.$eval("canvas.graph-canvas", (c) => {
+    const canvas = c as HTMLCanvasElement;
+    const px = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let i = 0; i < px.length; i += 4) if (px[i]! < 250 || px[i + 1]! < 250 || px[i + 2]! < 250) n++;
+    return n;
+  });
+}
+
+/** Clicks a node where the canvas draws it: layout position through the view's zoom transform. */
+export async function clickGraphNode(page: Page, layout: Layout, id: string): Promise<void> {
+  const node = layout.nodes.find((n) => n.id === id);
+  if (!node) throw new Error(`node ${id} is not in the layout`);
+  const canvas = (await page.$("canvas.graph-canvas"))!;
+  const box = (await canvas.boundingBox())!;
+  const [tx, ty, k] = (await canvas.evaluate((c) => (c as HTMLElement).dataset.transform ?? "")).split(",").map(Number) as [number, number, number];
+  await page.mouse.click(box.x + tx + node.x * k, box.y + ty + node.y * k);
 }

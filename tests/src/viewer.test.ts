@@ -8,7 +8,7 @@ import { readGraphFile } from "@pagepath/graph-builder";
 import { startViewer, type RunningViewer } from "@pagepath/viewer";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
-import { openViewerBrowser, type ViewerBrowser } from "./viewer-browser.js";
+import { clickGraphNode, graphLayout, openViewerBrowser, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
 
 const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
 const SITE = "fixture-multi-origin";
@@ -41,7 +41,7 @@ describe("pagepath viewer", () => {
 
   before(async () => {
     data = tempDir("viewer");
-    const built = await runCli(["corpus", "build", "--data", data, "--only", "rules-thesis-example", "--only", SITE, "--quiet-ms", "1000"]);
+    const built = await runCli(["corpus", "build", "--data", data, "--only", "rules-thesis-example", "--only", "rules-timers", "--only", SITE, "--quiet-ms", "1000"]);
     assert.equal(built.code, 0, built.stdout + built.stderr);
     const good = readFileSync(join(data, "graphs", `${SITE}.json`), "utf8");
     writeFileSync(join(data, "graphs", "broken.json"), good.slice(0, 400));
@@ -85,20 +85,20 @@ describe("pagepath viewer", () => {
     await page.goto(viewer!.url, { waitUntil: "load" });
     await page.waitForSelector(`tr[data-file="graphs/${SITE}.json"]`);
     const rows = await page.$$eval("tbody tr", (trs) => trs.map((tr) => ({ cls: tr.className, text: tr.textContent ?? "" })));
-    assert.equal(rows.filter((r) => r.cls !== "error").length, 2, JSON.stringify(rows));
+    assert.equal(rows.filter((r) => r.cls !== "error").length, 3, JSON.stringify(rows));
     const broken = rows.find((r) => r.cls === "error");
     assert.match(broken?.text ?? "", /broken: cannot be shown: .*broken\.json/);
     await page.screenshot({ path: join(ARTIFACTS, "index.png") });
 
     await page.click(`tr[data-file="graphs/${SITE}.json"] a.open-site`);
-    await page.waitForSelector("svg.canvas[data-drawn]", { timeout: 60_000 });
-    const drawnNodes = await page.$$eval("g.node", (ns) => ns.map((n) => (n as SVGGElement).dataset.id));
-    assert.equal(drawnNodes.length, g.nodes.filter((n) => n.excluded === null).length);
-    assert.ok((await page.$$("path[data-how=inferred][stroke-dasharray]")).length > 0, "inferred edges are dashed");
+    await page.waitForSelector("canvas.graph-canvas[data-drawn]", { timeout: 60_000 });
+    const layout = await graphLayout(page, `graphs/${SITE}.json`);
+    assert.equal(layout.nodes.length, g.nodes.filter((n) => n.excluded === null).length);
+    assert.ok((await paintedPixels(page)) > 5000, "the canvas shows the graph");
     await page.screenshot({ path: join(ARTIFACTS, "graph.png") });
 
     const resource = g.nodes.find((n) => n.kind === "resource" && n.excluded === null && n.resource?.serverDelayMs !== null)!;
-    await page.click(`g.node[data-id="${resource.id}"]`);
+    await clickGraphNode(page, layout, resource.id);
     await page.waitForSelector('#details dd[data-field="url"]');
     const details = await page.$eval("#details", (d) => d.textContent ?? "");
     assert.ok(details.includes(resource.resource!.url), details);
@@ -113,6 +113,29 @@ describe("pagepath viewer", () => {
     const svg = readFileSync(await waitForFile(downloads, ".svg"), "utf8");
     assert.match(svg, /^<svg/);
     for (const n of g.criticalPath.nodes) assert.ok(svg.includes(`data-id="${n}"`), `exported SVG has node ${n}`);
+    assert.equal(svg.match(/<g data-id=/g)?.length, layout.nodes.length, "exported SVG has every drawn node");
+    assert.ok(svg.includes('stroke-dasharray="5,3"'), "inferred edges are dashed");
+    rmSync(join(downloads, readdirSync(downloads).find((f) => f.endsWith(".svg"))!));
+
+    // Wheel zoom redraws the canvas at a new scale.
+    const before = await page.$eval("canvas.graph-canvas", (c) => Number((c as HTMLElement).dataset.draws));
+    const box = (await page.$("canvas.graph-canvas"))!;
+    const { x, y, width, height } = (await box.boundingBox())!;
+    await page.mouse.move(x + width / 2, y + height / 2);
+    await page.mouse.wheel({ deltaY: -300 });
+    await page.waitForFunction((n) => Number((document.querySelector("canvas.graph-canvas") as HTMLElement).dataset.draws) > n, {}, before);
+
+    // The iframe collapses into one box, and clicking the box expands it again.
+    const frameNodes = g.nodes.filter((n) => n.excluded === null && n.frameId !== g.mainFrame).length;
+    assert.ok(frameNodes > 0, "the fixture has an iframe");
+    await page.click("#collapse-frames");
+    await page.waitForSelector("canvas.graph-canvas[data-drawn]");
+    await page.click("#export-svg");
+    const collapsedSvg = readFileSync(await waitForFile(downloads, ".svg"), "utf8");
+    assert.equal(collapsedSvg.match(/<g data-id=/g)?.length, layout.nodes.length - frameNodes + 1);
+    assert.match(collapsedSvg, /data-id="collapsed:frame:/);
+    await page.screenshot({ path: join(ARTIFACTS, "graph-collapsed.png") });
+    await page.click("#collapse-frames");
 
     await page.click("#nav-timeline");
     await page.waitForSelector(".timeline-scroll svg[data-drawn]");
