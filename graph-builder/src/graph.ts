@@ -60,6 +60,11 @@ export interface ResourceInfo {
   resourceType: string;
   status: number | null;
   protocol: string | null;
+  /**
+   * The connection the response came over; null when none did (cache hits, data: URLs) or the
+   * recording does not say. Always written by the builder, absent in graphs made before it was.
+   */
+  connection?: ConnectionInfo | null;
   /** Ids of the archive entries (recording) this node stands for, redirect hops first. */
   archiveIds: string[];
   redirects: string[];
@@ -80,6 +85,19 @@ export interface ResourceInfo {
   initiatorType: string;
   initiatorUrl: string | null;
   priority: string | null;
+}
+
+/**
+ * Chromium's id of a connection is shared by every request it carries: with HTTP/2 and HTTP/3 all
+ * of an origin's fetches in one credentials mode, and other origins' that Chromium pools onto it
+ * (same address, certificate valid for both).
+ */
+export interface ConnectionInfo {
+  id: number;
+  /** The request went over a connection opened earlier; null if the recording does not say. */
+  reused: boolean | null;
+  /** The server's "ip:port" as the browser saw it (after host-resolver mapping). */
+  remoteAddress: string | null;
 }
 
 export interface Priorities {

@@ -1,7 +1,7 @@
 import type { ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
 import { docOf, latestBefore, urlTail } from "./context.js";
-import type { GraphNode, ResourceInfo } from "./graph.js";
+import type { ConnectionInfo, GraphNode, ResourceInfo } from "./graph.js";
 import { ruleFor } from "./rules.js";
 
 /** Archive entries grouped by request: a redirect chain's hops share one requestId, in order. */
@@ -40,6 +40,7 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
     resourceType: final.resourceType,
     status: r?.status ?? null,
     protocol: r?.protocol ?? null,
+    connection: connectionOf(final),
     archiveIds: hops.map((h) => h.id),
     redirects: hops.slice(0, -1).map((h) => h.url),
     bodySize: final.sizes.bodySize ?? final.body?.size ?? 0,
@@ -53,6 +54,18 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
     initiatorUrl: first.initiator.url,
     priority: final.priority.final,
   };
+}
+
+/**
+ * The connection a response came over. Chromium numbers connections from 1 and reports 0 where
+ * none was used (data: URLs, the disk cache); a cache hit did not travel over any connection it
+ * may still name.
+ */
+function connectionOf(e: ArchiveEntry): ConnectionInfo | null {
+  const r = e.response;
+  const id = Number(r?.connectionId ?? 0);
+  if (!r || e.fromCache !== null || !Number.isSafeInteger(id) || id <= 0) return null;
+  return { id, reused: r.connectionReused, remoteAddress: r.remoteAddress };
 }
 
 /**
