@@ -117,14 +117,14 @@ function groupBy<K, T>(items: T[], key: (item: T) => K): Map<K, T[]> {
 }
 
 /** Keeps both ends, per line: a URL's host and its file name are what identify it. */
-function shorten(s: string): string {
+function shorten(s: string, max = LABEL_MAX): string {
   return s
     .split("\n")
     .map((line) => {
       const cps = Array.from(line);
-      if (cps.length <= LABEL_MAX) return line;
-      const head = Math.ceil((LABEL_MAX - 1) / 2);
-      return cps.slice(0, head).join("") + "…" + cps.slice(cps.length - (LABEL_MAX - 1 - head)).join("");
+      if (cps.length <= max) return line;
+      const head = Math.ceil((max - 1) / 2);
+      return cps.slice(0, head).join("") + "…" + cps.slice(cps.length - (max - 1 - head)).join("");
     })
     .join("\n");
 }
@@ -139,9 +139,15 @@ function id(s: string): string {
   return `"${wellFormed(s).replace(/\p{Cc}/gu, "\uFFFD").replace(/[\\"]/g, "\\$&")}"`;
 }
 
+/**
+ * dot refuses quoted strings over 16,384 bytes ("longer than 16384?"), which a data: URL in a tooltip
+ * easily is; lines are cut well below that, escapes and multi-byte characters included.
+ */
+const TEXT_LINE_MAX = 1000;
+
 /** Label and tooltip text: dot expands \n-style escapes and HTML entities there, so both are neutralised. */
 function text(s: string): string {
-  const escaped = wellFormed(s)
+  const escaped = wellFormed(shorten(s, TEXT_LINE_MAX))
     .replace(/[\\"]/g, "\\$&")
     .replace(/&/g, "&amp;")
     .replace(/\r\n?|\n/g, "\\n")
