@@ -1,8 +1,9 @@
 import { download, renderPng, serialiseView } from "./export-view.js";
 import { escapeHtml } from "./format.js";
-import { renderGraph, type ViewHandlers } from "./graph-view.js";
+import { graphSvg, highlightNode, renderGraph, type ViewHandlers } from "./graph-view.js";
 import { renderIndex } from "./index-view.js";
 import { showDetails } from "./node-details.js";
+import { renderResults } from "./results-view.js";
 import { loadSite, type SiteData } from "./site-data.js";
 import { go, readState, stateHash } from "./state.js";
 import { renderTimeline } from "./timeline-view.js";
@@ -24,6 +25,11 @@ async function render(): Promise<void> {
   const state = readState();
   updateNav(state.view, state.site);
   handlers.tooltip.hide();
+  if (state.view === "results") {
+    details.hidden = true;
+    drawnKey = "results";
+    return renderResults(main, state.results);
+  }
   if (state.view === "index" || !state.site) {
     details.hidden = true;
     drawnKey = "index";
@@ -41,7 +47,7 @@ async function render(): Promise<void> {
     main.innerHTML = '<p class="note">loading…</p>';
     await (state.view === "graph" ? renderGraph : renderTimeline)(main, data, state, handlers);
   } else {
-    main.querySelectorAll<SVGRectElement>("g.node .shape").forEach((s) => s.setAttribute("fill", s.parentElement?.dataset.id === state.node ? "#fff3a0" : "#ffffff"));
+    highlightNode(state.node);
   }
   const node = state.node ? data.byId.get(state.node) : undefined;
   if (node) showDetails(details, node, data, handlers.select);
@@ -49,15 +55,15 @@ async function render(): Promise<void> {
 }
 
 function updateNav(view: string, site: string | null): void {
-  for (const v of ["index", "graph", "timeline"]) {
+  for (const v of ["index", "graph", "timeline", "results"]) {
     const a = document.getElementById(`nav-${v}`)!;
     a.classList.toggle("current", v === view);
-    if (v !== "index") {
+    if (v === "graph" || v === "timeline") {
       a.classList.toggle("disabled", !site);
       if (site) a.setAttribute("href", stateHash({ ...readState(), view: v as "graph" | "timeline" }));
     }
   }
-  if (!site || view === "index") document.getElementById("site-title")!.textContent = "";
+  if (!site || view === "index" || view === "results") document.getElementById("site-title")!.textContent = "";
 }
 
 function showError(e: unknown): void {
@@ -66,10 +72,13 @@ function showError(e: unknown): void {
 }
 
 function exported(kind: "svg" | "png"): void {
-  const svg = main.querySelector<SVGSVGElement>("svg.exportable");
+  const svg = main.querySelector<SVGSVGElement>("svg.exportable") ?? graphSvg();
   if (!svg) return;
   const s = readState();
-  const name = `${(s.site ?? "view").replace(/^.*\//, "").replace(/\.json$/, "")}-${s.view}.${kind}`;
+  const name =
+    s.view === "results"
+      ? `${(s.results.experiment ?? "experiments").replace(/^.*\//, "").replace(/\.plan\.json$/, "")}-${s.results.tab}.${kind}`
+      : `${(s.site ?? "view").replace(/^.*\//, "").replace(/\.json$/, "")}-${s.view}.${kind}`;
   const text = serialiseView(svg);
   if (kind === "svg") return download(name, new Blob([text], { type: "image/svg+xml" }));
   const size = new DOMParser().parseFromString(text, "image/svg+xml").documentElement;

@@ -1,4 +1,4 @@
-import type { GraphNode } from "@pagepath/graph-builder";
+import type { ConnectionInfo, GraphNode } from "@pagepath/graph-builder";
 import { bytes, escapeHtml, ms } from "./format.js";
 import type { SiteData } from "./site-data.js";
 
@@ -11,6 +11,11 @@ export function nodeSummary(n: GraphNode, site: SiteData): string {
   const size = n.resource ? `, ${bytes(n.resource.transferSize)}` : "";
   const cp = site.critical.has(n.id) ? "\non the critical path" : "";
   return `${n.kind}: ${n.label}\n${nodeUrl(n) ?? ""}\n${n.start.toFixed(1)} → ${n.end.toFixed(1)} ms (cost ${n.duration.toFixed(1)} ms${size})${cp}`;
+}
+
+function connectionText(c: ConnectionInfo): string {
+  const how = c.reused === null ? "" : c.reused ? ", reused" : ", opened for this request";
+  return `#${c.id}${how}${c.remoteAddress ? `, to ${c.remoteAddress}` : ""}`;
 }
 
 /** The details panel: everything the graph says about a node, and each edge's rule. */
@@ -34,6 +39,7 @@ export function showDetails(panel: HTMLElement, n: GraphNode, site: SiteData, se
     ["MIME type", r?.mimeType],
     ["resource type", r?.resourceType],
     ["status", r && `${r.status ?? "–"} ${r.protocol ?? ""}`],
+    ["connection", r?.connection && connectionText(r.connection)],
     ["transfer size", r && bytes(r.transferSize)],
     ["body size", r && bytes(r.bodySize)],
     ["server delay", r && ms(r.serverDelayMs)],

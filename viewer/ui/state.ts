@@ -1,5 +1,10 @@
+import { readResultsState, writeResultsState, type ResultsState } from "./results-state.js";
+
 /** The viewer's state lives in the URL hash, so a reload or a shared link restores it. */
-export type View = "index" | "graph" | "timeline";
+export type View = "index" | "graph" | "timeline" | "results";
+/** How the timeline groups fetches into lanes. */
+export type Lanes = "origin" | "connection" | "frame";
+export const LANE_CHOICES: readonly Lanes[] = ["origin", "connection", "frame"];
 
 export interface ViewState {
   view: View;
@@ -7,16 +12,20 @@ export interface ViewState {
   site: string | null;
   node: string | null;
   rankdir: "LR" | "TB";
+  lanes: Lanes;
+  results: ResultsState;
 }
 
 export function readState(hash = location.hash): ViewState {
   const p = new URLSearchParams(hash.replace(/^#/, ""));
   const view = p.get("view");
   return {
-    view: view === "graph" || view === "timeline" ? view : "index",
+    view: view === "graph" || view === "timeline" || view === "results" ? view : "index",
     site: p.get("site"),
     node: p.get("node"),
     rankdir: p.get("rankdir") === "TB" ? "TB" : "LR",
+    lanes: LANE_CHOICES.find((l) => l === p.get("lanes")) ?? "origin",
+    results: readResultsState(p),
   };
 }
 
@@ -25,6 +34,8 @@ export function stateHash(s: ViewState): string {
   if (s.site) p.set("site", s.site);
   if (s.node) p.set("node", s.node);
   if (s.rankdir !== "LR") p.set("rankdir", s.rankdir);
+  if (s.lanes !== "origin") p.set("lanes", s.lanes);
+  writeResultsState(s.results, p);
   return "#" + p.toString();
 }
 

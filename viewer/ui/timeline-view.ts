@@ -1,7 +1,8 @@
 import type { GraphNode } from "@pagepath/graph-builder";
 import { nodeSummary } from "./node-details.js";
 import { loadLayout, type SiteData } from "./site-data.js";
-import type { ViewState } from "./state.js";
+import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
+import { timelineLanes } from "./timeline-lanes.js";
 import type { ViewHandlers } from "./graph-view.js";
 
 const ROW = 12;
@@ -9,25 +10,24 @@ const LANE_GAP = 16;
 const LABEL_WIDTH = 280;
 const PLOT_WIDTH = 1100;
 
-/** Fetches grouped by origin (their connections), computations by the frame whose main thread ran them. */
-function laneOf(n: GraphNode, frameUrl: Map<string, string>): string {
-  if (n.resource) return `network: ${n.resource.origin}`;
-  return `main thread: ${frameUrl.get(n.frameId) ?? n.frameId}`;
+function laneSelector(current: Lanes): string {
+  const options = LANE_CHOICES.map((l) => `<option value="${l}"${l === current ? " selected" : ""}>by ${l}</option>`).join("");
+  return `<label>network lanes <select id="lanes">${options}</select></label>`;
 }
 
 /** A waterfall of every node against recorded time (ms since navigation start), coloured as dot colours kinds. */
 export async function renderTimeline(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
-  main.innerHTML = `<div class="toolbar"><span class="note">recorded timings, ms since navigation start; lanes: network per origin, main thread per frame</span></div><div class="timeline-scroll"></div>`;
+  main.innerHTML = `<div class="toolbar">${laneSelector(state.lanes)}<span class="note">recorded timings, ms since navigation start; main thread per frame</span></div><div class="timeline-scroll"></div>`;
+  main.querySelector<HTMLSelectElement>("#lanes")!.addEventListener("change", (e) => go({ lanes: (e.target as HTMLSelectElement).value as Lanes }));
   // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
   const colors = (await loadLayout(site.file, state.rankdir, false)).kindColors;
-  const frameUrl = new Map(site.graph.frames.map((f) => [f.id, f.url]));
-  const lanes = d3.groups([...site.graph.nodes].sort((a, b) => a.start - b.start || a.end - b.end), (n) => laneOf(n, frameUrl));
+  const lanes = timelineLanes(site.graph, state.lanes);
   const end = d3.max(site.graph.nodes, (n) => n.end) ?? 1;
   const x = d3.scaleLinear().domain([0, end]).range([LABEL_WIDTH, LABEL_WIDTH + PLOT_WIDTH]).nice();
   const rows: { n: GraphNode; y: number }[] = [];
   const headers: { lane: string; y: number }[] = [];
   let y = 30;
-  for (const [lane, nodes] of lanes) {
+  for (const { label: lane, nodes } of lanes) {
     headers.push({ lane, y: y + LANE_GAP - 4 });
     y += LANE_GAP;
     for (const n of nodes) rows.push({ n, y: (y += ROW) - ROW });
@@ -40,7 +40,7 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
     svg.append("line").attr("x1", x(t)).attr("x2", x(t)).attr("y1", 26).attr("y2", y).attr("stroke", "#808080").attr("stroke-dasharray", "4,3");
     svg.append("text").attr("x", x(t) + 3).attr("y", 36).attr("font-size", 10).attr("fill", "#808080").text(name);
   }
-  svg.append("g").selectAll("text").data(headers).join("text").attr("x", 4).attr("y", (h) => h.y).attr("font-size", 11).attr("font-weight", "bold").text((h) => h.lane);
+  svg.append("g").selectAll("text").data(headers).join("text").attr("class", "lane").attr("x", 4).attr("y", (h) => h.y).attr("font-size", 11).attr("font-weight", "bold").text((h) => h.lane);
   const row = svg.append("g").selectAll("g").data(rows).join("g").attr("class", "bar").attr("data-id", (r) => r.n.id).style("cursor", "pointer");
   row.append("text").attr("x", 12).attr("y", (r) => r.y + ROW - 3).attr("font-size", 9).text((r) => r.n.label.split("\n")[0]!.slice(0, 48));
   row

@@ -1,5 +1,6 @@
 /** What the viewer's JSON API returns; the browser UI imports these types too. */
 import type { CriticalPath } from "@pagepath/graph-builder";
+import type { CellKey, ExperimentPlan, Protocol, RunResult, Transport } from "@pagepath/results";
 
 export interface SiteSummary {
   /** Path of the graph file relative to the served directory, with "/" separators. */
@@ -68,4 +69,27 @@ export interface Layout {
   kindColors: Record<string, string>;
   /** How dot was run and how long it took, for the researcher to judge big graphs. */
   engine: { args: string[]; ms: number; routedEdges: "all" | "depth-tree" };
+}
+
+/** One experiment in the served directory, or why it cannot be shown. */
+export type ExperimentRow =
+  | { ok: true; file: string; name: string; description: string; client: string; sites: number; networks: number; planned: number; done: number; failed: number; warnings: number }
+  | { ok: false; file: string; name: string; error: string };
+
+export interface ExperimentIndex {
+  dir: string;
+  experiments: ExperimentRow[];
+}
+
+/** A run as the results views need it: its cell, seed, outcome and metrics (not its per-node timings). */
+export type RunRow = CellKey & Pick<RunResult, "seed" | "status" | "error"> & RunResult["metrics"];
+
+export interface ExperimentData {
+  /** The plan file, relative to the served directory. */
+  file: string;
+  plan: ExperimentPlan;
+  /** The protocol and transport pairs the plan runs (pairs that cannot work are not in its matrix). */
+  stacks: { protocol: Protocol; transport: Transport }[];
+  runs: RunRow[];
+  warnings: string[];
 }

@@ -6,7 +6,9 @@ import { existsSync, statSync } from "node:fs";
 import { RULES, type Graph } from "@pagepath/graph-builder";
 import type { Layout } from "./api.js";
 import { FileCache } from "./file-cache.js";
+import { prewarmLayouts } from "./prewarm.js";
 import { graphApi, layoutApi } from "./graph-api.js";
+import { experimentApi, experimentsApi, type LoadedExperiment } from "./results-api.js";
 import { decodeUrlPath, resolveUnder } from "./safe-path.js";
 import { siteIndex } from "./site-index.js";
 import { sendError, sendFile, sendJson } from "./static-files.js";
@@ -24,6 +26,8 @@ export interface ViewerOptions {
   host?: string;
   /** 0 picks any free port. */
   port?: number;
+  /** Lay out the biggest graphs in the background at start (default true); benchmarks of cold opening turn it off. */
+  prewarm?: boolean;
 }
 
 export interface RunningViewer {
@@ -39,6 +43,7 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`${o.dir}: not a directory`);
   const graphs = new FileCache<Graph>(64);
   const layouts = new FileCache<Layout>(32);
+  const experiments = new FileCache<LoadedExperiment>(16);
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, 405, "only GET");
     const [rawPath = "/", query = ""] = (req.url ?? "/").split("?", 2);
@@ -49,6 +54,8 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     if (rawPath === "/api/rules") return sendJson(res, RULES);
     if (rawPath === "/api/graph") return graphApi(res, root, params, graphs);
     if (rawPath === "/api/layout") return layoutApi(res, root, params, graphs, layouts);
+    if (rawPath === "/api/experiments") return experimentsApi(res, root, experiments);
+    if (rawPath === "/api/experiment") return experimentApi(res, root, params, experiments);
     for (const [prefix, base] of [["/static/", STATIC_DIR], ["/ui/", UI_DIR], ["/files/", root]] as const) {
       if (!rawPath.startsWith(prefix)) continue;
       const rel = decodeUrlPath(rawPath.slice(prefix.length));
@@ -68,6 +75,8 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     server.once("error", fail);
     server.listen(o.port ?? DEFAULT_PORT, host, () => ok());
   });
+  let closed = false;
+  if (o.prewarm !== false) void prewarmLayouts(root, graphs, layouts, () => closed);
   const { address, port } = server.address() as AddressInfo;
   const urlHost = address.includes(":") ? `[${address}]` : address;
   return {
@@ -76,6 +85,7 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     port,
     close: () =>
       new Promise((ok) => {
+        closed = true;
         server.closeAllConnections();
         server.close(() => ok());
       }),

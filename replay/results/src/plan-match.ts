@@ -1,0 +1,42 @@
+/**
+ * Whether a run result belongs where its cell key puts it: every axis value is one the plan lists, and
+ * everything the plan fixes (client, seed, network paths, graph, chunk size, connections) is what the
+ * run used. A run that disagrees would be counted in a cell it was not run for.
+ */
+import { cellSeed, type ExperimentPlan } from "./experiment.js";
+import type { PathConfig, RunResult } from "./run-result.js";
+
+export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
+  const problems: string[] = [];
+  const c = r.configuration;
+  const differs = (at: string, got: unknown, want: unknown, what: string) => {
+    if (got !== want) problems.push(`${at}: ${JSON.stringify(got)} differs from the plan's ${what} ${JSON.stringify(want)}`);
+  };
+  differs("/experiment", r.experiment, plan.name, "name");
+  differs("/client", r.client, plan.client, "client");
+  const site = plan.sites.find((s) => s.name === r.site.name);
+  if (!site) problems.push(`/site/name: ${JSON.stringify(r.site.name)} is not a site of the plan`);
+  else differs("/site/graph", r.site.graph, site.graph, `graph for site ${site.name}`);
+  const network = plan.networks.find((n) => n.name === c.network.name);
+  if (!network) problems.push(`/configuration/network/name: ${JSON.stringify(c.network.name)} is not a network of the plan`);
+  else if (!samePaths(c.network.paths, network.paths)) problems.push(`/configuration/network/paths: differ from the paths of the plan's network ${JSON.stringify(network.name)}`);
+  const axis = <T>(at: string, value: T, values: readonly T[], what: string) => {
+    if (!values.includes(value)) problems.push(`${at}: ${JSON.stringify(value)} is not one of the plan's ${what} (${values.join(", ")})`);
+  };
+  axis("/configuration/protocol", c.protocol, plan.protocols, "protocols");
+  axis("/configuration/transport", c.transport, plan.transports, "transports");
+  axis("/configuration/serverModel", c.serverModel, plan.serverModels, "server models");
+  axis("/configuration/priority", c.priority, plan.priorities, "priority schemes");
+  if (r.run >= plan.runs) problems.push(`/run: ${r.run} is beyond the plan's ${plan.runs} runs per cell (0 to ${plan.runs - 1})`);
+  else differs("/seed", r.seed, cellSeed(plan, r.run), `seed for run ${r.run} (baseSeed + run)`);
+  differs("/configuration/chunkSizeBytes", c.chunkSizeBytes, plan.chunkSizeBytes, "chunk size");
+  if (c.protocol in plan.connectionsPerOrigin) {
+    differs("/configuration/connectionsPerOrigin", c.connectionsPerOrigin, plan.connectionsPerOrigin[c.protocol], `connections per origin for ${c.protocol}`);
+  }
+  return problems;
+}
+
+function samePaths(a: PathConfig[], b: PathConfig[]): boolean {
+  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue.discipline, p.queue.packets].join(" ");
+  return a.length === b.length && a.every((p, i) => key(p) === key(b[i]!));
+}

@@ -1,0 +1,51 @@
+/**
+ * Checks an experiment plan (docs/formats/experiment-results.md): its shape with the JSON Schema,
+ * then that names are unique, every protocol has a transport to run over and seeds stay exact.
+ */
+import { basename } from "node:path";
+import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
+import { transportsFor } from "./run-result.js";
+import { shapeProblems, versionProblem } from "./schema-check.js";
+import { capped, readJsonFile } from "./validate-run.js";
+
+/** Problems with a parsed plan, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
+export function validatePlan(value: unknown, where: string): string[] {
+  const problems = versionProblem(value, EXPERIMENT_SCHEMA_VERSION) ?? shapeProblems(value, "experiment-plan") ?? consistencyProblems(value as ExperimentPlan);
+  return capped(problems.map((p) => `${where}: ${p}`), where);
+}
+
+/** Reads, parses and validates `<name>.plan.json`; throws an Error listing every problem. */
+export function readPlanFile(path: string): ExperimentPlan {
+  const value = readJsonFile(path);
+  const problems = validatePlan(value, path);
+  const plan = value as ExperimentPlan;
+  // The runs file is found by name, so a plan whose file name disagrees would lose its results.
+  if (problems.length === 0 && basename(path) !== plan.name + PLAN_SUFFIX) {
+    problems.push(`${path}: /name: ${JSON.stringify(plan.name)} does not match the file name (expected ${plan.name}${PLAN_SUFFIX})`);
+  }
+  if (problems.length > 0) throw new Error(`${path}: not a valid pagepath experiment plan:\n${problems.join("\n")}`);
+  return plan;
+}
+
+function consistencyProblems(p: ExperimentPlan): string[] {
+  const problems = [...duplicates(p.sites.map((s) => s.name), "/sites", "site"), ...duplicates(p.networks.map((n) => n.name), "/networks", "network")];
+  p.protocols.forEach((protocol, i) => {
+    const fits = transportsFor(protocol);
+    if (!p.transports.some((t) => fits.includes(t))) problems.push(`/protocols/${i}: ${protocol} has no transport in /transports to run over (it needs ${fits.join(" or ")})`);
+    if (!(protocol in p.connectionsPerOrigin)) problems.push(`/connectionsPerOrigin/${protocol}: is missing (needed because /protocols lists ${protocol})`);
+  });
+  p.transports.forEach((t, i) => {
+    if (!p.protocols.some((protocol) => transportsFor(protocol).includes(t))) problems.push(`/transports/${i}: ${t} carries none of the protocols in /protocols`);
+  });
+  if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
+  return problems;
+}
+
+function duplicates(names: string[], at: string, what: string): string[] {
+  const first = new Map<string, number>();
+  return names.flatMap((n, i) => {
+    const j = first.get(n);
+    if (j === undefined) first.set(n, i);
+    return j === undefined ? [] : [`${at}/${i}/name: ${what} ${JSON.stringify(n)} is already used by ${at}/${j}`];
+  });
+}

@@ -1,0 +1,40 @@
+/** The results view's part of the URL hash, so a chart and its choices can be linked to. */
+export type ResultsTab = "runs" | "heatmap" | "cdf";
+const TABS: readonly ResultsTab[] = ["runs", "heatmap", "cdf"];
+
+export interface ResultsState {
+  /** The plan file, relative to the served directory; null shows the list of experiments. */
+  experiment: string | null;
+  tab: ResultsTab;
+  /** Heatmap: the configuration and the network family shown (null: the first). */
+  config: string | null;
+  family: string | null;
+  /** CDF: the two configurations compared, the network ("*": all of them) and how runs are compared. */
+  a: string | null;
+  b: string | null;
+  net: string | null;
+  scale: "diff" | "ratio";
+}
+
+export function readResultsState(p: URLSearchParams): ResultsState {
+  return {
+    experiment: p.get("experiment"),
+    tab: TABS.find((t) => t === p.get("tab")) ?? "runs",
+    config: p.get("config"),
+    family: p.get("family"),
+    a: p.get("a"),
+    b: p.get("b"),
+    net: p.get("net"),
+    scale: p.get("scale") === "ratio" ? "ratio" : "diff",
+  };
+}
+
+export function writeResultsState(s: ResultsState, p: URLSearchParams): void {
+  if (s.experiment) p.set("experiment", s.experiment);
+  if (s.tab !== "runs") p.set("tab", s.tab);
+  for (const k of ["config", "family", "a", "b", "net"] as const) {
+    const v = s[k];
+    if (v !== null) p.set(k, v);
+  }
+  if (s.scale !== "diff") p.set("scale", s.scale);
+}

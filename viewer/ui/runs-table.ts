@@ -1,0 +1,64 @@
+/** A sortable table of an experiment's runs; a load time that was not measured says so. */
+import type { RunRow } from "../src/server/api.js";
+import { msText } from "./results-data.js";
+
+interface Column {
+  key: string;
+  title: string;
+  value(r: RunRow): number | string;
+  cell(r: RunRow): string;
+}
+
+/** Rows beyond this are not drawn (a sweep can hold millions); sorting still sees all of them. */
+const MAX_ROWS = 2000;
+
+const load = (r: RunRow) => (r.loadMs === null ? "not measured" : msText(r.loadMs));
+const COLUMNS: Column[] = [
+  { key: "site", title: "site", value: (r) => r.site, cell: (r) => r.site },
+  { key: "protocol", title: "protocol", value: (r) => r.protocol, cell: (r) => r.protocol },
+  { key: "transport", title: "transport", value: (r) => r.transport, cell: (r) => r.transport },
+  { key: "network", title: "network", value: (r) => r.network, cell: (r) => r.network },
+  { key: "serverModel", title: "server model", value: (r) => r.serverModel, cell: (r) => r.serverModel },
+  { key: "priority", title: "priority", value: (r) => r.priority, cell: (r) => r.priority },
+  { key: "run", title: "run", value: (r) => r.run, cell: (r) => String(r.run) },
+  { key: "seed", title: "seed", value: (r) => r.seed, cell: (r) => String(r.seed) },
+  { key: "load", title: "load ms", value: (r) => r.loadMs ?? Infinity, cell: load },
+  { key: "status", title: "status", value: (r) => r.status, cell: (r) => (r.error === null ? r.status : `${r.status}: ${r.error}`) },
+];
+
+let sortKey = "site";
+let ascending = true;
+
+export function drawRunsTable(container: HTMLElement, runs: RunRow[]): void {
+  const col = COLUMNS.find((c) => c.key === sortKey)!;
+  const sorted = [...runs].sort((a, b) => compare(col.value(a), col.value(b)) * (ascending ? 1 : -1));
+  const root = d3.select(container);
+  root.selectAll("*").remove();
+  if (sorted.length > MAX_ROWS) root.append("p").attr("class", "note").text(`showing ${MAX_ROWS} of ${sorted.length} runs in this order; sort by another column to see others`);
+  const table = root.append("table").attr("class", "sites runs");
+  table
+    .append("thead")
+    .append("tr")
+    .selectAll("th")
+    .data(COLUMNS)
+    .join("th")
+    .attr("class", (c) => `${c.key}${c.key === sortKey ? " sorted" : ""}`)
+    .attr("data-dir", ascending ? " ▲" : " ▼")
+    .text((c) => c.title)
+    .on("click", (_, c) => {
+      ascending = c.key === sortKey ? !ascending : true;
+      sortKey = c.key;
+      drawRunsTable(container, runs);
+    });
+  const tr = table.append("tbody").selectAll("tr").data(sorted.slice(0, MAX_ROWS)).join("tr").attr("class", (r) => (r.status === "failed" ? "failed" : null));
+  tr.selectAll("td")
+    .data((r) => COLUMNS.map((c) => ({ c, r })))
+    .join("td")
+    .attr("class", (d) => d.c.key + (d.c.key === "load" && d.r.loadMs === null ? " not-measured" : ""))
+    .text((d) => d.c.cell(d.r));
+}
+
+function compare(a: number | string, b: number | string): number {
+  if (a === b) return 0;
+  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
+}
