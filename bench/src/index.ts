@@ -1,2 +1,3 @@
 export { benchProfiler, type ProfilerBenchResult } from "./profiler-overhead.js";
 export { benchGraphBuild, type BuildBenchRow } from "./graph-build.js";
+export { benchViewer, type ViewerOpenResult } from "./viewer-render.js";

@@ -11,15 +11,22 @@ export interface Emphasis {
 const MIN_LABEL_PX = 5;
 const FONT = "Helvetica, Arial, sans-serif";
 const ARROW = 7;
+/** Below this zoom an arrowhead is under two pixels and a dash under one. */
+const MIN_DETAIL_SCALE = 0.3;
+
+type Transform = { x: number; y: number; k: number };
 
 /**
  * Draws a scene on a canvas. SVG with one element per node and edge managed about 3 frames per second
  * when zooming a 2,300-node graph in headless Chromium; a canvas redraws batched paths instead: the
  * geometry is built once into one Path2D per style, each frame only sets the transform and strokes them.
+ * While the user zooms or pans, frames move a snapshot of the last full drawing (as map viewers and
+ * Cytoscape's textureOnViewport do) and the full drawing follows when the movement pauses.
  */
 export class GraphCanvas {
   private batches: { style: Style; path: Path2D }[] = [];
   private readonly ctx: CanvasRenderingContext2D;
+  private snapshot: { image: HTMLCanvasElement; t: Transform } | null = null;
 
   constructor(
     readonly canvas: HTMLCanvasElement,
@@ -44,7 +51,9 @@ export class GraphCanvas {
     return null;
   }
 
-  draw(t: { x: number; y: number; k: number }): void {
+  /** The full drawing; returns how long it took (ms). */
+  draw(t: Transform): number {
+    const started = performance.now();
     const { ctx, canvas } = this;
     const dpr = window.devicePixelRatio || 1;
     ctx.setTransform(1, 0, 0, 1, 0, 0);
@@ -52,9 +61,12 @@ export class GraphCanvas {
     ctx.fillRect(0, 0, canvas.width, canvas.height);
     ctx.setTransform(t.k * dpr, 0, 0, t.k * dpr, t.x * dpr, t.y * dpr);
     this.drawClusters(t.k);
+    // Zoomed out, dashes and arrowheads are below a pixel: skipping them halves the drawing time.
+    const detailed = t.k >= MIN_DETAIL_SCALE;
     for (const { style, path } of this.batches) {
+      if (style.arrow && !detailed) continue;
       ctx.globalAlpha = style.alpha;
-      ctx.setLineDash(style.dash);
+      ctx.setLineDash(detailed ? style.dash : []);
       ctx.lineWidth = style.width;
       if (style.fill) {
         ctx.fillStyle = style.fill;
@@ -68,6 +80,32 @@ export class GraphCanvas {
     ctx.globalAlpha = 1;
     ctx.setLineDash([]);
     if (t.k * 10 >= MIN_LABEL_PX) this.drawLabels(t, canvas.width / dpr, canvas.height / dpr);
+    this.keepSnapshot(t);
+    return performance.now() - started;
+  }
+
+  /** A frame during movement: the last full drawing, moved and scaled to the new transform. */
+  drawMoving(t: Transform): void {
+    const s = this.snapshot;
+    if (!s || s.image.width !== this.canvas.width || s.image.height !== this.canvas.height) {
+      this.draw(t);
+      return;
+    }
+    const { ctx } = this;
+    const dpr = window.devicePixelRatio || 1;
+    const scale = t.k / s.t.k;
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.fillStyle = "#ffffff";
+    ctx.fillRect(0, 0, this.canvas.width, this.canvas.height);
+    ctx.drawImage(s.image, (t.x - s.t.x * scale) * dpr, (t.y - s.t.y * scale) * dpr, s.image.width * scale, s.image.height * scale);
+  }
+
+  private keepSnapshot(t: Transform): void {
+    const image = this.snapshot?.image ?? document.createElement("canvas");
+    image.width = this.canvas.width;
+    image.height = this.canvas.height;
+    image.getContext("2d")!.drawImage(this.canvas, 0, 0);
+    this.snapshot = { image, t: { ...t } };
   }
 
   private drawClusters(k: number): void {
@@ -90,7 +128,7 @@ export class GraphCanvas {
   }
 
   /** Only the labels of nodes on screen: at label-readable zoom, few nodes are. */
-  private drawLabels(t: { x: number; y: number; k: number }, w: number, h: number): void {
+  private drawLabels(t: Transform, w: number, h: number): void {
     const ctx = this.ctx;
     const [x0, y0, x1, y1] = [-t.x / t.k, -t.y / t.k, (w - t.x) / t.k, (h - t.y) / t.k];
     ctx.font = `10px ${FONT}`;
@@ -123,7 +161,7 @@ export class GraphCanvas {
       const alpha = visible(members.get(e.from)!) || visible(members.get(e.to)!) ? 1 : 0.08;
       const color = e.routed ? "#333333" : "#888888";
       add({ stroke: color, width: e.critical ? 3 : 1, dash: e.inferred ? [5, 3] : [], alpha }, (p) => p.addPath(new Path2D(e.path)));
-      add({ fill: color, width: 1, dash: [], alpha }, (p) => arrowHead(p, e));
+      add({ fill: color, width: 1, dash: [], alpha, arrow: true }, (p) => arrowHead(p, e));
     }
     for (const n of this.scene.nodes) {
       const alpha = visible(n.members) ? 1 : 0.12;
@@ -138,6 +176,7 @@ export class GraphCanvas {
 }
 
 interface Style {
+  arrow?: boolean;
   fill?: string;
   stroke?: string;
   width: number;
@@ -145,7 +184,7 @@ interface Style {
   alpha: number;
 }
 
-export function outline(p: Path2D, n: SceneNode): void {
+function outline(p: Path2D, n: SceneNode): void {
   const [w, h] = [n.width / 2, n.height / 2];
   if (n.shape === "diamond") {
     p.moveTo(n.x, n.y - h);

@@ -1,28 +1,35 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchGraphBuild, benchProfiler } from "@pagepath/bench";
+import { benchGraphBuild, benchProfiler, benchViewer } from "@pagepath/bench";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build [--loads N] [--out DIR]
+usage: pagepath bench profiler|build|viewer [--loads N] [--seconds S] [--graphs DIR] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
 build      graph build time / time to read and JSON-parse the same recording, on the multi-origin
            fixture and a generated page of 1,200 images (median of N builds).
+viewer     time from opening a graph in the viewer (headless Chromium) to its drawn layout, with the
+           layout not cached (dot runs; ratio against dot alone) and cached, and redraws per second
+           while panning and zooming (ratio against the idle page's frame rate), for the largest
+           graph in --graphs and a generated graph of over 2,000 nodes.
   --loads N    loads (profiler) or builds (build) per measurement (default 10)
+  --seconds S  viewer: seconds of panning and zooming per measurement (default 4)
+  --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
   --out DIR    where the JSON result goes (default bench/results)
 `,
-  options: { loads: { type: "string" }, out: { type: "string", default: "bench/results" } },
+  options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler or build`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build or viewer`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "build") return reportBuild(await benchGraphBuild(loads, log), String(values.out));
+    if (which === "viewer") return reportViewer(await benchViewer(String(values.graphs), numberOption(values, "seconds", 4, 1, 60), log), String(values.out));
     const r = await benchProfiler(loads, log);
     const lines = [`profiler overhead (${r.chromium}; median of ${loads} loads per mode; ratio = mode / no instrumentation)`];
     lines.push("  page                                      mode                   median ms   p90 ms   ratio");
@@ -53,4 +60,20 @@ function reportBuild(rows: Awaited<ReturnType<typeof benchGraphBuild>>, out: str
   writeFileSync(join(out, "build.json"), JSON.stringify({ date: new Date().toISOString(), rows }, null, 2) + "\n");
   process.stdout.write(`wrote ${join(out, "build.json")}\n`);
   return 0;
+}
+
+function reportViewer(r: Awaited<ReturnType<typeof benchViewer>>, out: string): number {
+  const lines = ["viewer: opening a graph until its layout is drawn, and redraws per second while panning and zooming (headless Chromium, 1400x900)"];
+  lines.push("  graph                          nodes  edges  cold ms  dot ms  cold/dot  warm ms  fps fit  fps zoomed  worst frame ms  idle fps  fps fit/idle  full draw ms fit/zoomed");
+  for (const g of r.results) {
+    lines.push(
+      `  ${g.graph.padEnd(30)} ${String(g.nodes).padStart(5)} ${String(g.edges).padStart(6)} ${g.coldMs.toFixed(0).padStart(8)} ${String(g.dotMs).padStart(7)} ${g.coldOverDot.toFixed(2).padStart(9)} ${g.warmMs.toFixed(0).padStart(8)} ${g.fpsFit.toFixed(1).padStart(8)} ${g.fpsZoomed.toFixed(1).padStart(11)} ${g.worstFrameMs.toFixed(0).padStart(15)} ${g.fpsReference.toFixed(1).padStart(9)} ${(g.fpsFit / g.fpsReference).toFixed(2).padStart(13)}  ${g.fullDrawMsFit.toFixed(0).padStart(12)}/${g.fullDrawMsZoomed.toFixed(0)}`,
+    );
+  }
+  for (const m of r.missing) lines.push(`  missing: ${m}`);
+  process.stdout.write(lines.join("\n") + "\n");
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, "viewer.json"), JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
+  process.stdout.write(`wrote ${join(out, "viewer.json")}\n`);
+  return r.missing.length ? 1 : 0;
 }

@@ -19,6 +19,14 @@ export function depthTreeEdges(nodes: GraphNode[], edges: GraphEdge[]): GraphEdg
   return [...best.values()];
 }
 
+/** Nodes dot would place with all edges routed: the graph's own plus one virtual node per rank an edge skips. */
+export function rankedNodes(nodes: GraphNode[], edges: GraphEdge[]): number {
+  const ids = new Set(nodes.map((n) => n.id));
+  const shown = edges.filter((e) => ids.has(e.from) && ids.has(e.to));
+  const depth = longestPathDepth(nodes, shown);
+  return nodes.length + shown.reduce((sum, e) => sum + Math.max(0, depth.get(e.to)! - depth.get(e.from)! - 1), 0);
+}
+
 /** Depth of each node: 0 for sources, else one more than its deepest parent (the graph is a DAG). */
 function longestPathDepth(nodes: GraphNode[], edges: GraphEdge[]): Map<string, number> {
   const indegree = new Map(nodes.map((n) => [n.id, 0]));

@@ -1,0 +1,158 @@
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer, { type Page } from "puppeteer-core";
+import { serveSite, siteProfileOptions } from "@pagepath/corpus";
+import { buildGraph, loadRecording, type Graph } from "@pagepath/graph-builder";
+import { DEFAULT_CHROMIUM, recordPage, writeRecording } from "@pagepath/profiler";
+import { startViewer } from "@pagepath/viewer";
+import { writeLargeSite } from "./large-site.js";
+import { driveZoomAndPan } from "./viewer-drive.js";
+
+/** Issue 5's floor for the generated graph; the generated page is sized to pass it. */
+const MIN_GENERATED_NODES = 2000;
+const VIEWPORT = { width: 1400, height: 900 };
+
+export interface ViewerOpenResult {
+  graph: string;
+  nodes: number;
+  edges: number;
+  /** Navigation start to the graph drawn on the canvas, layout not cached on the server (dot runs). */
+  coldMs: number;
+  /** The same with the layout cached (a second opening, or after the server's background pre-layout). */
+  warmMs: number;
+  /** dot's own time for this layout, measured by the server in the cold opening. */
+  dotMs: number;
+  /** Cold opening / dot alone: what the viewer adds to the layout engine. */
+  coldOverDot: number;
+  /** Frames per second while zooming and panning continuously (moved snapshots), the whole graph in view and zoomed in. */
+  fpsFit: number;
+  fpsZoomed: number;
+  /** Longest redraw interval seen while moving (ms): a stutter shows here, not in the mean. */
+  worstFrameMs: number;
+  /** One full-quality drawing, after the movement stops, whole graph in view and zoomed in (ms). */
+  fullDrawMsFit: number;
+  fullDrawMsZoomed: number;
+  /** Frames per second the page gets with nothing to draw, measured in the same browser. */
+  fpsReference: number;
+}
+
+/**
+ * Opens graphs in the real viewer in headless Chromium and measures how long until the layout is
+ * drawn (cold: the server runs dot; warm: cached) and the redraw rate while zooming and panning.
+ * Graphs: the largest in `corpusGraphs` (if it has any) and a generated page of over 2,000 nodes,
+ * profiled and built here.
+ */
+export async function benchViewer(corpusGraphs: string, seconds: number, log: (l: string) => void): Promise<{ results: ViewerOpenResult[]; missing: string[] }> {
+  const root = mkdtempSync(join(tmpdir(), "pagepath-bench-viewer-"));
+  const missing: string[] = [];
+  try {
+    const served = join(root, "served");
+    mkdirSync(served);
+    const largest = largestGraph(corpusGraphs);
+    if (largest) copyFileSync(largest, join(served, "largest-corpus-graph.json"));
+    else missing.push(`no graphs in ${corpusGraphs}: the largest corpus graph was not measured (run \`pagepath corpus build\` first)`);
+    log("  profiling a generated page of 2,200 images for a graph of over 2,000 nodes");
+    const generated = await generatedGraph(root);
+    if (generated.nodes.length < MIN_GENERATED_NODES) throw new Error(`the generated graph has ${generated.nodes.length} nodes, fewer than ${MIN_GENERATED_NODES}`);
+    writeFileSync(join(served, "generated-graph.json"), JSON.stringify(generated));
+    const files = readdirSync(served).sort();
+    const results: ViewerOpenResult[] = [];
+    for (const file of files) {
+      log(`  opening ${file}`);
+      results.push(await measureGraph(served, file, seconds));
+    }
+    return { results, missing };
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}
+
+async function measureGraph(served: string, file: string, seconds: number): Promise<ViewerOpenResult> {
+  // A server per graph, with no background pre-layout, so the first opening is truly cold.
+  const viewer = await startViewer({ dir: served, port: 0, prewarm: false });
+  const profile = mkdtempSync(join(tmpdir(), "pagepath-bench-viewer-chromium-"));
+  const browser = await puppeteer.launch({
+    executablePath: DEFAULT_CHROMIUM,
+    headless: true,
+    pipe: true,
+    userDataDir: profile,
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--window-size=${VIEWPORT.width},${VIEWPORT.height}`],
+  });
+  try {
+    const page = await browser.newPage();
+    await page.setViewport(VIEWPORT);
+    const errors: string[] = [];
+    page.on("pageerror", (e) => errors.push((e as Error).message));
+    const url = `${viewer.url}#view=graph&site=${encodeURIComponent(file)}`;
+    const cold = await openAndTime(page, url);
+    const layout = (await page.evaluate(async (f) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR`)).json(), file)) as { nodes: unknown[]; edges: unknown[]; engine: { ms: number } };
+    const warm = await openAndTime(page, url, true);
+    const fpsReference = await page.evaluate(referenceFps, Math.min(seconds, 2));
+    const fit = await page.evaluate(driveZoomAndPan, seconds, false);
+    const zoomed = await page.evaluate(driveZoomAndPan, seconds, true);
+    if (errors.length) throw new Error(`${file}: the page reported errors: ${errors.join("; ")}`);
+    const graph = (await page.evaluate(async (f) => (await fetch(`/api/graph?file=${encodeURIComponent(f)}`)).json(), file)) as Graph;
+    return {
+      graph: file,
+      nodes: graph.nodes.length,
+      edges: graph.edges.length,
+      coldMs: cold,
+      warmMs: warm,
+      dotMs: layout.engine.ms,
+      coldOverDot: cold / layout.engine.ms,
+      fpsFit: fit.fps,
+      fpsZoomed: zoomed.fps,
+      worstFrameMs: Math.max(fit.worstMs, zoomed.worstMs),
+      fullDrawMsFit: fit.fullDrawMs,
+      fullDrawMsZoomed: zoomed.fullDrawMs,
+      fpsReference,
+    };
+  } finally {
+    await browser.close().catch(() => browser.process()?.kill("SIGKILL"));
+    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    await viewer.close();
+  }
+}
+
+/** Navigation start to the viewer's "graph drawn" mark (set right after the canvas draw call), on the page's own clock. */
+async function openAndTime(page: Page, url: string, reload = false): Promise<number> {
+  if (reload) await page.reload({ waitUntil: "load" });
+  else await page.goto(url, { waitUntil: "load" });
+  await page.waitForSelector("canvas.graph-canvas[data-drawn]", { timeout: 300_000 });
+  return page.evaluate(() => performance.getEntriesByName("pagepath:graph-drawn")[0]!.startTime);
+}
+
+/** Animation frames per second of an idle page: the ceiling any drawing can reach here. */
+function referenceFps(seconds: number): Promise<number> {
+  return new Promise((ok) => {
+    let frames = 0;
+    const start = performance.now();
+    const tick = (now: number): void => {
+      frames++;
+      if (now - start < seconds * 1000) requestAnimationFrame(tick);
+      else ok(frames / ((now - start) / 1000));
+    };
+    requestAnimationFrame(tick);
+  });
+}
+
+function largestGraph(dir: string): string | null {
+  if (!existsSync(dir)) return null;
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => join(dir, f));
+  return files.sort((a, b) => statSync(b).size - statSync(a).size)[0] ?? null;
+}
+
+async function generatedGraph(root: string): Promise<Graph> {
+  const site = await serveSite(writeLargeSite(join(root, "large-site"), 2200, 30, 10));
+  try {
+    const { recording } = await recordPage(site.config.entry, siteProfileOptions(site, { quietMs: 500, capMs: 120_000 }));
+    if (recording.manifest.status !== "complete") throw new Error(`${site.config.entry}: ${recording.manifest.reason}`);
+    writeRecording(join(root, "rec"), recording);
+    return buildGraph(loadRecording(join(root, "rec")));
+  } finally {
+    await site.close();
+  }
+}
