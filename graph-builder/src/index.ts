@@ -7,3 +7,4 @@ export { assignPriorities } from "./priorities.js";
 export { loadRecording } from "./load-recording.js";
 export { buildMany, type BuildResult } from "./build-batch.js";
 export { canonicalGraph, type CanonicalGraph } from "./canonical.js";
+export { runDot, DOT_BIN } from "./run-dot.js";

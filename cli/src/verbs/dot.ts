@@ -1,14 +1,9 @@
-import { execFile } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { readGraphFile, toDot } from "@pagepath/graph-builder";
+import { DOT_BIN, readGraphFile, runDot, toDot } from "@pagepath/graph-builder";
 import { UsageError, type Verb } from "../verb.js";
 
-const DOT_BIN = "/usr/bin/dot";
 const FORMATS = ["dot", "svg", "pdf", "png"] as const;
 type Format = (typeof FORMATS)[number];
-/** Layout of a graph with thousands of nodes takes dot tens of seconds; minutes means it is stuck. */
-const DOT_TIMEOUT_MS = 5 * 60_000;
-const DOT_MAX_OUTPUT = 1024 * 1024 * 1024;
 
 export const dotVerb: Verb = {
   name: "dot",
@@ -39,7 +34,7 @@ Default output: <graph.json> with .json replaced by the format's extension.
     const format = choice(values, "format", FORMATS, "dot");
     const rankdir = choice(values, "rankdir", ["LR", "TB"] as const, "LR");
     const dot = toDot(readGraphFile(input), { includeExcluded: values.all === true, rankdir });
-    const output = format === "dot" ? Buffer.from(dot) : await render(dot, format, input);
+    const output = format === "dot" ? Buffer.from(dot) : await runDot(dot, [`-T${format}`], input);
     const out = (values.out as string | undefined) ?? outputPath(input, format);
     if (out === "-") process.stdout.write(output);
     else {
@@ -61,24 +56,3 @@ function outputPath(input: string, format: Format): string {
   return input.endsWith(".json") ? input.slice(0, -".json".length) + "." + format : `${input}.${format}`;
 }
 
-function render(dot: string, format: Format, input: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      DOT_BIN,
-      [`-T${format}`],
-      { encoding: "buffer", timeout: DOT_TIMEOUT_MS, maxBuffer: DOT_MAX_OUTPUT },
-      (err, stdout, stderr) => {
-        if (!err) return resolve(stdout);
-        const e = err as NodeJS.ErrnoException & { killed?: boolean };
-        if (e.code === "ENOENT") return reject(new Error(`Graphviz's dot is not installed at ${DOT_BIN}; run scripts/install.sh`));
-        if (e.code === "ERR_CHILD_PROCESS_STDIO_MAXBUFFER") return reject(new Error(`dot -T${format} output for ${input} is over ${DOT_MAX_OUTPUT / 2 ** 20} MiB`));
-        if (e.killed) return reject(new Error(`dot -T${format} on ${input} was stopped after ${DOT_TIMEOUT_MS / 1000} s`));
-        const first = stderr.toString().split("\n").find((l) => l.trim()) ?? e.message;
-        reject(new Error(`dot -T${format} failed on ${input}: ${first}`));
-      },
-    );
-    // dot may exit before reading all its input; the exit status is what gets reported.
-    child.stdin?.on("error", () => {});
-    child.stdin?.end(dot);
-  });
-}

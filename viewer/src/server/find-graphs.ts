@@ -1,8 +1,6 @@
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, openSync, readSync } from "node:fs";
+import { walkFiles } from "./walk-dir.js";
 
-/** corpus-data/graphs/x.json is three levels down; deeper trees are not what a user points us at. */
-const MAX_DEPTH = 4;
 const HEAD_BYTES = 4096;
 const GRAPH_KIND = /"kind"\s*:\s*"pagepath-graph"/;
 
@@ -13,21 +11,9 @@ const GRAPH_KIND = /"kind"\s*:\s*"pagepath-graph"/;
  */
 export function findGraphFiles(dir: string): string[] {
   const out: string[] = [];
-  const walk = (d: string, depth: number): void => {
-    let entries;
-    try {
-      entries = readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
-      if (e.name.startsWith(".") || e.name === "node_modules") continue;
-      const p = join(d, e.name);
-      if (e.isDirectory() && depth < MAX_DEPTH) walk(p, depth + 1);
-      else if (e.isFile() && e.name.endsWith(".json") && looksLikeGraph(p)) out.push(p);
-    }
-  };
-  walk(dir, 0);
+  walkFiles(dir, (p, name) => {
+    if (name.endsWith(".json") && looksLikeGraph(p)) out.push(p);
+  });
   return out;
 }
 

@@ -1,8 +1,7 @@
-import { toDot, type Graph } from "@pagepath/graph-builder";
+import { runDot, toDot, type Graph } from "@pagepath/graph-builder";
 import type { Layout } from "./api.js";
 import { layoutFromDotJson } from "./dot-json.js";
 import { depthTreeEdges, rankedNodes } from "./layout-edges.js";
-import { runDot } from "./run-dot.js";
 
 export interface LayoutOptions {
   rankdir: "LR" | "TB";
@@ -27,7 +26,7 @@ export async function layoutGraph(g: Graph, opts: LayoutOptions, what: string): 
   const args = ["-Tjson0", ...(big ? BIG_GRAPH_ARGS : [])];
   const routed = big ? { ...g, edges: depthTreeEdges(shown, g.edges) } : g;
   const started = performance.now();
-  const json = await runDot(toDot(routed, opts), args, what);
+  const json = (await runDot(toDot(routed, opts), args, what)).toString("utf8");
   const ms = Math.round(performance.now() - started);
   const layout = layoutFromDotJson(json, g.frames.map((f) => f.id), opts.rankdir);
   return { ...layout, kindColors: kindColors(g, layout.nodes), engine: { args, ms, routedEdges: big ? "depth-tree" : "all" } };
