@@ -1,6 +1,6 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import puppeteer, { type Page } from "puppeteer-core";
 import { serveSite, siteProfileOptions } from "@pagepath/corpus";
 import { buildGraph, loadRecording, type Graph } from "@pagepath/graph-builder";
@@ -43,7 +43,7 @@ export interface ViewerOpenResult {
  * Graphs: the largest in `corpusGraphs` (if it has any) and a generated page of over 2,000 nodes,
  * profiled and built here.
  */
-export async function benchViewer(corpusGraphs: string, seconds: number, log: (l: string) => void): Promise<{ results: ViewerOpenResult[]; missing: string[] }> {
+export async function benchViewer(corpusGraphs: string, seconds: number, shots: string, log: (l: string) => void): Promise<{ results: ViewerOpenResult[]; missing: string[] }> {
   const root = mkdtempSync(join(tmpdir(), "pagepath-bench-viewer-"));
   const missing: string[] = [];
   try {
@@ -60,7 +60,7 @@ export async function benchViewer(corpusGraphs: string, seconds: number, log: (l
     const results: ViewerOpenResult[] = [];
     for (const file of files) {
       log(`  opening ${file}`);
-      results.push(await measureGraph(served, file, seconds));
+      results.push(await measureGraph(served, file, seconds, join(shots, `viewer-${file.replace(/\.json$/, "")}.png`)));
     }
     return { results, missing };
   } finally {
@@ -68,7 +68,7 @@ export async function benchViewer(corpusGraphs: string, seconds: number, log: (l
   }
 }
 
-async function measureGraph(served: string, file: string, seconds: number): Promise<ViewerOpenResult> {
+async function measureGraph(served: string, file: string, seconds: number, shot: string): Promise<ViewerOpenResult> {
   // A server per graph, with no background pre-layout, so the first opening is truly cold.
   const viewer = await startViewer({ dir: served, port: 0, prewarm: false });
   const profile = mkdtempSync(join(tmpdir(), "pagepath-bench-viewer-chromium-"));
@@ -86,6 +86,8 @@ async function measureGraph(served: string, file: string, seconds: number): Prom
     page.on("pageerror", (e) => errors.push((e as Error).message));
     const url = `${viewer.url}#view=graph&site=${encodeURIComponent(file)}`;
     const cold = await openAndTime(page, url);
+    mkdirSync(dirname(shot), { recursive: true });
+    await page.screenshot({ path: shot });
     const layout = (await page.evaluate(async (f) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR`)).json(), file)) as { nodes: unknown[]; edges: unknown[]; engine: { ms: number } };
     const warm = await openAndTime(page, url, true);
     const fpsReference = await page.evaluate(referenceFps, Math.min(seconds, 2));

@@ -29,7 +29,7 @@ viewer     time from opening a graph in the viewer (headless Chromium) to its dr
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "build") return reportBuild(await benchGraphBuild(loads, log), String(values.out));
-    if (which === "viewer") return reportViewer(await benchViewer(String(values.graphs), numberOption(values, "seconds", 4, 1, 60), log), String(values.out));
+    if (which === "viewer") return reportViewer(await benchViewer(String(values.graphs), numberOption(values, "seconds", 4, 1, 60), String(values.out), log), String(values.out));
     const r = await benchProfiler(loads, log);
     const lines = [`profiler overhead (${r.chromium}; median of ${loads} loads per mode; ratio = mode / no instrumentation)`];
     lines.push("  page                                      mode                   median ms   p90 ms   ratio");
@@ -74,6 +74,6 @@ function reportViewer(r: Awaited<ReturnType<typeof benchViewer>>, out: string): 
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, "viewer.json"), JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
-  process.stdout.write(`wrote ${join(out, "viewer.json")}\n`);
+  process.stdout.write(`wrote ${join(out, "viewer.json")} and a screenshot of each graph as first drawn (viewer-*.png)\n`);
   return r.missing.length ? 1 : 0;
 }
