@@ -52,9 +52,9 @@ export function graphLayout(page: Page, file: string): Promise<Layout> {
   return page.evaluate(async (f) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR`)).json(), file) as Promise<Layout>;
 }
 
-/** Pixels of the graph canvas that are not background white. */
-export function paintedPixels(page: Page): Promise<number> {
-  return page.$eval("canvas.graph-canvas", (c) => {
+/** Pixels of the graph canvas (the first one `selector` finds) that are not background white. */
+export function paintedPixels(page: Page, selector = "canvas.graph-canvas"): Promise<number> {
+  return page.$eval(selector, (c) => {
     const canvas = c as HTMLCanvasElement;
     const px = canvas.getContext("2d")!.getImageData(0, 0, canvas.width, canvas.height).data;
     let n = 0;

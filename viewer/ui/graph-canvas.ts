@@ -5,12 +5,16 @@ export interface Emphasis {
   /** Nodes the filter keeps; the rest are faded. Null: no filter. */
   shown: Set<string> | null;
   selected: string | null;
+  /** Node id to the colour of a thick outline around it (the compare view marks differences so). */
+  marks?: Map<string, string>;
 }
 
 /** Labels below this on-screen font size are unreadable, so zoomed-out frames skip them. */
 const MIN_LABEL_PX = 5;
 const FONT = "Helvetica, Arial, sans-serif";
 const ARROW = 7;
+/** How far a mark's outline stands off the node's own, so both stay visible. */
+const MARK_GAP = 4;
 /** Below this zoom an arrowhead is under two pixels and a dash under one. */
 const MIN_DETAIL_SCALE = 0.3;
 
@@ -67,7 +71,7 @@ export class GraphCanvas {
       if (style.arrow && !detailed) continue;
       ctx.globalAlpha = style.alpha;
       ctx.setLineDash(detailed ? style.dash : []);
-      ctx.lineWidth = style.width;
+      ctx.lineWidth = Math.max(style.width, (style.minPx ?? 0) / t.k);
       if (style.fill) {
         ctx.fillStyle = style.fill;
         ctx.fill(path);
@@ -170,6 +174,9 @@ export class GraphCanvas {
     for (const n of this.scene.nodes) {
       const alpha = visible(n.members) ? 1 : 0.12;
       add({ stroke: n.color, width: n.critical ? 3 : 1, dash: n.excluded ? [2, 2] : [], alpha }, (p) => outline(p, n));
+      const mark = this.emphasis.marks?.get(n.id);
+      // Marks stay a few pixels wide when zoomed out: they are how a difference is found in a big graph.
+      if (mark) add({ stroke: mark, width: 5, minPx: 3, dash: [], alpha }, (p) => outline(p, markBox(n)));
     }
     this.batches = [...batches.values()];
   }
@@ -177,6 +184,8 @@ export class GraphCanvas {
 
 interface Style {
   arrow?: boolean;
+  /** Least on-screen line width, px. */
+  minPx?: number;
   fill?: string;
   stroke?: string;
   width: number;
@@ -195,6 +204,10 @@ function outline(p: Path2D, n: SceneNode): void {
   } else {
     p.roundRect(n.x - w, n.y - h, n.width, n.height, n.shape === "octagon" ? 10 : 4);
   }
+}
+
+export function markBox(n: SceneNode): SceneNode {
+  return { ...n, width: n.width + 2 * MARK_GAP, height: n.height + 2 * MARK_GAP };
 }
 
 function arrowHead(p: Path2D, e: SceneEdge): void {

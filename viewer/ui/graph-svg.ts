@@ -1,5 +1,5 @@
-import type { Emphasis } from "./graph-canvas.js";
-import type { Scene } from "./graph-scene.js";
+import { markBox, type Emphasis } from "./graph-canvas.js";
+import type { Scene, SceneNode } from "./graph-scene.js";
 
 const MARGIN = 10;
 
@@ -44,10 +44,9 @@ export function sceneSvg(scene: Scene, emphasis: Emphasis): SVGSVGElement {
     .attr("opacity", (n) => (shown(n.members) ? null : 0.12));
   nodes.each(function (n) {
     const g = d3.select(this);
-    const shape = g.append(n.shape === "diamond" ? "polygon" : "rect");
-    if (n.shape === "diamond") shape.attr("points", `0,${-n.height / 2} ${n.width / 2},0 0,${n.height / 2} ${-n.width / 2},0`);
-    else shape.attr("x", -n.width / 2).attr("y", -n.height / 2).attr("width", n.width).attr("height", n.height).attr("rx", n.shape === "octagon" ? 10 : 4);
-    shape
+    const mark = emphasis.marks?.get(n.id);
+    if (mark) appendShape(g, markBox(n)).attr("class", "mark").attr("fill", "none").attr("stroke", mark).attr("stroke-width", 5);
+    appendShape(g, n)
       .attr("fill", n.id === emphasis.selected ? "#fff3a0" : "#ffffff")
       .attr("stroke", n.color)
       .attr("stroke-width", n.critical ? 3 : 1)
@@ -55,4 +54,11 @@ export function sceneSvg(scene: Scene, emphasis: Emphasis): SVGSVGElement {
     g.append("text").attr("text-anchor", "middle").attr("dy", "0.35em").attr("font-size", 10).attr("fill", n.color).text(n.label);
   });
   return svg.node()!;
+}
+
+/** The node's outline centred on the group's origin. */
+function appendShape<G extends d3.BaseType>(g: d3.Selection<G, unknown, null, undefined>, n: SceneNode): d3.Selection<SVGElement, unknown, null, undefined> {
+  const shape = g.append<SVGElement>(n.shape === "diamond" ? "polygon" : "rect");
+  if (n.shape === "diamond") return shape.attr("points", `0,${-n.height / 2} ${n.width / 2},0 0,${n.height / 2} ${-n.width / 2},0`);
+  return shape.attr("x", -n.width / 2).attr("y", -n.height / 2).attr("width", n.width).attr("height", n.height).attr("rx", n.shape === "octagon" ? 10 : 4);
 }

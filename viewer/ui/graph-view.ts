@@ -76,7 +76,7 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
 }
 
 /** Zoom, pan, hover and click on the canvas; redraws at most once per animation frame. */
-function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Layout, groups: Group[], site: SiteData, on: ViewHandlers, redraw: () => void) {
+export function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Layout, groups: Group[], site: SiteData, on: ViewHandlers, redraw: () => void) {
   let t = d3.zoomIdentity;
   let [pendingFull, pendingMove, settle, draws] = [0, 0, 0, 0];
   const counted = (): void => {
@@ -128,6 +128,11 @@ function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Layout, gr
     const k = Math.min(el.clientWidth / (layout.width + 20), el.clientHeight / (layout.height + 20), 2);
     sel.call(zoom.transform, d3.zoomIdentity.translate((el.clientWidth - layout.width * k) / 2, (el.clientHeight - layout.height * k) / 2).scale(k));
   };
+  /** Brings a point (layout coordinates) to the middle, zoomed in at least far enough to read labels. */
+  const centre = (x: number, y: number): void => {
+    const k = Math.max(t.k, 1);
+    sel.call(zoom.transform, d3.zoomIdentity.translate(el.clientWidth / 2 - x * k, el.clientHeight / 2 - y * k).scale(k));
+  };
   const nodeAt = (e: MouseEvent) => {
     const [x, y] = t.invert(d3.pointer(e, el));
     return canvas.nodeAt(x, y);
@@ -149,7 +154,7 @@ function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Layout, gr
     }
     on.select(n.id);
   });
-  return { fit, schedule, drawNow };
+  return { fit, schedule, drawNow, centre };
 }
 
 function mountCollapseToggles(bar: HTMLElement, groups: Group[], redraw: () => void): void {

@@ -13,6 +13,7 @@ interface Column {
 const BREAKDOWN_COLORS: Record<string, string> = { network: "#0040ff", script: "#e00000", parse: "#000000", css: "#f08080", other: "#ff8c00" };
 
 const COLUMNS: Column[] = [
+  { key: "pick", title: "compare", value: (s) => (picked.includes(s.file) ? 0 : 1), cell: () => "" },
   { key: "name", title: "site", value: (s) => s.name, cell: (s) => s.name },
   { key: "url", title: "url", value: (s) => s.url, cell: (s) => s.url },
   { key: "status", title: "status", value: (s) => s.status, cell: (s) => s.status + (s.mode === "full" ? "" : ` (${s.mode})`) },
@@ -29,12 +30,18 @@ const COLUMNS: Column[] = [
 let sortKey = "name";
 let ascending = true;
 let filterText = "";
+/** Graphs ticked for comparison, in the order ticked: the first becomes A. */
+let picked: string[] = [];
 
 export async function renderIndex(main: HTMLElement): Promise<void> {
   const index = await fetchJson<SiteIndex>("/api/sites");
-  main.innerHTML = `<div class="toolbar"><input id="site-filter" type="search" placeholder="filter sites (name, url)" size="40"><span class="note">${index.sites.length} graphs in ${index.dir}</span></div><table class="sites"><thead></thead><tbody></tbody></table>`;
+  main.innerHTML = `<div class="toolbar"><input id="site-filter" type="search" placeholder="filter sites (name, url)" size="40"><button type="button" id="compare-selected" title="tick two graphs; the first ticked is A">compare selected</button><span class="note">${index.sites.length} graphs in ${index.dir}</span></div><table class="sites"><thead></thead><tbody></tbody></table>`;
   const input = main.querySelector<HTMLInputElement>("#site-filter")!;
   input.value = filterText;
+  const files = new Set(index.sites.flatMap((r) => (r.ok ? [r.site.file] : [])));
+  picked = picked.filter((f) => files.has(f));
+  main.querySelector("#compare-selected")!.addEventListener("click", () => go({ view: "compare", site: picked[0]!, other: picked[1]!, node: null }));
+  updateCompareButton(main);
   input.addEventListener("input", () => {
     filterText = input.value;
     drawRows(main, index.sites);
@@ -67,7 +74,16 @@ function drawRows(main: HTMLElement, rows: SiteRow[]): void {
     const tr = body.append("tr").attr("data-file", s.file);
     for (const c of COLUMNS) {
       const td = tr.append("td").attr("class", c.key).attr("title", c.key === "url" ? s.url : null);
-      if (c.key === "name") td.append("a").attr("class", "open-site").text(s.name).on("click", () => go({ view: "graph", site: s.file, node: null }));
+      if (c.key === "pick")
+        td.append("input")
+          .attr("type", "checkbox")
+          .attr("class", "pick")
+          .property("checked", picked.includes(s.file))
+          .on("change", (e: Event) => {
+            picked = (e.target as HTMLInputElement).checked ? [...picked, s.file] : picked.filter((f) => f !== s.file);
+            updateCompareButton(main);
+          });
+      else if (c.key === "name") td.append("a").attr("class", "open-site").text(s.name).on("click", () => go({ view: "graph", site: s.file, node: null }));
       else if (c.key === "breakdown") td.html(c.cell(s));
       else td.text(c.cell(s));
     }
@@ -76,6 +92,12 @@ function drawRows(main: HTMLElement, rows: SiteRow[]): void {
     if (r.ok || !matches(r)) continue;
     body.append("tr").attr("class", "error").attr("data-file", r.file).append("td").attr("colspan", COLUMNS.length).text(`${r.name}: cannot be shown: ${r.error}`);
   }
+}
+
+function updateCompareButton(main: HTMLElement): void {
+  const button = main.querySelector<HTMLButtonElement>("#compare-selected")!;
+  button.disabled = picked.length !== 2;
+  button.textContent = picked.length === 2 ? "compare selected (A: first ticked)" : `compare selected (${picked.length} of 2 ticked)`;
 }
 
 function breakdownCell(s: SiteSummary): string {

@@ -1,3 +1,4 @@
+import { compareSvg, renderCompare } from "./compare-view.js";
 import { download, renderPng, serialiseView } from "./export-view.js";
 import { escapeHtml } from "./format.js";
 import { graphSvg, highlightNode, renderGraph, type ViewHandlers } from "./graph-view.js";
@@ -29,6 +30,12 @@ async function render(): Promise<void> {
     details.hidden = true;
     drawnKey = "results";
     return renderResults(main, state.results);
+  }
+  if (state.view === "compare") {
+    details.hidden = true;
+    drawnKey = "compare";
+    document.getElementById("site-title")!.textContent = `${state.site ?? "?"} ↔ ${state.other ?? "?"}`;
+    return renderCompare(main, state, handlers);
   }
   if (state.view === "index" || !state.site) {
     details.hidden = true;
@@ -74,7 +81,7 @@ function showError(e: unknown): void {
 }
 
 function exported(kind: "svg" | "png"): void {
-  const svg = main.querySelector<SVGSVGElement>("svg.exportable") ?? graphSvg();
+  const svg = main.querySelector<SVGSVGElement>("svg.exportable") ?? graphSvg() ?? compareSvg();
   if (!svg) return;
   const s = readState();
   const name =

@@ -1,7 +1,7 @@
 import { readResultsState, writeResultsState, type ResultsState } from "./results-state.js";
 
 /** The viewer's state lives in the URL hash, so a reload or a shared link restores it. */
-export type View = "index" | "graph" | "timeline" | "results";
+export type View = "index" | "graph" | "timeline" | "results" | "compare";
 /** How the timeline groups fetches into lanes. */
 export type Lanes = "origin" | "connection" | "frame";
 export const LANE_CHOICES: readonly Lanes[] = ["origin", "connection", "frame"];
@@ -10,6 +10,8 @@ export interface ViewState {
   view: View;
   /** Graph file, relative to the served directory. */
   site: string | null;
+  /** The compare view's graph B; `site` is its graph A. */
+  other: string | null;
   node: string | null;
   rankdir: "LR" | "TB";
   lanes: Lanes;
@@ -20,8 +22,9 @@ export function readState(hash = location.hash): ViewState {
   const p = new URLSearchParams(hash.replace(/^#/, ""));
   const view = p.get("view");
   return {
-    view: view === "graph" || view === "timeline" || view === "results" ? view : "index",
+    view: view === "graph" || view === "timeline" || view === "results" || view === "compare" ? view : "index",
     site: p.get("site"),
+    other: p.get("other"),
     node: p.get("node"),
     rankdir: p.get("rankdir") === "TB" ? "TB" : "LR",
     lanes: LANE_CHOICES.find((l) => l === p.get("lanes")) ?? "origin",
@@ -32,6 +35,8 @@ export function readState(hash = location.hash): ViewState {
 export function stateHash(s: ViewState): string {
   const p = new URLSearchParams({ view: s.view });
   if (s.site) p.set("site", s.site);
+  // Only the compare view reads it; other views' links stay as they were.
+  if (s.other && s.view === "compare") p.set("other", s.other);
   if (s.node) p.set("node", s.node);
   if (s.rankdir !== "LR") p.set("rankdir", s.rankdir);
   if (s.lanes !== "origin") p.set("lanes", s.lanes);
