@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { get } from "node:http";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -64,7 +64,10 @@ describe("pagepath viewer", () => {
   it("serves files inside the directory and nothing outside it", async () => {
     const inside = await rawGet(viewer!.url, `/files/graphs/${SITE}.json`);
     assert.equal(inside.status, 200);
+    // A link inside the directory that points out of it is outside too.
+    symlinkSync("/etc", join(data, "etc-link"));
     for (const path of [
+      "/files/etc-link/passwd",
       "/files/../../../../etc/passwd",
       "/files/%2e%2e/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
       "/files/..%2f..%2f..%2f..%2fetc%2fpasswd",
