@@ -15,8 +15,15 @@ export interface ViewState {
   node: string | null;
   rankdir: "LR" | "TB";
   lanes: Lanes;
+  /** The timeline's replayed run and the run it is compared with (keys from /api/runs). */
+  run: string | null;
+  vs: string | null;
+  /** Compared runs: a node whose start or end moved by more than this many ms is marked changed. */
+  threshold: number;
   results: ResultsState;
 }
+
+export const DEFAULT_THRESHOLD_MS = 50;
 
 export function readState(hash = location.hash): ViewState {
   const p = new URLSearchParams(hash.replace(/^#/, ""));
@@ -28,6 +35,9 @@ export function readState(hash = location.hash): ViewState {
     node: p.get("node"),
     rankdir: p.get("rankdir") === "TB" ? "TB" : "LR",
     lanes: LANE_CHOICES.find((l) => l === p.get("lanes")) ?? "origin",
+    run: p.get("run"),
+    vs: p.get("vs"),
+    threshold: Number(p.get("threshold") ?? NaN) >= 0 ? Number(p.get("threshold")) : DEFAULT_THRESHOLD_MS,
     results: readResultsState(p),
   };
 }
@@ -40,6 +50,9 @@ export function stateHash(s: ViewState): string {
   if (s.node) p.set("node", s.node);
   if (s.rankdir !== "LR") p.set("rankdir", s.rankdir);
   if (s.lanes !== "origin") p.set("lanes", s.lanes);
+  if (s.run) p.set("run", s.run);
+  if (s.vs) p.set("vs", s.vs);
+  if (s.threshold !== DEFAULT_THRESHOLD_MS) p.set("threshold", String(s.threshold));
   writeResultsState(s.results, p);
   return "#" + p.toString();
 }

@@ -3,6 +3,8 @@ import { nodeSummary } from "./node-details.js";
 import { loadLayout, type SiteData } from "./site-data.js";
 import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
 import { timelineLanes } from "./timeline-lanes.js";
+import { barSeries, changedNodes, drawLegend, drawRunMetrics, METRIC_LINES_PER_RUN, pathRows, runEnd } from "./timeline-replay.js";
+import { chosenRuns, runControls, runsOf, wireRunControls } from "./timeline-runs.js";
 import type { ViewHandlers } from "./graph-view.js";
 
 const ROW = 12;
@@ -15,23 +17,36 @@ function laneSelector(current: Lanes): string {
   return `<label>network lanes <select id="lanes">${options}</select></label>`;
 }
 
-/** A waterfall of every node against recorded time (ms since navigation start), coloured as dot colours kinds. */
+/**
+ * A waterfall of every node against recorded time (ms since navigation start), coloured as dot colours
+ * kinds; with a replayed run chosen, each row also has the run's bar, or with two runs, the runs' bars.
+ */
 export async function renderTimeline(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
-  main.innerHTML = `<div class="toolbar">${laneSelector(state.lanes)}<span class="note">recorded timings, ms since navigation start; main thread per frame</span></div><div class="timeline-scroll"></div>`;
-  main.querySelector<HTMLSelectElement>("#lanes")!.addEventListener("change", (e) => go({ lanes: (e.target as HTMLSelectElement).value as Lanes }));
   // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
-  const colors = (await loadLayout(site.file, state.rankdir, false)).kindColors;
-  const lanes = timelineLanes(site.graph, state.lanes);
-  const end = d3.max(site.graph.nodes, (n) => n.end) ?? 1;
+  const [layout, runs] = await Promise.all([loadLayout(site.file, state.rankdir, false), runsOf(site.file)]);
+  const { a, b } = chosenRuns(runs, state);
+  main.innerHTML = `<div class="toolbar">${laneSelector(state.lanes)}${runControls(runs, state, a, b)}<span class="note">ms since navigation start; main thread per frame</span></div><div class="timeline-scroll"></div>`;
+  main.querySelector<HTMLSelectElement>("#lanes")!.addEventListener("change", (e) => go({ lanes: (e.target as HTMLSelectElement).value as Lanes }));
+  wireRunControls(main);
+  const series = barSeries(layout.kindColors, a, b);
+  const shown = [a, b].filter((r) => r !== null);
+  const changed = a && b ? changedNodes(a, b, state.threshold) : new Set<string>();
+  const rowHeight = ROW * series.length;
+  const lanes = timelineLanes(site.graph, state.lanes, a?.run.connections ?? null);
+  const end = Math.max(d3.max(site.graph.nodes, (n) => n.end) ?? 1, ...shown.map(runEnd));
   const x = d3.scaleLinear().domain([0, end]).range([LABEL_WIDTH, LABEL_WIDTH + PLOT_WIDTH]).nice();
   const rows: { n: GraphNode; y: number }[] = [];
   const headers: { lane: string; y: number }[] = [];
-  let y = 30;
+  let y = 30 + 10 * METRIC_LINES_PER_RUN * shown.length;
   for (const { label: lane, nodes } of lanes) {
     headers.push({ lane, y: y + LANE_GAP - 4 });
     y += LANE_GAP;
-    for (const n of nodes) rows.push({ n, y: (y += ROW) - ROW });
+    for (const n of nodes) rows.push({ n, y: (y += rowHeight) - rowHeight });
   }
+  const paths = pathRows(shown);
+  if (paths.length) headers.push({ lane: "by path (the runs' bytes on the wire)", y: (y += LANE_GAP) - 4 });
+  const pathY = y;
+  y += ROW * paths.length;
   const svg = d3.select(main).select(".timeline-scroll").append("svg").attr("class", "exportable").attr("xmlns", "http://www.w3.org/2000/svg").attr("width", LABEL_WIDTH + PLOT_WIDTH + 20).attr("height", y + 10).attr("font-family", "Helvetica");
   svg.append("rect").attr("width", "100%").attr("height", "100%").attr("fill", "#ffffff");
   svg.append("g").attr("transform", "translate(0,24)").call(d3.axisTop(x).ticks(12)).attr("font-size", 10);
@@ -40,19 +55,30 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
     svg.append("line").attr("x1", x(t)).attr("x2", x(t)).attr("y1", 26).attr("y2", y).attr("stroke", "#808080").attr("stroke-dasharray", "4,3");
     svg.append("text").attr("x", x(t) + 3).attr("y", 36).attr("font-size", 10).attr("fill", "#808080").text(name);
   }
+  drawRunMetrics(svg, x, shown, y);
+  if (shown.length) drawLegend(svg, series);
   svg.append("g").selectAll("text").data(headers).join("text").attr("class", "lane").attr("x", 4).attr("y", (h) => h.y).attr("font-size", 11).attr("font-weight", "bold").text((h) => h.lane);
-  const row = svg.append("g").selectAll("g").data(rows).join("g").attr("class", "bar").attr("data-id", (r) => r.n.id).style("cursor", "pointer");
-  row.append("text").attr("x", 12).attr("y", (r) => r.y + ROW - 3).attr("font-size", 9).text((r) => r.n.label.split("\n")[0]!.slice(0, 48));
-  row
-    .append("rect")
-    .attr("x", (r) => x(r.n.start))
-    .attr("y", (r) => r.y + 2)
-    .attr("width", (r) => Math.max(1.5, x(r.n.end) - x(r.n.start)))
-    .attr("height", ROW - 3)
-    .attr("fill", (r) => colors[r.n.kind] ?? "#808080")
-    .attr("opacity", (r) => (r.n.excluded ? 0.35 : 1))
-    .attr("stroke", (r) => (site.critical.has(r.n.id) ? "#000000" : (r.n.id === state.node ? "#ffbf00" : "none")))
-    .attr("stroke-width", (r) => (r.n.id === state.node ? 3 : 1));
+  svg.append("g").selectAll("text").data(paths).join("text").attr("class", "path-row").attr("data-run", (p) => p.run).attr("data-path", (p) => p.path).attr("x", 12).attr("y", (_, i) => pathY + (i + 1) * ROW - 3).attr("font-size", 9).text((p) => p.text);
+  const row = svg.append("g").selectAll("g").data(rows).join("g").attr("class", "bar").classed("changed", (r) => changed.has(r.n.id)).attr("data-id", (r) => r.n.id).style("cursor", "pointer");
+  row.append("text").attr("x", 12).attr("y", (r) => r.y + ROW - 3).attr("font-size", 9).attr("fill", (r) => (changed.has(r.n.id) ? "#c53030" : "#000000")).text((r) => `${changed.has(r.n.id) ? "Δ " : ""}${r.n.label.split("\n")[0]!.slice(0, 48)}`);
+  series.forEach((s, i) => {
+    const top = (r: { y: number }) => r.y + i * ROW;
+    const timed = row.filter((r) => s.at(r.n) !== null);
+    timed
+      .append("rect")
+      .attr("class", s.run ? "replayed" : "recorded")
+      .attr("data-run", s.name)
+      .attr("x", (r) => x(s.at(r.n)!.start))
+      .attr("y", (r) => top(r) + 2)
+      .attr("width", (r) => Math.max(1.5, x(s.at(r.n)!.end) - x(s.at(r.n)!.start)))
+      .attr("height", ROW - 3)
+      .attr("fill", (r) => s.fill(r.n))
+      .attr("opacity", (r) => (r.n.excluded ? 0.35 : s.run ? 0.8 : 1))
+      .attr("stroke", (r) => (site.critical.has(r.n.id) ? "#000000" : (r.n.id === state.node ? "#ffbf00" : "none")))
+      .attr("stroke-width", (r) => (r.n.id === state.node ? 3 : 1));
+    // Never drawn at a guessed time: the run did not time this node, and the row says so.
+    row.filter((r) => s.at(r.n) === null).append("text").attr("class", "not-in-run").attr("data-run", s.name).attr("x", (r) => x(r.n.start)).attr("y", (r) => top(r) + ROW - 3).attr("font-size", 8).attr("fill", "#c53030").text(`not in ${s.name}`);
+  });
   row
     .on("mouseenter", (e: MouseEvent, r) => on.tooltip.show(e, nodeSummary(r.n, site)))
     .on("mousemove", (e: MouseEvent) => on.tooltip.move(e))

@@ -93,3 +93,21 @@ export interface ExperimentData {
   runs: RunRow[];
   warnings: string[];
 }
+
+/** A run that replayed one graph, with what the timeline draws of it. */
+export type ReplayedRun = Pick<RunResult, "status" | "error" | "metrics" | "nodeTimings" | "connections" | "paths" | "warnings"> & {
+  /** Unique in the served directory (plan file and cell), so the URL can name the run. */
+  key: string;
+  /** The plan file, relative to the served directory. */
+  experiment: string;
+  cell: CellKey;
+  /** The run names the graph's current bytes; false when the graph was rebuilt after it or merely shares the path. */
+  sameBytes: boolean;
+};
+
+export interface GraphRuns {
+  file: string;
+  runs: ReplayedRun[];
+  /** Experiments that could not be read, so the view can say runs may be missing. */
+  problems: string[];
+}

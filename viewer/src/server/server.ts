@@ -9,6 +9,7 @@ import { FileCache } from "./file-cache.js";
 import { prewarmLayouts } from "./prewarm.js";
 import { graphApi, layoutApi } from "./graph-api.js";
 import { experimentApi, experimentsApi, type LoadedExperiment } from "./results-api.js";
+import { runsApi } from "./runs-api.js";
 import { decodeUrlPath, resolveUnder } from "./safe-path.js";
 import { siteIndex } from "./site-index.js";
 import { sendError, sendFile, sendJson } from "./static-files.js";
@@ -56,6 +57,7 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     if (rawPath === "/api/layout") return layoutApi(res, root, params, graphs, layouts);
     if (rawPath === "/api/experiments") return experimentsApi(res, root, experiments);
     if (rawPath === "/api/experiment") return experimentApi(res, root, params, experiments);
+    if (rawPath === "/api/runs") return runsApi(res, root, params);
     for (const [prefix, base] of [["/static/", STATIC_DIR], ["/ui/", UI_DIR], ["/files/", root]] as const) {
       if (!rawPath.startsWith(prefix)) continue;
       const rel = decodeUrlPath(rawPath.slice(prefix.length));

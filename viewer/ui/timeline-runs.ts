@@ -1,0 +1,80 @@
+/** The timeline's replayed runs: which runs replayed the open graph, and the controls choosing them. */
+import type { NodeTiming } from "@pagepath/results";
+import type { GraphRuns, ReplayedRun } from "../src/server/api.js";
+import { fetchJson } from "./fetch-json.js";
+import { escapeHtml } from "./format.js";
+import { go, type ViewState } from "./state.js";
+
+/** A run as the timeline draws it: its timings by node id, and how the legend names it. */
+export interface ShownRun {
+  run: ReplayedRun;
+  name: string;
+  color: string;
+  timing: Map<string, NodeTiming>;
+}
+
+export const RUN_COLORS = { a: "#2b6cb0", b: "#dd6b20" } as const;
+
+export function runsOf(file: string): Promise<GraphRuns> {
+  // Not cached: a sweep appends runs while the viewer is open, and the file is read per redraw only.
+  return fetchJson<GraphRuns>(`/api/runs?file=${encodeURIComponent(file)}`);
+}
+
+export function runLabel(r: ReplayedRun): string {
+  const c = r.cell;
+  const name = r.experiment.replace(/^.*\//, "").replace(/\.plan\.json$/, "");
+  return `${name}: ${c.network}, ${c.protocol}/${c.transport}, ${c.serverModel} server, priority ${c.priority}, run ${c.run}${r.status === "failed" ? " (failed)" : ""}`;
+}
+
+function shown(runs: ReplayedRun[], key: string | null, slot: "a" | "b"): ShownRun | null {
+  const run = runs.find((r) => r.key === key);
+  if (!run) return null;
+  return { run, name: `run ${slot.toUpperCase()}`, color: RUN_COLORS[slot], timing: new Map((run.nodeTimings ?? []).map((t) => [t.nodeId, t])) };
+}
+
+/** The chosen runs; a second run only counts beside a first. */
+export function chosenRuns(all: GraphRuns, state: ViewState): { a: ShownRun | null; b: ShownRun | null } {
+  const a = shown(all.runs, state.run, "a");
+  return { a, b: a ? shown(all.runs, state.vs, "b") : null };
+}
+
+function select(id: string, runs: ReplayedRun[], current: string | null, none: string): string {
+  const options = runs.map((r) => `<option value="${escapeHtml(r.key)}"${r.key === current ? " selected" : ""}>${escapeHtml(runLabel(r))}</option>`);
+  return `<select id="${id}"><option value="">${none}</option>${options.join("")}</select>`;
+}
+
+/** What the toolbar says about the chosen runs: what was not measured and what could not be found. */
+function notes(all: GraphRuns, state: ViewState, a: ShownRun | null, b: ShownRun | null): string[] {
+  const out: string[] = [];
+  if (state.run && !a) out.push(`run ${state.run} did not replay this graph (or is gone)`);
+  if (state.vs && a && !b) out.push(`run ${state.vs} did not replay this graph (or is gone)`);
+  for (const s of [a, b]) {
+    if (!s) continue;
+    const m = s.run.metrics;
+    const missing = [["DOMContentLoaded", m.domContentLoadedMs], ["load", m.loadMs]].filter(([, v]) => v === null).map(([k]) => k);
+    if (missing.length) out.push(`${s.name} ${missing.join(", ")}: not measured`);
+    if (s.run.nodeTimings === null) out.push(`${s.name}: its client does not time nodes`);
+    if (!s.run.sameBytes) out.push(`${s.name} replayed other bytes of this graph (rebuilt since?)`);
+  }
+  if (all.problems.length) out.push(`${all.problems.length} experiment(s) could not be read; their runs are not listed`);
+  return out;
+}
+
+/** The run choices, and for two runs the threshold above which a node counts as changed. */
+export function runControls(all: GraphRuns, state: ViewState, a: ShownRun | null, b: ShownRun | null): string {
+  if (all.runs.length === 0) return `<span class="note">no experiment in the served directory replayed this graph</span>`;
+  let html = `<label>replayed run ${select("run", all.runs, state.run, "none")}</label>`;
+  if (a) html += `<label>compare with run ${select("vs", all.runs.filter((r) => r.key !== a.run.key), state.vs, "none")}</label>`;
+  if (b) html += `<label>changed above <input id="threshold" type="number" min="0" step="10" value="${state.threshold}" style="width:5em"> ms</label>`;
+  return html + notes(all, state, a, b).map((n) => `<span class="note run-note">${escapeHtml(n)}</span>`).join("");
+}
+
+export function wireRunControls(main: HTMLElement): void {
+  const value = (id: string) => main.querySelector<HTMLInputElement | HTMLSelectElement>(`#${id}`);
+  value("run")?.addEventListener("change", (e) => go({ run: (e.target as HTMLSelectElement).value || null, vs: null }));
+  value("vs")?.addEventListener("change", (e) => go({ vs: (e.target as HTMLSelectElement).value || null }));
+  value("threshold")?.addEventListener("change", (e) => {
+    const v = Number((e.target as HTMLInputElement).value);
+    if (v >= 0) go({ threshold: v });
+  });
+}
