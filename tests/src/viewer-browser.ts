@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { DEFAULT_CHROMIUM } from "@pagepath/profiler";
-import type { Layout } from "@pagepath/viewer";
+import { startViewer, type Layout, type RunningViewer } from "@pagepath/viewer";
 
 export interface ViewerBrowser {
   browser: Browser;
@@ -71,4 +71,24 @@ export async function clickGraphNode(page: Page, layout: Layout, id: string): Pr
   const box = (await canvas.boundingBox())!;
   const [tx, ty, k] = (await canvas.evaluate((c) => (c as HTMLElement).dataset.transform ?? "")).split(",").map(Number) as [number, number, number];
   await page.mouse.click(box.x + tx + node.x * k, box.y + ty + node.y * k);
+}
+
+/** Where the viewer tests keep their screenshots. */
+export const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
+
+/** The viewer serving `dir` on a free port, and a browser to drive it. */
+export async function openViewerSession(dir: string): Promise<{ viewer: RunningViewer; chromium: ViewerBrowser }> {
+  const viewer = await startViewer({ dir, port: 0 });
+  try {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    return { viewer, chromium: await openViewerBrowser() };
+  } catch (e) {
+    await viewer.close();
+    throw e;
+  }
+}
+
+export async function closeViewerSession(chromium: ViewerBrowser | undefined, viewer: RunningViewer | undefined): Promise<void> {
+  await chromium?.close();
+  await viewer?.close();
 }

@@ -3,19 +3,18 @@
  * is another build of it (all ids differ) with one fetch removed and another 200 ms later.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { readGraphFile, type Graph, type GraphNode } from "@pagepath/graph-builder";
-import { startViewer, type RunningViewer } from "@pagepath/viewer";
+import type { RunningViewer } from "@pagepath/viewer";
 import { diffGraphs } from "@pagepath/viewer/dist/ui/graph-diff.js";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
 import { renumbered, shiftedNode, withoutNode } from "./graph-variants.js";
-import { graphLayout, openViewerBrowser, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, closeViewerSession, graphLayout, openViewerSession, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
 
-const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
 const SITE = "fixture-multi-origin";
 const [FILE_A, FILE_B, FILE_OTHER] = [`graphs/${SITE}.json`, `graphs/${SITE}-b.json`, "graphs/elsewhere.json"];
 
@@ -68,14 +67,11 @@ describe("viewer compare view", () => {
     writeFileSync(join(data, FILE_B), JSON.stringify(renumbered(shiftedNode(withoutNode(a, removed.id), moved.id, 200), "b-")));
     b = readGraphFile(join(data, FILE_B));
     writeFileSync(join(data, FILE_OTHER), JSON.stringify({ ...a, source: { ...a.source, url: "https://elsewhere.test/" } }));
-    viewer = await startViewer({ dir: data, port: 0 });
-    chromium = await openViewerBrowser();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ viewer, chromium } = await openViewerSession(data));
   });
 
   after(async () => {
-    await chromium?.close();
-    await viewer?.close();
+    await closeViewerSession(chromium, viewer);
     if (data) rmSync(data, { recursive: true, force: true });
   });
 

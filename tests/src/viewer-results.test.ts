@@ -8,12 +8,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { CellKey, RunResult } from "@pagepath/results";
-import { startViewer, type RunningViewer } from "@pagepath/viewer";
+import type { RunningViewer } from "@pagepath/viewer";
 import { tempDir } from "./fixture-profile.js";
 import { samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
-import { openViewerBrowser, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser } from "./viewer-browser.js";
 
-const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
 const plan = samplePlan("sweep");
 const SITES = plan.sites.map((s) => s.name);
 const H1 = "h1/tcp/out-of-order/none";
@@ -78,16 +77,13 @@ describe("viewer results view", () => {
     const brokenPlan = samplePlan("broken");
     const good = sampleRun(brokenPlan, { site: "alpha", network: "1M-20ms", protocol: "h1", transport: "tcp", serverModel: "out-of-order", priority: "none", run: 0 }, 10);
     writeExperiment(dir, brokenPlan, [good, { ...good, run: 1, seed: 1001, metrics: { ...good.metrics, loadMs: "fast" as unknown as number } }]);
-    viewer = await startViewer({ dir: data, port: 0 });
-    chromium = await openViewerBrowser();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ viewer, chromium } = await openViewerSession(data));
     // So that a reader of the screenshots knows their numbers are not measurements.
     writeFileSync(join(ARTIFACTS, "results-README.txt"), "results-*.png show TEST INPUTS: load times from a formula in tests/src/viewer-results.test.ts, not measurements.\n");
   });
 
   after(async () => {
-    await chromium?.close();
-    await viewer?.close();
+    await closeViewerSession(chromium, viewer);
     if (data) rmSync(data, { recursive: true, force: true });
   });
 

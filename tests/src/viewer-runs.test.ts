@@ -1,17 +1,16 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readGraphFile, type Graph } from "@pagepath/graph-builder";
 import { planMismatches, readExperiment, validateRunResult, type NetworkConfig, type RunResult } from "@pagepath/results";
-import { startViewer, type GraphRuns, type RunningViewer } from "@pagepath/viewer";
+import type { GraphRuns, RunningViewer } from "@pagepath/viewer";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
 import { samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
-import { openViewerBrowser, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser } from "./viewer-browser.js";
 
-const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
 const SITE = "fixture-multi-origin";
 const GRAPH = `graphs/${SITE}.json`;
 const SHIFT_MS = 300;
@@ -64,14 +63,11 @@ describe("replayed runs in the timeline", () => {
     // Runs of another graph must not be listed.
     const other = samplePlan("other");
     writeExperiment(data, other, [sampleRun(other, { site: "alpha", network: other.networks[0]!.name, protocol: "h1", transport: "tcp", serverModel: "out-of-order", priority: "none", run: 0 }, 100)]);
-    viewer = await startViewer({ dir: data, port: 0 });
-    chromium = await openViewerBrowser();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ viewer, chromium } = await openViewerSession(data));
   });
 
   after(async () => {
-    await chromium?.close();
-    await viewer?.close();
+    await closeViewerSession(chromium, viewer);
     if (data) rmSync(data, { recursive: true, force: true });
   });
 

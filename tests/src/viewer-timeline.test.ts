@@ -5,12 +5,11 @@ import { after, before, describe, it } from "node:test";
 import type { RunningSite } from "@pagepath/corpus";
 import { buildGraph, loadRecording, readGraphFile, type Graph, type GraphNode } from "@pagepath/graph-builder";
 import { profileBatch, recordingName } from "@pagepath/profiler";
-import { startViewer, type RunningViewer } from "@pagepath/viewer";
+import type { RunningViewer } from "@pagepath/viewer";
 import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
 import { relayEachHost, type HostRelays } from "./host-relays.js";
-import { openViewerBrowser, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser } from "./viewer-browser.js";
 
-const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
 const PAGE = "https://www.fixture.test/index.html";
 const GRAPH = "graphs/multi-origin.json";
 
@@ -44,14 +43,11 @@ describe("the timeline's lanes by connection", () => {
     mkdirSync(join(data, "graphs"));
     writeFileSync(join(data, GRAPH), JSON.stringify(buildGraph(loadRecording(join(recordings, recordingName(PAGE))))));
     graph = readGraphFile(join(data, GRAPH));
-    viewer = await startViewer({ dir: data, port: 0 });
-    chromium = await openViewerBrowser();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ viewer, chromium } = await openViewerSession(data));
   });
 
   after(async () => {
-    await chromium?.close();
-    await viewer?.close();
+    await closeViewerSession(chromium, viewer);
     await relays?.close();
     await site?.close();
     if (data) rmSync(data, { recursive: true, force: true });

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
 import { get } from "node:http";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { readGraphFile } from "@pagepath/graph-builder";
-import { startViewer, type RunningViewer } from "@pagepath/viewer";
+import type { RunningViewer } from "@pagepath/viewer";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
-import { clickGraphNode, graphLayout, openViewerBrowser, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, clickGraphNode, closeViewerSession, graphLayout, openViewerSession, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
 
-const ARTIFACTS = join(process.cwd(), "test-artifacts", "viewer");
 const SITE = "fixture-multi-origin";
 
 /** A raw GET, path sent exactly as written (no client-side normalisation of "..") */
@@ -45,14 +44,11 @@ describe("pagepath viewer", () => {
     assert.equal(built.code, 0, built.stdout + built.stderr);
     const good = readFileSync(join(data, "graphs", `${SITE}.json`), "utf8");
     writeFileSync(join(data, "graphs", "broken.json"), good.slice(0, 400));
-    viewer = await startViewer({ dir: data, port: 0 });
-    chromium = await openViewerBrowser();
-    mkdirSync(ARTIFACTS, { recursive: true });
+    ({ viewer, chromium } = await openViewerSession(data));
   });
 
   after(async () => {
-    await chromium?.close();
-    await viewer?.close();
+    await closeViewerSession(chromium, viewer);
     if (data) rmSync(data, { recursive: true, force: true });
   });
 
