@@ -1,3 +1,4 @@
+import { compareCells, sortableHeader, type SortOrder } from "./sortable-header.js";
 import type { SiteIndex, SiteRow, SiteSummary } from "../src/server/api.js";
 import { fetchJson } from "./fetch-json.js";
 import { bytes, ms } from "./format.js";
@@ -27,8 +28,7 @@ const COLUMNS: Column[] = [
   { key: "recording", title: "recording", value: (s) => s.recording?.startedAt ?? "", cell: (s) => (s.recording ? `${s.recording.dir} (${s.recording.status})` : "–") },
 ];
 
-let sortKey = "name";
-let ascending = true;
+const order: SortOrder = { key: "name", ascending: true };
 let filterText = "";
 /** Graphs ticked for comparison, in the order ticked: the first becomes A. */
 let picked: string[] = [];
@@ -50,24 +50,13 @@ export async function renderIndex(main: HTMLElement): Promise<void> {
 }
 
 function drawRows(main: HTMLElement, rows: SiteRow[]): void {
-  const col = COLUMNS.find((c) => c.key === sortKey)!;
+  const col = COLUMNS.find((c) => c.key === order.key)!;
   const needle = filterText.trim().toLowerCase();
   const matches = (r: SiteRow): boolean => !needle || (r.ok ? `${r.site.name} ${r.site.url}` : `${r.name} ${r.error}`).toLowerCase().includes(needle);
   const ok = rows.flatMap((r) => (r.ok && matches(r) ? [r.site] : []));
-  ok.sort((a, b) => compare(col.value(a), col.value(b)) * (ascending ? 1 : -1));
+  ok.sort((a, b) => compareCells(col.value(a), col.value(b)) * (order.ascending ? 1 : -1));
   const head = d3.select(main).select("thead").selectAll<HTMLTableRowElement, null>("tr").data([null]).join("tr");
-  head
-    .selectAll<HTMLTableCellElement, Column>("th")
-    .data(COLUMNS)
-    .join("th")
-    .attr("class", (c) => `${c.key}${c.key === sortKey ? " sorted" : ""}`)
-    .attr("data-dir", ascending ? " ▲" : " ▼")
-    .text((c) => c.title)
-    .on("click", (_, c) => {
-      ascending = c.key === sortKey ? !ascending : true;
-      sortKey = c.key;
-      drawRows(main, rows);
-    });
+  sortableHeader(head, COLUMNS, order, () => drawRows(main, rows));
   const body = d3.select(main).select("tbody");
   body.selectAll("tr").remove();
   for (const s of ok) {
@@ -109,6 +98,3 @@ function breakdownCell(s: SiteSummary): string {
   return `<span class="breakdown">${parts.join("")}</span> ${text}`;
 }
 
-function compare(a: number | string, b: number | string): number {
-  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
-}

@@ -1,4 +1,5 @@
 /** A sortable table of an experiment's runs; a load time that was not measured says so. */
+import { compareCells, sortableHeader, type SortOrder } from "./sortable-header.js";
 import type { RunRow } from "../src/server/api.js";
 import { msText } from "./results-data.js";
 
@@ -26,30 +27,16 @@ const COLUMNS: Column[] = [
   { key: "status", title: "status", value: (r) => r.status, cell: (r) => (r.error === null ? r.status : `${r.status}: ${r.error}`) },
 ];
 
-let sortKey = "site";
-let ascending = true;
+const order: SortOrder = { key: "site", ascending: true };
 
 export function drawRunsTable(container: HTMLElement, runs: RunRow[]): void {
-  const col = COLUMNS.find((c) => c.key === sortKey)!;
-  const sorted = [...runs].sort((a, b) => compare(col.value(a), col.value(b)) * (ascending ? 1 : -1));
+  const col = COLUMNS.find((c) => c.key === order.key)!;
+  const sorted = [...runs].sort((a, b) => compareCells(col.value(a), col.value(b)) * (order.ascending ? 1 : -1));
   const root = d3.select(container);
   root.selectAll("*").remove();
   if (sorted.length > MAX_ROWS) root.append("p").attr("class", "note").text(`showing ${MAX_ROWS} of ${sorted.length} runs in this order; sort by another column to see others`);
   const table = root.append("table").attr("class", "sites runs");
-  table
-    .append("thead")
-    .append("tr")
-    .selectAll("th")
-    .data(COLUMNS)
-    .join("th")
-    .attr("class", (c) => `${c.key}${c.key === sortKey ? " sorted" : ""}`)
-    .attr("data-dir", ascending ? " ▲" : " ▼")
-    .text((c) => c.title)
-    .on("click", (_, c) => {
-      ascending = c.key === sortKey ? !ascending : true;
-      sortKey = c.key;
-      drawRunsTable(container, runs);
-    });
+  sortableHeader(table.append("thead").append("tr"), COLUMNS, order, () => drawRunsTable(container, runs));
   const tr = table.append("tbody").selectAll("tr").data(sorted.slice(0, MAX_ROWS)).join("tr").attr("class", (r) => (r.status === "failed" ? "failed" : null));
   tr.selectAll("td")
     .data((r) => COLUMNS.map((c) => ({ c, r })))
@@ -58,7 +45,3 @@ export function drawRunsTable(container: HTMLElement, runs: RunRow[]): void {
     .text((d) => d.c.cell(d.r));
 }
 
-function compare(a: number | string, b: number | string): number {
-  if (a === b) return 0;
-  return typeof a === "number" && typeof b === "number" ? a - b : String(a).localeCompare(String(b));
-}
