@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
@@ -91,4 +92,14 @@ export async function openViewerSession(dir: string): Promise<{ viewer: RunningV
 export async function closeViewerSession(chromium: ViewerBrowser | undefined, viewer: RunningViewer | undefined): Promise<void> {
   await chromium?.close();
   await viewer?.close();
+}
+
+/** The path of the first file in `dir` ending in `suffix` (a browser download), waiting up to 10 s for it. */
+export async function waitForFile(dir: string, suffix: string): Promise<string> {
+  for (let i = 0; i < 100; i++) {
+    const f = readdirSync(dir).find((n) => n.endsWith(suffix));
+    if (f) return join(dir, f);
+    await sleep(100);
+  }
+  throw new Error(`no *${suffix} download appeared in ${dir}`);
 }

@@ -3,17 +3,16 @@
  * is another build of it (all ids differ) with one fetch removed and another 200 ms later.
  */
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { readGraphFile, type Graph, type GraphNode } from "@pagepath/graph-builder";
 import type { RunningViewer } from "@pagepath/viewer";
 import { diffGraphs } from "@pagepath/viewer/dist/ui/graph-diff.js";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
 import { renumbered, shiftedNode, withoutNode } from "./graph-variants.js";
-import { ARTIFACTS, closeViewerSession, graphLayout, openViewerSession, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, closeViewerSession, graphLayout, openViewerSession, paintedPixels, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
 
 const SITE = "fixture-multi-origin";
 const [FILE_A, FILE_B, FILE_OTHER] = [`graphs/${SITE}.json`, `graphs/${SITE}-b.json`, "graphs/elsewhere.json"];
@@ -144,12 +143,3 @@ describe("viewer compare view", () => {
     assert.deepEqual(errors, []);
   });
 });
-
-async function waitForFile(dir: string, suffix: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const f = readdirSync(dir).find((n) => n.endsWith(suffix));
-    if (f) return join(dir, f);
-    await sleep(100);
-  }
-  throw new Error(`no *${suffix} download appeared in ${dir}`);
-}

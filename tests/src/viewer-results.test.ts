@@ -3,15 +3,14 @@
  * so the test knows every median and difference the charts must show.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { CellKey, RunResult } from "@pagepath/results";
 import type { RunningViewer } from "@pagepath/viewer";
 import { tempDir } from "./fixture-profile.js";
 import { samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
-import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
 
 const plan = samplePlan("sweep");
 const SITES = plan.sites.map((s) => s.name);
@@ -153,11 +152,3 @@ describe("viewer results view", () => {
     assert.deepEqual(errors, []);
   });
 });
-
-async function waitForFile(dir: string, name: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    if (readdirSync(dir).includes(name)) return join(dir, name);
-    await sleep(100);
-  }
-  throw new Error(`no ${name} download appeared in ${dir}: ${readdirSync(dir).join(", ")}`);
-}

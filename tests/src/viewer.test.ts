@@ -3,12 +3,11 @@ import { get } from "node:http";
 import { existsSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { readGraphFile } from "@pagepath/graph-builder";
 import type { RunningViewer } from "@pagepath/viewer";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
-import { ARTIFACTS, clickGraphNode, closeViewerSession, graphLayout, openViewerSession, paintedPixels, type ViewerBrowser } from "./viewer-browser.js";
+import { ARTIFACTS, clickGraphNode, closeViewerSession, graphLayout, openViewerSession, paintedPixels, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
 
 const SITE = "fixture-multi-origin";
 
@@ -22,15 +21,6 @@ function rawGet(url: string, path: string): Promise<{ status: number; body: stri
       res.on("end", () => ok({ status: res.statusCode ?? 0, body }));
     }).on("error", fail);
   });
-}
-
-async function waitForFile(dir: string, suffix: string): Promise<string> {
-  for (let i = 0; i < 100; i++) {
-    const f = readdirSync(dir).find((n) => n.endsWith(suffix));
-    if (f) return join(dir, f);
-    await sleep(100);
-  }
-  throw new Error(`no *${suffix} download appeared in ${dir}`);
 }
 
 describe("pagepath viewer", () => {
