@@ -3,14 +3,17 @@ import { numberOption, type Verb } from "../verb.js";
 
 export const viewVerb: Verb = {
   name: "view",
-  summary: "browse graphs in a web UI: corpus index, graph, timeline (D3, laid out by Graphviz)",
+  summary: "browse graphs and results in a web UI: index, graph, timeline, compare, experiment results",
   usage: `
 usage: pagepath view [DIR] [--host HOST] [--port PORT]
 
 Serves a web UI over the dependency graphs found in DIR (default corpus-data), up to four folders
-deep (e.g. DIR/graphs/*.json): a sortable index of the sites, each graph laid out by Graphviz's dot
-and drawn with D3 (zoom, pan, search, node details, the critical path), and a timeline of the
-recorded page load. Only files inside DIR are served. Prints the URL to open; stop with Ctrl-C.
+deep (e.g. DIR/graphs/*.json): a sortable index of the sites; each graph laid out by Graphviz's dot
+and drawn on a canvas (zoom, pan, search and filters, node details, the critical path, collapsible
+frames and timer chains); a timeline of the recorded load, with replayed runs beside it when DIR has
+experiment results; two graphs compared; and experiment results (runs, heatmaps, CDFs). Only files
+inside DIR are served; the biggest graphs are laid out in the background at start. Prints the URL to
+open; stop with Ctrl-C.
   --host HOST   address to listen on (default ${DEFAULT_HOST}: this machine only)
   --port PORT   port (default ${DEFAULT_PORT}; 0 picks a free one)
 `,
