@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -94,11 +94,16 @@ export async function closeViewerSession(chromium: ViewerBrowser | undefined, vi
   await viewer?.close();
 }
 
-/** The path of the first file in `dir` ending in `suffix` (a browser download), waiting up to 10 s for it. */
+/**
+ * The path of the first file in `dir` ending in `suffix` (a browser download), once it is complete,
+ * waiting up to 10 s. Chromium reserves the final name with an empty file before writing the data to
+ * a .crdownload file and renaming it, so an existing name alone does not mean the download is done.
+ */
 export async function waitForFile(dir: string, suffix: string): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const f = readdirSync(dir).find((n) => n.endsWith(suffix));
-    if (f) return join(dir, f);
+    const names = readdirSync(dir);
+    const f = names.find((n) => n.endsWith(suffix));
+    if (f && !names.some((n) => n.endsWith(".crdownload")) && statSync(join(dir, f)).size > 0) return join(dir, f);
     await sleep(100);
   }
   throw new Error(`no *${suffix} download appeared in ${dir}`);
