@@ -4,8 +4,9 @@
  * follows edges and the graph has no cycle. Every problem names the file and a JSON pointer.
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { GRAPH_SCHEMA_VERSION, type Graph } from "./graph.js";
+import { describeSchemaError } from "./schema-errors.js";
 
 const MAX_PROBLEMS = 50;
 
@@ -62,43 +63,9 @@ function shapeProblems(value: unknown): string[] | undefined {
   const check = compiledSchema();
   if (check(value)) return undefined;
   // A failed if/then also reports "must match then": the "then" error itself says it better.
-  return (check.errors ?? []).filter((e) => e.keyword !== "if").map((e) => describeSchemaError(e, value));
+  return (check.errors ?? []).filter((e) => e.keyword !== "if").map((e) => describeSchemaError(e, value, "the graph format"));
 }
 
-function describeSchemaError(e: ErrorObject, root: unknown): string {
-  const p = e.params as Record<string, unknown>;
-  const found = () => `, not ${JSON.stringify(valueAt(root, e.instancePath))}`;
-  switch (e.keyword) {
-    case "required": {
-      const kind = (valueAt(root, e.instancePath) as { kind?: unknown }).kind;
-      const why = e.schemaPath.includes("/then/") ? ` (needed when kind is ${JSON.stringify(kind)})` : "";
-      return `${place(e.instancePath, String(p.missingProperty))}: is missing${why}`;
-    }
-    case "additionalProperties":
-      return `${place(e.instancePath, String(p.additionalProperty))}: is not a field of the graph format (misspelt?)`;
-    case "enum":
-      return `${place(e.instancePath)}: must be one of ${(p.allowedValues as unknown[]).map(String).join(", ")}${found()}`;
-    case "const":
-      return `${place(e.instancePath)}: must be ${String(p.allowedValue)}${found()}`;
-    case "type":
-      return `${place(e.instancePath)}: must be ${[p.type].flat().join(" or ")}${found()}`;
-    default:
-      return `${place(e.instancePath)}: ${e.message ?? e.keyword}${found()}`;
-  }
-}
-
-function place(pointer: string, child?: string): string {
-  const full = child === undefined ? pointer : `${pointer}/${child.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  return full === "" ? "/" : full;
-}
-
-function valueAt(root: unknown, pointer: string): unknown {
-  let v = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    v = (v as Record<string, unknown>)[raw.replaceAll("~1", "/").replaceAll("~0", "~")];
-  }
-  return v;
-}
 
 function referenceProblems(g: Graph): string[] {
   const problems: string[] = [];

@@ -3,7 +3,8 @@
  * "<JSON pointer>: <what is wrong>" sentences. What a schema cannot say is checked in code elsewhere.
  */
 import { readFileSync } from "node:fs";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { describeSchemaError } from "@pagepath/graph-builder";
 
 // From dist/src/ back to the package, where the schemas ship next to the compiled code.
 const SCHEMA_DIR = new URL("../../schema/", import.meta.url);
@@ -27,7 +28,7 @@ function compiled(): Record<SchemaName, ValidateFunction> {
 export function shapeProblems(value: unknown, schema: SchemaName): string[] | undefined {
   const check = compiled()[schema];
   if (check(value)) return undefined;
-  return (check.errors ?? []).map((e) => describe(e, value, FORMAT_NAMES[schema]));
+  return (check.errors ?? []).map((e) => describeSchemaError(e, value, FORMAT_NAMES[schema]));
 }
 
 /**
@@ -38,42 +39,4 @@ export function versionProblem(value: unknown, supported: number): string[] | un
   if (typeof value !== "object" || value === null || Array.isArray(value)) return ["/: must be a JSON object"];
   if (!("schemaVersion" in value) || value.schemaVersion === supported) return undefined;
   return [`/schemaVersion: ${JSON.stringify(value.schemaVersion)} is not supported (this pagepath reads schemaVersion ${supported})`];
-}
-
-function describe(e: ErrorObject, root: unknown, format: string): string {
-  const p = e.params as Record<string, unknown>;
-  const found = () => `, not ${JSON.stringify(valueAt(root, e.instancePath))}`;
-  switch (e.keyword) {
-    case "required":
-      return `${pointer(e.instancePath, String(p.missingProperty))}: is missing`;
-    case "additionalProperties":
-      return `${pointer(e.instancePath, String(p.additionalProperty))}: is not a field of ${format} (misspelt?)`;
-    case "enum":
-      return `${pointer(e.instancePath)}: must be one of ${(p.allowedValues as unknown[]).map(String).join(", ")}${found()}`;
-    case "const":
-      return `${pointer(e.instancePath)}: must be ${JSON.stringify(p.allowedValue)}${found()}`;
-    case "type":
-      return `${pointer(e.instancePath)}: must be ${[p.type].flat().join(" or ")}${found()}`;
-    case "pattern": {
-      const what = (e.parentSchema as { description?: string } | undefined)?.description ?? `text matching ${String(p.pattern)}`;
-      return `${pointer(e.instancePath)}: must be ${what}${found()}`;
-    }
-    case "minItems":
-      return `${pointer(e.instancePath)}: must have at least ${String(p.limit)} entries`;
-    case "uniqueItems":
-      return `${pointer(e.instancePath)}: entries ${String(p.j)} and ${String(p.i)} are the same`;
-    default:
-      return `${pointer(e.instancePath)}: ${e.message ?? e.keyword}${found()}`;
-  }
-}
-
-function pointer(base: string, child?: string): string {
-  const full = child === undefined ? base : `${base}/${child.replaceAll("~", "~0").replaceAll("/", "~1")}`;
-  return full === "" ? "/" : full;
-}
-
-function valueAt(root: unknown, at: string): unknown {
-  let v = root;
-  for (const raw of at.split("/").slice(1)) v = (v as Record<string, unknown>)[raw.replaceAll("~1", "/").replaceAll("~0", "~")];
-  return v;
 }
