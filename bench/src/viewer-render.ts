@@ -1,10 +1,10 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import puppeteer, { type Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { serveSite, siteProfileOptions } from "@pagepath/corpus";
 import { buildGraph, loadRecording, type Graph } from "@pagepath/graph-builder";
-import { DEFAULT_CHROMIUM, recordPage, writeRecording } from "@pagepath/profiler";
+import { DEFAULT_CHROMIUM, launchChromium, recordPage, writeRecording, type LaunchedChromium } from "@pagepath/profiler";
 import { startViewer } from "@pagepath/viewer";
 import { writeLargeSite } from "./large-site.js";
 import { driveZoomAndPan } from "./viewer-drive.js";
@@ -71,15 +71,10 @@ export async function benchViewer(corpusGraphs: string, seconds: number, shots: 
 async function measureGraph(served: string, file: string, seconds: number, shot: string): Promise<ViewerOpenResult> {
   // A server per graph, with no background pre-layout, so the first opening is truly cold.
   const viewer = await startViewer({ dir: served, port: 0, prewarm: false });
-  const profile = mkdtempSync(join(tmpdir(), "pagepath-bench-viewer-chromium-"));
-  const browser = await puppeteer.launch({
-    executablePath: DEFAULT_CHROMIUM,
-    headless: true,
-    pipe: true,
-    userDataDir: profile,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", `--window-size=${VIEWPORT.width},${VIEWPORT.height}`],
-  });
+  let chromium: LaunchedChromium | undefined;
   try {
+    chromium = await launchChromium({ executablePath: DEFAULT_CHROMIUM, extraArgs: [`--window-size=${VIEWPORT.width},${VIEWPORT.height}`] });
+    const browser = chromium.browser;
     const page = await browser.newPage();
     await page.setViewport(VIEWPORT);
     const errors: string[] = [];
@@ -111,8 +106,7 @@ async function measureGraph(served: string, file: string, seconds: number, shot:
       fpsReference,
     };
   } finally {
-    await browser.close().catch(() => browser.process()?.kill("SIGKILL"));
-    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    await chromium?.close();
     await viewer.close();
   }
 }

@@ -14,7 +14,7 @@ export { toHar } from "./har.js";
 export { parseUrlList, checkUrl } from "./url-list.js";
 export { recordingName } from "./slug.js";
 export { parseNetwork, parseDevice, parseCpuThrottle, NO_CONDITIONS } from "./conditions.js";
-export { DEFAULT_CHROMIUM, PROFILE_DIR_PREFIX } from "./chromium.js";
+export { DEFAULT_CHROMIUM, PROFILE_DIR_PREFIX, launchChromium, type LaunchedChromium } from "./chromium.js";
 export { REDACTED, CREDENTIAL_HEADERS } from "./redact.js";
 export { estimateServerDelays } from "./server-delay.js";
 export { StopCondition } from "./stop-condition.js";

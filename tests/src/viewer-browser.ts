@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import puppeteer, { type Browser, type Page } from "puppeteer-core";
-import { DEFAULT_CHROMIUM } from "@pagepath/profiler";
+import type { Browser, Page } from "puppeteer-core";
+import { DEFAULT_CHROMIUM, launchChromium } from "@pagepath/profiler";
 import { startViewer, type Layout, type RunningViewer } from "@pagepath/viewer";
 
 export interface ViewerBrowser {
@@ -17,18 +17,14 @@ export interface ViewerBrowser {
 
 /** Headless Chromium on a fresh profile, with downloads going to a temporary folder. */
 export async function openViewerBrowser(): Promise<ViewerBrowser> {
-  const profile = mkdtempSync(join(tmpdir(), "pagepath-viewer-chromium-"));
   const downloads = mkdtempSync(join(tmpdir(), "pagepath-viewer-downloads-"));
-  const browser = await puppeteer.launch({
-    executablePath: DEFAULT_CHROMIUM,
-    headless: true,
-    pipe: true,
-    userDataDir: profile,
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--window-size=1400,900"],
+  const chromium = await launchChromium({ executablePath: DEFAULT_CHROMIUM, extraArgs: ["--window-size=1400,900"] }).catch((e: Error) => {
+    rmSync(downloads, { recursive: true, force: true });
+    throw e;
   });
+  const browser = chromium.browser;
   const cleanup = async (): Promise<void> => {
-    await browser.close().catch(() => browser.process()?.kill("SIGKILL"));
-    rmSync(profile, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+    await chromium.close();
     rmSync(downloads, { recursive: true, force: true });
   };
   try {
