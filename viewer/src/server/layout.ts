@@ -1,7 +1,7 @@
 import { runDot, toDot, type Graph } from "@pagepath/graph-builder";
 import type { Layout } from "./api.js";
 import { layoutFromDotJson } from "./dot-json.js";
-import { depthTreeEdges, rankedNodes } from "./layout-edges.js";
+import { depthTreeEdges, rankedNodes, rankGraph } from "./layout-edges.js";
 
 export interface LayoutOptions {
   rankdir: "LR" | "TB";
@@ -22,9 +22,10 @@ const BIG_GRAPH_ARGS = ["-Gsplines=line", "-Gnslimit=2", "-Gnslimit1=2", "-Gmcli
 
 export async function layoutGraph(g: Graph, opts: LayoutOptions, what: string): Promise<Layout> {
   const shown = g.nodes.filter((n) => opts.includeExcluded || n.excluded === null);
-  const big = rankedNodes(shown, g.edges) > DOT_RANK_BUDGET;
+  const ranking = rankGraph(shown, g.edges);
+  const big = rankedNodes(ranking) > DOT_RANK_BUDGET;
   const args = ["-Tjson0", ...(big ? BIG_GRAPH_ARGS : [])];
-  const routed = big ? { ...g, edges: depthTreeEdges(shown, g.edges) } : g;
+  const routed = big ? { ...g, edges: depthTreeEdges(ranking) } : g;
   const started = performance.now();
   const json = (await runDot(toDot(routed, opts), args, what)).toString("utf8");
   const ms = Math.round(performance.now() - started);
