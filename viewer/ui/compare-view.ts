@@ -2,9 +2,9 @@ import { legend, MARK_COLORS, mountDiffLists, summaryTable } from "./compare-pan
 import { sideBySideSvg } from "./compare-svg.js";
 import { summaryRows } from "./diff-summary.js";
 import { escapeHtml, ms } from "./format.js";
-import { GraphCanvas, type Emphasis } from "./graph-canvas.js";
+import { GraphCanvas } from "./graph-canvas.js";
 import { DEFAULT_THRESHOLD_MS, diffGraphs, diffMarks, siteWarning, type GraphDiff } from "./graph-diff.js";
-import { buildScene, type Scene } from "./graph-scene.js";
+import { buildScene } from "./graph-scene.js";
 import { sceneSvg } from "./graph-svg.js";
 import { interact, type ViewHandlers } from "./graph-view.js";
 import { loadLayout, loadSite, type SiteData } from "./site-data.js";
@@ -15,9 +15,7 @@ type SideName = "a" | "b";
 /** One of the two graphs on screen. */
 interface Side {
   site: SiteData;
-  scene: Scene;
   canvas: GraphCanvas;
-  emphasis: Emphasis;
   view: ReturnType<typeof interact>;
 }
 
@@ -29,7 +27,7 @@ let current: Record<SideName, Side> | null = null;
 /** Both graphs with their marks as one SVG, or null when the compare view is not on screen. */
 export function compareSvg(): SVGSVGElement | null {
   if (!current?.a.canvas.canvas.isConnected) return null;
-  return sideBySideSvg((["a", "b"] as const).map((s) => ({ title: `${s.toUpperCase()}: ${current![s].site.file}`, svg: sceneSvg(current![s].scene, current![s].emphasis) })));
+  return sideBySideSvg((["a", "b"] as const).map((s) => ({ title: `${s.toUpperCase()}: ${current![s].site.file}`, svg: sceneSvg(current![s].canvas.scene, current![s].canvas.emphasis) })));
 }
 
 /** Graph A (`site`) and graph B (`other`) side by side, their differences listed and outlined in both. */
@@ -57,9 +55,8 @@ ${warning ? `<div class="warning-box" id="compare-warning">${escapeHtml(warning)
   const pick = (ids: Record<SideName, string | null>, centre: SideName[]): void => {
     for (const s of ["a", "b"] as const) {
       const side = sides[s];
-      side.emphasis = { ...side.emphasis, selected: ids[s] };
-      side.canvas.setEmphasis(side.emphasis);
-      const n = side.scene.nodes.find((x) => x.id === ids[s]);
+      side.canvas.emphasize({ selected: ids[s] });
+      const n = side.canvas.scene.nodes.find((x) => x.id === ids[s]);
       if (n && centre.includes(s)) side.view.centre(n.x, n.y);
       else side.view.schedule();
     }
@@ -70,17 +67,15 @@ ${warning ? `<div class="warning-box" id="compare-warning">${escapeHtml(warning)
   for (const [s, site, layout] of [["a", a, layouts[0]!], ["b", b, layouts[1]!]] as const) {
     const el = main.querySelector<HTMLCanvasElement>(`#compare-${s}`)!;
     const scene = buildScene(layout, site.graph, []);
-    const emphasis: Emphasis = { shown: null, selected: null };
-    const canvas = new GraphCanvas(el, scene, emphasis);
-    sides[s] = { site, scene, canvas, emphasis, view: interact(el, canvas, layout, [], site, { ...on, select: clicked(s) }, () => undefined) };
+    const canvas = new GraphCanvas(el, scene, { shown: null, selected: null });
+    sides[s] = { site, canvas, view: interact(el, canvas, layout, [], site, { ...on, select: clicked(s) }, () => undefined) };
   }
   const apply = (): void => {
     diff = diffGraphs(a.graph, b.graph, thresholdMs);
     bToA = new Map([...diff.aToB].map(([ida, idb]) => [idb, ida]));
     for (const s of ["a", "b"] as const) {
       const marks = new Map([...diffMarks(diff, s)].map(([id, m]) => [id, MARK_COLORS[m]]));
-      sides[s].emphasis = { ...sides[s].emphasis, marks };
-      sides[s].canvas.setEmphasis(sides[s].emphasis);
+      sides[s].canvas.emphasize({ marks });
       sides[s].view.schedule();
     }
     main.querySelector("#compare-legend")!.innerHTML = legend(thresholdMs);

@@ -34,15 +34,21 @@ export class GraphCanvas {
 
   constructor(
     readonly canvas: HTMLCanvasElement,
-    private scene: Scene,
-    private emphasis: Emphasis,
+    readonly scene: Scene,
+    private shownEmphasis: Emphasis,
   ) {
     this.ctx = canvas.getContext("2d", { alpha: false })!;
     this.rebuild();
   }
 
-  setEmphasis(e: Emphasis): void {
-    this.emphasis = e;
+  /** What is emphasised now, e.g. for an SVG export of the same view. */
+  get emphasis(): Emphasis {
+    return this.shownEmphasis;
+  }
+
+  /** Changes part of the emphasis (filter, selection, marks); drawn at the next draw. */
+  emphasize(change: Partial<Emphasis>): void {
+    this.shownEmphasis = { ...this.shownEmphasis, ...change };
     this.rebuild();
   }
 

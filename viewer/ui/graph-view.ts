@@ -1,5 +1,5 @@
 import type { Layout } from "../src/server/api.js";
-import { GraphCanvas, type Emphasis } from "./graph-canvas.js";
+import { GraphCanvas } from "./graph-canvas.js";
 import { collapsibleGroups } from "./graph-groups.js";
 import { buildScene, type Group } from "./graph-scene.js";
 import { sceneSvg } from "./graph-svg.js";
@@ -21,18 +21,17 @@ const SETTLE_MS = 120;
 /** Collapsed group ids, kept while the user moves between sites and views. */
 const collapsed = new Set<string>();
 /** The graph on screen, so selection and export reach it without a redraw. */
-let current: { canvas: GraphCanvas; emphasis: Emphasis; svg: () => SVGSVGElement } | null = null;
+let current: { canvas: GraphCanvas; schedule: () => void } | null = null;
 
 export function highlightNode(id: string | null): void {
   if (!current) return;
-  current.emphasis = { ...current.emphasis, selected: id };
-  current.canvas.setEmphasis(current.emphasis);
-  current.canvas.canvas.dispatchEvent(new Event("redraw"));
+  current.canvas.emphasize({ selected: id });
+  current.schedule();
 }
 
 /** The drawn graph as a standalone SVG, or null when no graph is on screen. */
 export function graphSvg(): SVGSVGElement | null {
-  return current?.canvas.canvas.isConnected ? current.svg() : null;
+  return current?.canvas.canvas.isConnected ? sceneSvg(current.canvas.scene, current.canvas.emphasis) : null;
 }
 
 /** The dot layout on a canvas: frames as boxes, critical path thick, inferred edges dashed. */
@@ -56,15 +55,13 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
   const el = document.createElement("canvas");
   el.className = "canvas graph-canvas";
   main.append(el);
-  const emphasis: Emphasis = { shown: null, selected: state.node };
-  const canvas = new GraphCanvas(el, scene, emphasis);
-  current = { canvas, emphasis, svg: () => sceneSvg(scene, current!.emphasis) };
+  const canvas = new GraphCanvas(el, scene, { shown: null, selected: state.node });
   const view = interact(el, canvas, layout, groups, site, on, redraw);
+  current = { canvas, schedule: view.schedule };
   bar.querySelector("#fit")!.addEventListener("click", view.fit);
   mountFilter(bar, site, (f) => {
     const shown = new Set(site.graph.nodes.filter((n) => matches(n, f)).map((n) => n.id));
-    current!.emphasis = { ...current!.emphasis, shown };
-    canvas.setEmphasis(current!.emphasis);
+    canvas.emphasize({ shown });
     view.schedule();
   });
   const straight = scene.edges.filter((e) => !e.routed).length;
@@ -113,7 +110,6 @@ export function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Lay
   };
   resize();
   new ResizeObserver(resize).observe(el);
-  el.addEventListener("redraw", schedule);
   const zoom = d3
     .zoom<HTMLCanvasElement, unknown>()
     .scaleExtent([0.01, 8])
