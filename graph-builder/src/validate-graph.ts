@@ -6,9 +6,8 @@
 import { readFileSync } from "node:fs";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { GRAPH_SCHEMA_VERSION, type Graph } from "./graph.js";
+import { capProblems, readJsonFile } from "./json-file.js";
 import { describeSchemaError } from "./schema-errors.js";
-
-const MAX_PROBLEMS = 50;
 
 // From dist/src/ back to the package, where the schema ships next to the compiled code.
 const SCHEMA_URL = new URL("../../schema/graph.schema.json", import.meta.url);
@@ -23,26 +22,12 @@ function compiledSchema(): ValidateFunction {
 /** Problems with a parsed graph file, each "<file>: <place>: <what is wrong>"; empty when valid. */
 export function validateGraph(value: unknown, file: string): string[] {
   const problems = versionProblem(value) ?? shapeProblems(value) ?? referenceProblems(value as Graph);
-  const all = problems.map((p) => `${file}: ${p}`);
-  if (all.length <= MAX_PROBLEMS) return all;
-  return [...all.slice(0, MAX_PROBLEMS), `${file}: ... and ${all.length - MAX_PROBLEMS} more problems`];
+  return capProblems(problems.map((p) => `${file}: ${p}`), file);
 }
 
 /** Reads, parses and validates a graph file; throws an Error listing every problem. */
 export function readGraphFile(path: string): Graph {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw new Error(err.code === "ENOENT" ? `${path}: no such file` : `${path}: cannot be read (${err.message})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path}: not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
-  }
+  const value = readJsonFile(path);
   const problems = validateGraph(value, path);
   if (problems.length > 0) throw new Error(`${path}: not a valid pagepath graph:\n${problems.join("\n")}`);
   return value as Graph;

@@ -8,7 +8,8 @@ import { cellId, cellOf, PLAN_SUFFIX, RUNS_SUFFIX, type ExperimentPlan } from ".
 import { planMismatches } from "./plan-match.js";
 import type { RunResult } from "./run-result.js";
 import { readPlanFile } from "./validate-plan.js";
-import { capped, validateRunResult } from "./validate-run.js";
+import { capProblems } from "@pagepath/graph-builder";
+import { validateRunResult } from "./validate-run.js";
 
 export interface Experiment {
   plan: ExperimentPlan;
@@ -37,7 +38,7 @@ export function readExperiment(planPath: string): Experiment {
     throw new Error(`${runsPath}: cannot be read (${err.message})`);
   }
   const { runs, warnings, problems } = parseRuns(text, runsPath, plan);
-  if (problems.length > 0) throw new Error(`${runsPath}: not valid results of experiment ${plan.name}:\n${capped(problems, runsPath).join("\n")}`);
+  if (problems.length > 0) throw new Error(`${runsPath}: not valid results of experiment ${plan.name}:\n${capProblems(problems, runsPath).join("\n")}`);
   return { plan, runs, warnings };
 }
 

@@ -6,12 +6,12 @@ import { basename } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
 import { transportsFor } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
-import { capped, readJsonFile } from "./validate-run.js";
+import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 
 /** Problems with a parsed plan, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
 export function validatePlan(value: unknown, where: string): string[] {
   const problems = versionProblem(value, EXPERIMENT_SCHEMA_VERSION) ?? shapeProblems(value, "experiment-plan") ?? consistencyProblems(value as ExperimentPlan);
-  return capped(problems.map((p) => `${where}: ${p}`), where);
+  return capProblems(problems.map((p) => `${where}: ${p}`), where);
 }
 
 /** Reads, parses and validates `<name>.plan.json`; throws an Error listing every problem. */

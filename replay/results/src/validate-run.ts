@@ -2,16 +2,14 @@
  * Checks a run result (docs/formats/run-result.md): its shape with the JSON Schema, then what a schema
  * cannot say. Every problem names where it is: "<file>: <JSON pointer>: <what is wrong>".
  */
-import { readFileSync } from "node:fs";
+import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 import { RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RunResult } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
-
-const MAX_PROBLEMS = 50;
 
 /** Problems with a parsed run result, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
 export function validateRunResult(value: unknown, where: string): string[] {
   const problems = versionProblem(value, RUN_RESULT_SCHEMA_VERSION) ?? shapeProblems(value, "run-result") ?? consistencyProblems(value as RunResult);
-  return capped(problems.map((p) => `${where}: ${p}`), where);
+  return capProblems(problems.map((p) => `${where}: ${p}`), where);
 }
 
 /** Reads, parses and validates a run result file; throws an Error listing every problem. */
@@ -20,26 +18,6 @@ export function readRunResultFile(path: string): RunResult {
   const problems = validateRunResult(value, path);
   if (problems.length > 0) throw new Error(`${path}: not a valid pagepath run result:\n${problems.join("\n")}`);
   return value as RunResult;
-}
-
-export function readJsonFile(path: string): unknown {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    throw Object.assign(new Error(err.code === "ENOENT" ? `${path}: no such file` : `${path}: cannot be read (${err.message})`), { code: err.code });
-  }
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new Error(`${path}: not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
-  }
-}
-
-export function capped(all: string[], where: string): string[] {
-  if (all.length <= MAX_PROBLEMS) return all;
-  return [...all.slice(0, MAX_PROBLEMS), `${where}: ... and ${all.length - MAX_PROBLEMS} more problems`];
 }
 
 function consistencyProblems(r: RunResult): string[] {
