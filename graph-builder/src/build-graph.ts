@@ -46,6 +46,8 @@ export function buildGraph(rec: RecordingInput): Graph {
     callUrl: new Map(),
     modulesSeen: new Map(),
     markLoad: new Map(),
+    tasks: [],
+    loadDispatches: [],
     computations: [],
   };
   buildFrames(ctx, rec.body);
@@ -55,6 +57,8 @@ export function buildGraph(rec: RecordingInput): Graph {
   if (rec.trace) {
     const thread = mainThreadTrace(rec.trace, navStart);
     const { activities } = findActivities(thread);
+    ctx.tasks = thread.tasks;
+    ctx.loadDispatches = thread.loadDispatches;
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
       if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);

@@ -47,6 +47,10 @@ export interface BuildContext {
   callUrl: Map<GraphNode, string>;
   /** When the trace marked each frame's load events (MarkLoad), ms, one per document loaded. */
   markLoad: Map<string, number[]>;
+  /** The renderer main thread's tasks (RunTask), sorted by start; empty in traces without them. */
+  tasks: Array<{ start: number; end: number }>;
+  /** When each load event dispatch began on that thread, sorted. */
+  loadDispatches: number[];
   /** How many module evaluations each frame has had so far (they carry no URL in the trace). */
   modulesSeen: Map<string, number>;
   /** Computation nodes (all kinds but resource/download/markers), sorted by start. */

@@ -63,31 +63,51 @@ export function buildMarkers(ctx: BuildContext): void {
 }
 
 /**
- * The trace does not name an event's target. A window's load handlers run in that window (their
- * frame) and end just as the trace marks the frame's load (MarkLoad follows the dispatch). An
- * iframe element's load handler ends as the iframe's load is marked, but runs in the parent frame.
+ * The trace does not name an event's target, but Chrome's order within the task that finishes a
+ * frame is fixed: the window's load dispatch, then (in a subframe) its iframe element's load
+ * dispatch in the parent, then MarkLoad for the frame. A window's load handler is therefore the
+ * last load dispatch before its frame's MarkLoad, or the one before last in a subframe.
  */
 export function isWindowLoad(ctx: BuildContext, first: GraphNode, last: GraphNode): boolean {
-  return first.kind === "event" && first.event!.type === "load" && markedRightAfter(ctx, first.frameId, last) !== undefined;
+  if (first.kind !== "event" || first.event!.type !== "load") return false;
+  const subframe = ctx.frames.get(first.frameId)?.parentId ? 1 : 0;
+  return markedAfter(ctx, first.frameId, last, subframe) !== undefined;
 }
 
 /**
- * The subframe whose load an iframe element's load handler reports, if any: Chrome dispatches it
- * as that frame finishes loading, and marks the frame's load right after. Returns the frame and
- * which of its loads (documents) it was.
+ * The subframe whose load an iframe element's load handler reports, if any: its dispatch is the
+ * last before that frame's MarkLoad (see above). Returns the frame and which of its loads
+ * (documents) it was.
  */
 export function iframeLoadOf(ctx: BuildContext, first: GraphNode, last: GraphNode): { frame: FrameState; load: number } | undefined {
   if (first.kind !== "event" || first.event!.type !== "load") return undefined;
   for (const f of ctx.frames.values()) {
     if (f.parentId !== first.frameId) continue;
-    const load = markedRightAfter(ctx, f.id, last);
+    const load = markedAfter(ctx, f.id, last, 0);
     if (load !== undefined) return { frame: f, load };
   }
   return undefined;
 }
 
-/** Chrome marks load within microseconds of the dispatch ending; anything later is another task. */
-function markedRightAfter(ctx: BuildContext, frameId: string, last: GraphNode): number | undefined {
-  const i = (ctx.markLoad.get(frameId) ?? []).findIndex((at) => at >= last.end - 1e-3 && at - last.end < 0.1);
+/**
+ * Which of the frame's MarkLoads follows the handler ending at last.end in the same task with
+ * exactly `between` other load dispatches in between. Order, not a time gap: on a busy machine
+ * the thread can be preempted for milliseconds between the dispatch and the mark.
+ */
+function markedAfter(ctx: BuildContext, frameId: string, last: GraphNode, between: number): number | undefined {
+  const after = last.end + 1e-3;
+  const task = taskAt(ctx.tasks, last.end);
+  const i = (ctx.markLoad.get(frameId) ?? []).findIndex((at) =>
+    at >= last.end - 1e-3 && (!ctx.tasks.length || (task !== undefined && at <= task.end + 1e-3)) &&
+    ctx.loadDispatches.filter((t) => t > after && t < at).length === between);
   return i < 0 ? undefined : i;
+}
+
+/** The outermost task running at time t (nested run loops put tasks inside tasks). */
+function taskAt(tasks: BuildContext["tasks"], t: number): { start: number; end: number } | undefined {
+  for (const task of tasks) {
+    if (task.start > t + 1e-3) return undefined;
+    if (task.end >= t - 1e-3) return task;
+  }
+  return undefined;
 }

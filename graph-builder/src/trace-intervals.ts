@@ -30,6 +30,10 @@ export interface MainThreadTrace {
   roots: Interval[];
   /** Every mark, also those outside any interval (e.g. requests sent by the preload scanner's task). */
   marks: Mark[];
+  /** The thread's tasks (RunTask), sorted by start: what ran without yielding to the event loop. */
+  tasks: Array<{ start: number; end: number }>;
+  /** When each load event dispatch began (with or without handlers), sorted. */
+  loadDispatches: number[];
 }
 
 type RawEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, any> };
@@ -44,9 +48,13 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const ms = (us: number) => (us - t0) / 1000;
   const flat: Interval[] = [];
   const marks: Mark[] = [];
+  const tasks: Array<{ start: number; end: number }> = [];
+  const loadDispatches: number[] = [];
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
   for (const e of events) {
     if (!mainThreads.has(`${e.pid}:${e.tid}`)) continue;
+    if (e.name === "RunTask" && e.ph === "X") tasks.push({ start: ms(e.ts), end: ms(e.ts + (e.dur ?? 0)) });
+    if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
     if (MARKS.has(e.name)) {
       marks.push({ name: e.name, at: ms(e.ts), args: e.args ?? {} });
     } else if (INTERVALS.has(e.name)) {
@@ -62,7 +70,9 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
     }
   }
   marks.sort((a, b) => a.at - b.at);
-  return { roots: nest(flat, marks), marks };
+  tasks.sort((a, b) => a.start - b.start);
+  loadDispatches.sort((a, b) => a - b);
+  return { roots: nest(flat, marks), marks, tasks, loadDispatches };
 }
 
 function interval(name: string, start: number, end: number, args: Record<string, any>): Interval {
