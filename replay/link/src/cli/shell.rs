@@ -1,0 +1,60 @@
+//! `pagepath net shell ...`: Mahimahi's shells in one. Brings up a private topology from
+//! Mahimahi arguments, runs the command in its client namespace, and takes everything down when
+//! the command ends or on Ctrl-C.
+
+use std::process::Command;
+use std::time::Duration;
+
+use super::{exec::env, fresh_seed, require_root};
+use crate::io::{serve, signals, state};
+use crate::topology::mahimahi::parse_shell;
+use crate::topology::ParseContext;
+
+pub fn run(argv: &[String]) -> Result<i32, String> {
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    let ctx = ParseContext { source: "shell".into(), base_dir: cwd, fallback_seed: fresh_seed(), seed_override: None };
+    let shell = parse_shell(argv, &ctx)?;
+    require_root()?;
+    state::sweep();
+    let name = format!("sh{}", std::process::id());
+    state::claim(&name, std::process::id())?;
+    signals::install();
+    let running = match serve::bring_up(&name, &shell.topology, &argv.join(" ")) {
+        Ok(r) => r,
+        Err(e) => {
+            state::release(&name);
+            return Err(e);
+        }
+    };
+    let s = serve::state_of(&name, &shell.topology);
+    state::write(&s)?;
+    let command = if shell.command.is_empty() { vec![std::env::var("SHELL").unwrap_or("/bin/sh".into())] } else { shell.command };
+    let code = match env(Command::new("ip").args(["netns", "exec", &s.client_ns]).args(&command), &s).spawn() {
+        Ok(mut child) => wait(&mut child),
+        Err(e) => {
+            eprintln!("shell: {}: {e}", command[0]);
+            127
+        }
+    };
+    signals::request_stop();
+    running.tear_down();
+    state::release(&name);
+    Ok(code)
+}
+
+/// The command's exit code; on SIGINT/SIGTERM to us, the command is asked to stop, then killed.
+fn wait(child: &mut std::process::Child) -> i32 {
+    let mut asked = None;
+    loop {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status.code().unwrap_or(130);
+        }
+        if signals::stopping() {
+            let since = *asked.get_or_insert_with(std::time::Instant::now);
+            // SAFETY: kill has no memory effects.
+            let sig = if since.elapsed() < Duration::from_secs(3) { libc::SIGTERM } else { libc::SIGKILL };
+            unsafe { libc::kill(child.id() as i32, sig) };
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -1,0 +1,32 @@
+//! `pagepath-net`: the link emulator's command line (also reached as `pagepath net`).
+
+use pagepath_link::cli;
+
+fn main() {
+    let argv: Vec<String> = std::env::args().skip(1).collect();
+    let Some(verb) = argv.first() else {
+        eprintln!("{}", cli::USAGE);
+        std::process::exit(2);
+    };
+    let rest = &argv[1..];
+    let result = match verb.as_str() {
+        "up" => cli::up::run(rest),
+        "down" => cli::down::run(rest),
+        "exec" => cli::exec::run(rest),
+        "status" => cli::status::run(rest),
+        "shell" => cli::shell::run(rest),
+        "plot" => cli::plot::run(rest),
+        "help" | "--help" | "-h" => {
+            println!("{}", cli::USAGE);
+            Ok(0)
+        }
+        other => Err(format!("unknown verb \"{other}\"\n{}", cli::USAGE)),
+    };
+    match result {
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            eprintln!("pagepath net: {e}");
+            std::process::exit(2);
+        }
+    }
+}
