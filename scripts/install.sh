@@ -13,6 +13,7 @@ DEBIAN_PACKAGES=(
   ca-certificates
   iproute2          # network namespaces for emulated links
   procps            # ps/pkill, used to clean up after crashed browsers
+  ethtool           # bench net: a veth reference without segmentation offloads
 )
 
 missing=()
@@ -20,6 +21,8 @@ for p in "${DEBIAN_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then missing+=(nodejs npm); fi
+# The link emulator is Rust; a machine without a toolchain gets Debian's.
+if ! command -v cargo >/dev/null; then missing+=(cargo rustc); fi
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install: Debian packages: ${missing[*]}"
   if [ "$(id -u)" -ne 0 ]; then echo "install: must run as root to install ${missing[*]}" >&2; exit 1; fi
@@ -40,4 +43,5 @@ fi
 
 echo "install: building"
 npx --no-install tsc -b
+cargo build --release --locked --quiet --manifest-path replay/Cargo.toml
 echo "install: done ($(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: not found'), node $(node --version))"

@@ -1,3 +1,4 @@
 export { benchProfiler, type ProfilerBenchResult } from "./profiler-overhead.js";
 export { benchGraphBuild, type BuildBenchRow } from "./graph-build.js";
 export { benchViewer, type ViewerOpenResult } from "./viewer-render.js";
+export { benchNet, type NetBenchResult } from "./net-link.js";

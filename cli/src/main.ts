@@ -9,8 +9,9 @@ import { dotVerb } from "./verbs/dot.js";
 import { serveVerb } from "./verbs/serve.js";
 import { corpusVerb } from "./verbs/corpus.js";
 import { viewVerb } from "./verbs/view.js";
+import { netVerb } from "./verbs/net.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));
@@ -35,6 +36,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`pagepath: unknown verb "${name}"\n\n${overview()}`);
     return 2;
   }
+  if (found.raw) return found.raw(rest);
   let verb = found;
   if (found.subcommands) {
     const sub = found.subcommands.find((v) => v.name === rest[0]);

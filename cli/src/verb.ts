@@ -8,6 +8,8 @@ export interface Verb {
   run(values: Record<string, unknown>, positionals: string[]): Promise<number>;
   /** A verb made of subcommands (`pagepath corpus stats`): run is then not called. */
   subcommands?: Verb[];
+  /** A verb that parses its own arguments (a wrapped binary): gets them untouched. */
+  raw?: (argv: string[]) => Promise<number>;
 }
 
 /** A usage error: printed with the verb's help hint, exit code 2. */

@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchGraphBuild, benchProfiler, benchViewer } from "@pagepath/bench";
+import { benchGraphBuild, benchNet, benchProfiler, benchViewer, type NetBenchResult } from "@pagepath/bench";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer [--loads N] [--seconds S] [--graphs DIR] [--out DIR]
+usage: pagepath bench profiler|build|viewer|net [--loads N] [--seconds S] [--graphs DIR] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -17,17 +17,23 @@ viewer     time from opening a graph in the viewer (headless Chromium) to its dr
            layout not cached (dot runs; ratio against dot alone) and cached, and redraws per second
            while panning and zooming (ratio against the idle page's frame rate), for the largest
            graph in --graphs and a generated graph of over 2,000 nodes.
+net        the link emulator (needs root): TCP throughput through one unlimited emulated path / a
+           bare veth pair (with and without segmentation offloads), CPU time per packet, and at
+           10, 100 and 1,000 Mbit/s the goodput reached, the emulator's own lateness (p50/p99)
+           and a half-rate UDP probe's one-way delay error (p50/p99).
   --loads N    loads (profiler) or builds (build) per measurement (default 10)
-  --seconds S  viewer: seconds of panning and zooming per measurement (default 4)
+  --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
+               per transfer (default 5)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
   --out DIR    where the JSON result goes (default bench/results)
 `,
   options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build" && which !== "viewer") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build or viewer`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer or net`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
+    if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
     if (which === "build") return reportBuild(await benchGraphBuild(loads, log), String(values.out));
     if (which === "viewer") return reportViewer(await benchViewer(String(values.graphs), numberOption(values, "seconds", 4, 1, 60), String(values.out), log), String(values.out));
     const r = await benchProfiler(loads, log);
@@ -76,4 +82,20 @@ function reportViewer(r: Awaited<ReturnType<typeof benchViewer>>, out: string): 
   writeFileSync(join(out, "viewer.json"), JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
   process.stdout.write(`wrote ${join(out, "viewer.json")} and a screenshot of each graph as first drawn (viewer-*.png)\n`);
   return r.missing.length ? 1 : 0;
+}
+
+function reportNet(r: NetBenchResult, out: string): number {
+  const lines = [
+    `link emulator (${r.seconds} s TCP transfers, 1,500-byte MTU)`,
+    `  one path, no rate limit: ${r.emulatorMbps.toFixed(0)} Mbit/s; bare veth ${r.vethMbps.toFixed(0)} Mbit/s (ratio ${r.ratio.toFixed(3)}), veth without offloads ${r.vethNoOffloadMbps.toFixed(0)} Mbit/s (ratio ${r.ratioNoOffload.toFixed(3)})`,
+    `  emulator CPU per packet forwarded: ${r.cpuUsPerPacket.toFixed(2)} µs`,
+    "  rate Mbit/s   goodput Mbit/s   of ideal   lateness p50/p99 µs   UDP one-way delay error p50/p99 µs   probe loss",
+    ...r.rates.map((x) => `  ${String(x.mbit).padStart(11)}   ${x.goodputMbps.toFixed(1).padStart(14)}   ${(x.goodputShare * 100).toFixed(1).padStart(7)}%   ${`${x.latenessP50Us}/${x.latenessP99Us}`.padStart(19)}   ${`${x.owdErrorP50Us.toFixed(0)}/${x.owdErrorP99Us.toFixed(0)}`.padStart(34)}   ${(x.probeLoss * 100).toFixed(2).padStart(9)}%`),
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  mkdirSync(out, { recursive: true });
+  const file = join(out, "net.json");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
+  process.stdout.write(`wrote ${file}\n`);
+  return 0;
 }
