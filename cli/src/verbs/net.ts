@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import type { Verb } from "../verb.js";
 
 /** The link emulator is Rust (replay/link); this verb hands its arguments over unchanged. */
-export const NET_BINARY = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "replay", "target", "release", "pagepath-net");
+export const NET_BINARY = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "replay", "target", "release", "pagepath-net");
 
 export const netVerb: Verb = {
   name: "net",

@@ -48,3 +48,6 @@ pub fn server_link_addr(path: usize) -> String {
 /// Where servers listen in the server namespace (replay origins take more of 10.200.0.0/16).
 pub const SERVER_ADDR: &str = "10.200.0.1";
 pub const SERVER_NET: &str = "10.200.0.0/16";
+
+#[cfg(test)]
+mod tests;
