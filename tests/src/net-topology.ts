@@ -77,10 +77,5 @@ export function writeTemp(label: string, file: string, text: string): string {
   return path;
 }
 
-export function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor((s.length - 1) / 2)]!;
-}
-
 /** Bytes a full-size TCP segment carries per 1,504-byte opportunity (IP 20 + TCP 32 with timestamps). */
 export const TCP_PAYLOAD_SHARE = 1448 / 1504;

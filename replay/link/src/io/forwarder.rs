@@ -38,6 +38,7 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
     let mut reported = 0;
     while !stopping() {
         let now = now_us();
+        // arrive() runs the link up to `now` first, so no arrival takes a past opportunity.
         link.advance(now);
         for _ in 0..READ_BURST {
             match from.read(&mut buf) {
@@ -49,7 +50,6 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
                 }
             }
         }
-        link.advance(now);
         let t = now_us();
         while let Some((packet, release)) = link.pop_ready(t) {
             if to.write(&packet).is_err() {

@@ -43,7 +43,9 @@ pub fn bring_up(name: &str, topo: &Topology, command_line: &str) -> Result<Runni
         Ok(running)
     })();
     if result.is_err() {
-        signal_threads_and_clean(name);
+        // Threads already started hold TUN devices; the stop flag ends them.
+        super::signals::request_stop();
+        state::remove_namespaces(name);
     }
     result
 }
@@ -138,15 +140,6 @@ impl Running {
             let _ = t.join();
         }
         Running { name: name.clone(), threads: Vec::new(), reports }.write_stats();
-        let (c, s) = namespaces(&name);
-        netns::delete(&c);
-        netns::delete(&s);
+        state::remove_namespaces(&name);
     }
-}
-
-fn signal_threads_and_clean(name: &str) {
-    super::signals::request_stop();
-    let (c, s) = namespaces(name);
-    netns::delete(&c);
-    netns::delete(&s);
 }

@@ -102,10 +102,15 @@ pub fn alive(pid: u32) -> bool {
 /// Removes a topology's namespaces (and the processes in them) and its files. The last stats
 /// stay until the name is used again, so they can be read after `down`.
 pub fn clean(name: &str) {
+    remove_namespaces(name);
+    release(name);
+}
+
+/// Both namespaces of a topology, with whatever still runs in them.
+pub fn remove_namespaces(name: &str) {
     let (c, s) = namespaces(name);
     netns::delete(&c);
     netns::delete(&s);
-    release(name);
 }
 
 pub fn release(name: &str) {

@@ -2,6 +2,7 @@
 
 use super::fields::Obj;
 use crate::core::config::{Limit, QueueConfig};
+use crate::core::queue::red_thesis;
 
 pub const QUEUE_TYPES: &[&str] = &["infinite", "droptail", "drophead", "red", "codel"];
 const FIELDS: &[&str] = &["type", "packets", "bytes", "bdp", "targetMs", "intervalMs", "minTh", "maxTh", "maxP", "weight", "gentle"];
@@ -40,24 +41,28 @@ pub fn parse_queue(q: &Obj, bdp_bytes: Option<f64>) -> Result<QueueConfig, Strin
     })
 }
 
-/// RED with the thesis's parameters (seed 001 Table 3.4) unless overridden: thresholds are
-/// fractions of the limit (max_q), min_th = 0.66, max_th = 0.8, max_p = 10%, weight 1, gentle.
+/// RED with the thesis's parameters (core's `red_thesis`, seed 001 Table 3.4) unless overridden;
+/// minTh and maxTh are fractions of the limit (max_q).
 fn red(q: &Obj, limit: Limit) -> Result<QueueConfig, String> {
+    let QueueConfig::Red { min_th, max_th, max_p, weight, gentle, .. } = red_thesis(limit) else {
+        unreachable!("red_thesis builds a RED queue")
+    };
     let n = match limit {
         Limit::Packets(n) | Limit::Bytes(n) => n as f64,
     };
-    let min = q.num("minTh", 0.0, 1.0, " (a fraction of the limit)")?.unwrap_or(0.66);
-    let max = q.num("maxTh", 0.0, 1.0, " (a fraction of the limit)")?.unwrap_or(0.8);
-    if min >= max {
-        return Err(format!("{}: minTh ({min}) must be below maxTh ({max})", q.at));
+    let fraction = " (a fraction of the limit)";
+    let min_th = q.num("minTh", 0.0, 1.0, fraction)?.map_or(min_th, |f| f * n);
+    let max_th = q.num("maxTh", 0.0, 1.0, fraction)?.map_or(max_th, |f| f * n);
+    if min_th >= max_th {
+        return Err(format!("{}: minTh ({}) must be below maxTh ({})", q.at, min_th / n, max_th / n));
     }
     Ok(QueueConfig::Red {
         limit,
-        min_th: min * n,
-        max_th: max * n,
-        max_p: q.num("maxP", 0.0, 1.0, "")?.unwrap_or(0.1),
-        weight: q.num("weight", 0.000_001, 1.0, "")?.unwrap_or(1.0),
-        gentle: q.boolean("gentle")?.unwrap_or(true),
+        min_th,
+        max_th,
+        max_p: q.num("maxP", 0.0, 1.0, "")?.unwrap_or(max_p),
+        weight: q.num("weight", 0.000_001, 1.0, "")?.unwrap_or(weight),
+        gentle: q.boolean("gentle")?.unwrap_or(gentle),
     })
 }
 
