@@ -39,6 +39,8 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
     signals::request_stop();
     running.tear_down();
     state::release(&name);
+    // A shell's name is used once, so nothing would ever replace its stats file.
+    let _ = std::fs::remove_file(state::file(&name, ".stats.json"));
     Ok(code)
 }
 
