@@ -14,6 +14,12 @@ DEBIAN_PACKAGES=(
   iproute2          # network namespaces for emulated links
   procps            # ps/pkill, used to clean up after crashed browsers
   ethtool           # bench net: a veth reference without segmentation offloads
+  cmake             # builds BoringSSL for the QUIC stack (tquic) of the replay servers
+  g++
+  make
+  mptcpize          # Chromium over MPTCP (LD_PRELOAD), for MPTCP replays
+  nginx-light       # bench replay: the reference web server
+  nghttp2-client    # bench replay: h2load, the HTTP/1.1 and HTTP/2 load generator
 )
 
 missing=()
@@ -29,6 +35,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # Debian starts nginx on every address at port 80; the bench runs its own on loopback only.
+  if [[ " ${missing[*]} " == *" nginx-light "* ]]; then
+    { systemctl disable --now nginx || service nginx stop || nginx -s stop; } >/dev/null 2>&1 || true
+  fi
 fi
 
 node_major=$(node -p 'process.versions.node.split(".")[0]')

@@ -10,8 +10,9 @@ import { serveVerb } from "./verbs/serve.js";
 import { corpusVerb } from "./verbs/corpus.js";
 import { viewVerb } from "./verbs/view.js";
 import { netVerb } from "./verbs/net.js";
+import { replayVerb } from "./verbs/replay.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

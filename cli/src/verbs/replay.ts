@@ -1,0 +1,61 @@
+import { basename, resolve } from "node:path";
+import { rustBinary, runRustBinary } from "../rust-binary.js";
+import { NET_BINARY } from "./net.js";
+import type { Verb } from "../verb.js";
+
+export const SERVER_BINARY = rustBinary("pagepath-server");
+
+const USAGE = `
+usage: pagepath replay serve RECORDING [--net NAME] [--out DIR] [server options]
+
+Serves a recording from one origin server per recorded host until Ctrl-C. With --net NAME the
+servers run in the server namespace of the emulated topology NAME (pagepath net up), on
+10.200.1.1 and up; without it, on 127.0.1.1 and up. DIR (default replays/<recording>-<time>)
+receives origins.json (the name map and Chromium's flags), the certificate, per-connection and
+per-stream logs, fidelity.json and qlog/. Server options (pagepath-server help):
+  --protocol http1|http1-clear|h2|h3   --transport tcp|mptcp|quic|mpquic
+  --model serial|parallel|out-of-order --priority none|mime|critical-path|client [--preemption]
+  --chunk-bytes N --graph FILE --delays recorded|zero --delay-samples FILE --seed N
+  --scheduler minrtt|roundrobin
+`;
+
+function takeValue(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i < 0) return undefined;
+  const value = argv[i + 1];
+  argv.splice(i, 2);
+  return value;
+}
+
+function timestamp(): string {
+  return new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
+}
+
+async function serve(argv: string[]): Promise<number> {
+  const rest = [...argv];
+  const net = takeValue(rest, "--net");
+  const recording = rest.find((a, i) => !a.startsWith("--") && (i === 0 || !rest[i - 1]!.startsWith("--") || VALUELESS.has(rest[i - 1]!)));
+  if (!rest.includes("--out")) {
+    const name = recording ? basename(resolve(recording)) : "replay";
+    rest.push("--out", `replays/${name}-${timestamp()}`);
+  }
+  if (!rest.includes("--first-address")) rest.push("--first-address", net ? "10.200.1.1" : "127.0.1.1");
+  const server = ["serve", ...rest];
+  if (net === undefined) return runRustBinary("pagepath replay", SERVER_BINARY, server);
+  return runRustBinary("pagepath replay", NET_BINARY, ["exec", net, "server", "--", SERVER_BINARY, ...server]);
+}
+
+const VALUELESS = new Set(["--preemption", "--no-qlog"]);
+
+export const replayVerb: Verb = {
+  name: "replay",
+  summary: "replay a recording: origin servers over HTTP/1.1, HTTP/2 or HTTP/3 on TCP, MPTCP, QUIC or multipath QUIC",
+  usage: USAGE,
+  options: {},
+  run: async () => 2,
+  raw: async (argv) => {
+    if (argv[0] === "serve") return serve(argv.slice(1));
+    process.stderr.write(USAGE.trimStart());
+    return argv.length === 0 || argv[0] === "help" || argv[0] === "--help" ? 0 : 2;
+  },
+};

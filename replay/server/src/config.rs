@@ -1,0 +1,204 @@
+//! What one replay serves and how: read from the command line, checked before anything starts.
+
+use crate::core::delay::DelayMode;
+use crate::core::priority::PriorityScheme;
+use crate::core::schedule::{ScheduleConfig, ServerModel};
+use crate::io::quic::MultipathScheduler;
+use pagepath_link::cli::args::Args;
+use std::net::Ipv4Addr;
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    /// HTTP/1.1 over TLS (ALPN http/1.1), as Chromium speaks to an https origin without h2.
+    Http1,
+    /// HTTP/1.1 without TLS on every origin: for clients that need no TLS.
+    Http1Clear,
+    /// HTTP/2 over TLS, negotiated by ALPN.
+    H2,
+    /// HTTP/3 over QUIC.
+    H3,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transport {
+    Tcp,
+    Mptcp,
+    Quic,
+    Mpquic,
+}
+
+impl Protocol {
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Http1 => "http1",
+            Protocol::Http1Clear => "http1-clear",
+            Protocol::H2 => "h2",
+            Protocol::H3 => "h3",
+        }
+    }
+}
+
+impl Transport {
+    pub fn name(self) -> &'static str {
+        match self {
+            Transport::Tcp => "tcp",
+            Transport::Mptcp => "mptcp",
+            Transport::Quic => "quic",
+            Transport::Mpquic => "mpquic",
+        }
+    }
+}
+
+pub struct ServeConfig {
+    pub recording: PathBuf,
+    pub out: PathBuf,
+    pub protocol: Protocol,
+    pub transport: Transport,
+    pub schedule: ScheduleConfig,
+    pub priority: PriorityScheme,
+    pub graph: Option<PathBuf>,
+    pub delays: DelayMode,
+    pub delay_samples: Option<PathBuf>,
+    pub seed: u64,
+    pub scheduler: MultipathScheduler,
+    /// The first origin's address; each further host takes the next one.
+    pub first_address: Ipv4Addr,
+    pub qlog: bool,
+}
+
+pub const USAGE: &str = "\
+usage: pagepath-server serve RECORDING --out DIR [options]
+
+Serves a recording's archive from one server per recorded host, each on its own address
+(--first-address and up), until SIGINT/SIGTERM. Writes into DIR: origins.json (the name map,
+Chromium's flags and the certificate's SPKI hash), cert.pem/key.pem, connections.jsonl,
+streams.jsonl, fidelity.json and qlog/. Prints one JSON line when every server listens.
+
+  --protocol http1|http1-clear|h2|h3     default h2 (http:// origins are always clear HTTP/1.1)
+  --transport tcp|mptcp|quic|mpquic     default tcp for HTTP/1.1 and HTTP/2, quic for HTTP/3
+  --model serial|parallel|out-of-order  server model (seed 001 §3.7.6), default out-of-order
+  --priority none|mime|critical-path|client   response order among ready responses, default none
+  --preemption                          a more urgent response takes over at the next chunk
+  --chunk-bytes N                       scheduling granularity, default 16384 (0 = whole responses)
+  --graph FILE                          the page's graph.json, for --priority critical-path
+  --delays recorded|zero                processing delays, default recorded
+  --delay-samples FILE                  per-MIME-type delay samples for responses without one
+  --seed N                              seed for drawn delays, default 1
+  --scheduler minrtt|roundrobin         multipath QUIC path scheduler, default minrtt
+  --first-address IPV4                  default 127.0.1.1; other addresses are added to lo (in a
+                                        server namespace: pagepath replay serve --net uses 10.200.1.1)
+  --no-qlog                             no qlog files for QUIC connections
+";
+
+fn parse_protocol(v: &str) -> Result<Protocol, String> {
+    match v {
+        "http1" | "http/1.1" | "h1" => Ok(Protocol::Http1),
+        "http1-clear" | "h1c" => Ok(Protocol::Http1Clear),
+        "h2" | "http2" => Ok(Protocol::H2),
+        "h3" | "http3" => Ok(Protocol::H3),
+        _ => Err(format!("--protocol: unknown protocol \"{v}\"; choose http1, http1-clear, h2 or h3")),
+    }
+}
+
+fn parse_transport(v: &str) -> Result<Transport, String> {
+    match v {
+        "tcp" => Ok(Transport::Tcp),
+        "mptcp" => Ok(Transport::Mptcp),
+        "quic" => Ok(Transport::Quic),
+        "mpquic" => Ok(Transport::Mpquic),
+        _ => Err(format!("--transport: unknown transport \"{v}\"; choose tcp, mptcp, quic or mpquic")),
+    }
+}
+
+fn check_combination(p: Protocol, t: Transport) -> Result<(), String> {
+    let over_tcp = matches!(t, Transport::Tcp | Transport::Mptcp);
+    if (p == Protocol::H3) == over_tcp {
+        let fits = if p == Protocol::H3 { "quic or mpquic" } else { "tcp or mptcp" };
+        return Err(format!(
+            "--protocol {} cannot run over --transport {}: {} runs over {fits}",
+            p.name(),
+            t.name(),
+            p.name()
+        ));
+    }
+    Ok(())
+}
+
+fn one_of<T: Copy>(name: &str, v: Option<String>, default: T, table: &[(&str, T)]) -> Result<T, String> {
+    let Some(v) = v else { return Ok(default) };
+    table.iter().find(|(k, _)| *k == v).map(|(_, x)| *x).ok_or_else(|| {
+        let names: Vec<&str> = table.iter().map(|(k, _)| *k).collect();
+        format!("{name}: unknown value \"{v}\"; choose {}", names.join(", "))
+    })
+}
+
+pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
+    let mut a = Args::new(argv);
+    let out = a.value("--out")?.ok_or("--out DIR is required")?;
+    let protocol = parse_protocol(&a.value("--protocol")?.unwrap_or_else(|| "h2".into()))?;
+    let default_transport = if protocol == Protocol::H3 { "quic" } else { "tcp" };
+    let transport = parse_transport(&a.value("--transport")?.unwrap_or_else(|| default_transport.into()))?;
+    check_combination(protocol, transport)?;
+    let model = one_of(
+        "--model",
+        a.value("--model")?,
+        ServerModel::OutOfOrder,
+        &[("serial", ServerModel::Serial), ("parallel", ServerModel::Parallel), ("out-of-order", ServerModel::OutOfOrder)],
+    )?;
+    let priority = one_of(
+        "--priority",
+        a.value("--priority")?,
+        PriorityScheme::None,
+        &[
+            ("none", PriorityScheme::None),
+            ("mime", PriorityScheme::Mime),
+            ("critical-path", PriorityScheme::CriticalPath),
+            ("client", PriorityScheme::Client),
+        ],
+    )?;
+    let preemption = a.flag("--preemption");
+    let chunk_bytes = a.number("--chunk-bytes", 0.0, 1e9)?.unwrap_or(16384.0) as u64;
+    let graph = a.value("--graph")?.map(PathBuf::from);
+    if priority == PriorityScheme::CriticalPath && graph.is_none() {
+        return Err("--priority critical-path needs --graph FILE (the page's graph.json)".into());
+    }
+    let delays = one_of(
+        "--delays",
+        a.value("--delays")?,
+        DelayMode::Recorded,
+        &[("recorded", DelayMode::Recorded), ("zero", DelayMode::Zero)],
+    )?;
+    let delay_samples = a.value("--delay-samples")?.map(PathBuf::from);
+    let seed = a.number("--seed", 0.0, 9.007e15)?.unwrap_or(1.0) as u64;
+    let scheduler = one_of(
+        "--scheduler",
+        a.value("--scheduler")?,
+        MultipathScheduler::MinRtt,
+        &[("minrtt", MultipathScheduler::MinRtt), ("roundrobin", MultipathScheduler::RoundRobin)],
+    )?;
+    let first_address = match a.value("--first-address")? {
+        None => Ipv4Addr::new(127, 0, 1, 1),
+        Some(v) => v.parse().map_err(|_| format!("--first-address: \"{v}\" is not an IPv4 address"))?,
+    };
+    let qlog = !a.flag("--no-qlog");
+    let rest = a.rest()?;
+    let [recording] = rest.as_slice() else {
+        return Err(format!("expected one recording directory, got {}", rest.len()));
+    };
+    Ok(ServeConfig {
+        recording: PathBuf::from(recording),
+        out: PathBuf::from(out),
+        protocol,
+        transport,
+        schedule: ScheduleConfig { model, preemption, chunk_bytes },
+        priority,
+        graph,
+        delays,
+        delay_samples,
+        seed,
+        scheduler,
+        first_address,
+        qlog,
+    })
+}

@@ -1,0 +1,73 @@
+//! Reads what a replay serves from a recording folder (docs/formats/recording.md): the archive,
+//! every body it names (checked against its size and SHA-256), delay samples and the graph.
+
+use crate::config::ServeConfig;
+use crate::core::archive::parse_archive;
+use crate::core::delay::{DelayModel, DelaySamples};
+use crate::core::priority::parse_critical_ranks;
+use crate::service::Content;
+use bytes::Bytes;
+use std::collections::HashMap;
+use std::path::Path;
+
+fn read_text(path: &Path, what: &str) -> Result<String, String> {
+    std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the {what}: {e}", path.display()))
+}
+
+pub fn load(cfg: &ServeConfig) -> Result<Content, String> {
+    let dir = &cfg.recording;
+    if !dir.is_dir() {
+        return Err(format!("{}: not a recording folder (no such directory)", dir.display()));
+    }
+    let archive_path = dir.join("archive.json");
+    if !archive_path.is_file() {
+        return Err(format!(
+            "{}: no archive.json: not a pagepath recording, or an incomplete one (profile writes <dir>.partial until it is whole)",
+            dir.display()
+        ));
+    }
+    let archive = parse_archive(&read_text(&archive_path, "archive")?, &archive_path.display().to_string())?;
+    let mut cache: HashMap<String, Bytes> = HashMap::new();
+    let mut bodies = Vec::with_capacity(archive.resources.len());
+    for r in &archive.resources {
+        let Some(body) = &r.body else {
+            bodies.push(Bytes::new());
+            continue;
+        };
+        if let Some(b) = cache.get(&body.sha256) {
+            bodies.push(b.clone());
+            continue;
+        }
+        let bytes = read_body(dir, &body.sha256, body.size, &r.id)?;
+        cache.insert(body.sha256.clone(), bytes.clone());
+        bodies.push(bytes);
+    }
+    let mut samples = DelaySamples::from_archive(&archive);
+    if let Some(path) = &cfg.delay_samples {
+        samples.merge(&DelaySamples::parse(&read_text(path, "delay samples")?, &path.display().to_string())?);
+    }
+    let delays = DelayModel::new(&archive, samples, cfg.delays, cfg.seed);
+    let critical_ranks = match &cfg.graph {
+        Some(path) => parse_critical_ranks(&read_text(path, "graph")?, &path.display().to_string())?,
+        None => HashMap::new(),
+    };
+    Ok(Content { archive, bodies, delays, critical_ranks })
+}
+
+fn read_body(dir: &Path, sha256: &str, size: u64, id: &str) -> Result<Bytes, String> {
+    // The name comes from the archive: it must be a digest, never a path.
+    if sha256.len() != 64 || !sha256.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(format!("{}: entry {id:?}: body.sha256 {sha256:?} is not a SHA-256 digest", dir.join("archive.json").display()));
+    }
+    let path = dir.join("bodies").join(sha256);
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: the body of entry {id:?} cannot be read: {e}", path.display()))?;
+    if bytes.len() as u64 != size {
+        return Err(format!("{}: the body of entry {id:?} has {} bytes, the archive says {size}", path.display(), bytes.len()));
+    }
+    let digest = ring::digest::digest(&ring::digest::SHA256, &bytes);
+    let hex: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
+    if !hex.eq_ignore_ascii_case(sha256) {
+        return Err(format!("{}: the body of entry {id:?} is corrupt: its SHA-256 is {hex}", path.display()));
+    }
+    Ok(Bytes::from(bytes))
+}

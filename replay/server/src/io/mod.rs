@@ -1,0 +1,14 @@
+//! The replay server's edges: sockets, TLS, HTTP front ends, QUIC, files.
+
+pub mod addresses;
+pub mod body;
+pub mod certs;
+pub mod driver;
+pub mod http;
+pub mod load;
+pub mod logs;
+pub mod origins_file;
+pub mod quic;
+pub mod sockets;
+pub mod tcp_stats;
+pub mod tls;

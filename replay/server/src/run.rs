@@ -1,0 +1,119 @@
+//! `pagepath-server serve`: loads the recording, binds every origin's socket (so a taken port
+//! fails the replay before anything is served), serves until SIGINT/SIGTERM/SIGHUP, and leaves
+//! the logs and the fidelity report behind.
+
+use crate::config::{Protocol, ServeConfig, Transport};
+use crate::io::origins_file::{self, Serving};
+use crate::io::{addresses, certs, http, load, logs::LogFiles, quic, sockets, tls};
+use crate::service::{Service, ServiceParts};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::signal::unix::{signal, SignalKind};
+use tokio::sync::watch;
+
+enum Bound {
+    Stream(std::net::TcpListener, Option<Arc<rustls::ServerConfig>>),
+    Datagram(std::net::UdpSocket),
+}
+
+pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
+    let content = load::load(&cfg)?;
+    let servers = origins_file::assign(&content.archive.origins(), cfg.first_address)?;
+    std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: cannot create: {e}", cfg.out.display()))?;
+    let mut v4: Vec<Ipv4Addr> = servers.iter().filter_map(|s| if let IpAddr::V4(a) = s.address { Some(a) } else { None }).collect();
+    v4.dedup();
+    let _addresses = addresses::ensure_local(&v4)?;
+    let mut hosts: Vec<String> = servers.iter().map(|s| s.origin.host.clone()).collect();
+    hosts.dedup();
+    let cert = certs::generate(&hosts)?;
+    cert.write(&cfg.out)?;
+    let mptcp = cfg.transport == Transport::Mptcp;
+    let mut bound = Vec::new();
+    for s in &servers {
+        let (name, addr) = (s.origin.to_string(), SocketAddr::new(s.address, s.port));
+        bound.push(match origins_file::serving(&s.origin, cfg.protocol) {
+            Serving::Quic => Bound::Datagram(sockets::udp_socket(&name, addr)?),
+            Serving::Tls(alpn) => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, Some(tls::server_config(&cert, alpn)?)),
+            Serving::Clear => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, None),
+        });
+    }
+    let qlog_dir = (cfg.qlog && cfg.protocol == Protocol::H3).then(|| cfg.out.join("qlog"));
+    if let Some(d) = &qlog_dir {
+        std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create: {e}", d.display()))?;
+    }
+    let service = Arc::new(Service::new(ServiceParts {
+        content,
+        origins: servers.clone(),
+        priority: cfg.priority,
+        schedule: cfg.schedule,
+        logs: LogFiles::create(&cfg.out)?,
+        cert_file: cfg.out.join("cert.pem"),
+        key_file: cfg.out.join("key.pem"),
+        qlog_dir,
+    }));
+    origins_file::write(&cfg.out, &servers, &cfg, &cert.spki_hash)?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the runtime: {e}"))?;
+    let multipath = (cfg.transport == Transport::Mpquic).then_some(cfg.scheduler);
+    let quic_threads = runtime.block_on(async {
+        let (stop_tx, stop_rx) = watch::channel(false);
+        let mut quic_threads = Vec::new();
+        for (origin, b) in bound.into_iter().enumerate() {
+            match b {
+                Bound::Stream(listener, tls) => {
+                    let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| format!("cannot serve: {e}"))?;
+                    let stop = stop_rx.clone();
+                    tokio::spawn(http::serve(http::OriginListener { service: service.clone(), origin, listener, tls, mptcp, stop }));
+                }
+                Bound::Datagram(socket) => quic_threads.push(quic::spawn_quic(service.clone(), origin, socket, multipath)?),
+            }
+        }
+        announce(&cfg, &servers.len(), &cert.spki_hash);
+        wait_for_signal(&service).await?;
+        service.stop();
+        let _ = stop_tx.send(true);
+        // Connection tasks log what they carried as they close.
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        Ok::<_, String>(quic_threads)
+    })?;
+    for t in quic_threads {
+        let _ = t.join();
+    }
+    service.write_reports()?;
+    Ok(0)
+}
+
+fn announce(cfg: &ServeConfig, origins: &usize, spki_hash: &str) {
+    let line = serde_json::json!({
+        "ready": true,
+        "pid": std::process::id(),
+        "out": cfg.out.display().to_string(),
+        "origins": origins,
+        "protocol": cfg.protocol.name(),
+        "transport": cfg.transport.name(),
+        "spkiHash": spki_hash,
+        "nameMap": cfg.out.join("origins.json").display().to_string(),
+    });
+    println!("{line}");
+}
+
+async fn wait_for_signal(service: &Service) -> Result<(), String> {
+    let mut signals = Vec::new();
+    for kind in [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()] {
+        signals.push(signal(kind).map_err(|e| format!("cannot watch signals: {e}"))?);
+    }
+    let [int, term, hup] = signals.as_mut_slice() else { unreachable!() };
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        tokio::select! {
+            _ = int.recv() => return Ok(()),
+            _ = term.recv() => return Ok(()),
+            _ = hup.recv() => return Ok(()),
+            _ = tick.tick() => service.write_reports()?,
+        }
+    }
+}

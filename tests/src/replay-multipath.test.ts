@@ -1,0 +1,119 @@
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { before, describe, it } from "node:test";
+import { promisify } from "node:util";
+import { DEFAULT_CHROMIUM, readRecording, recordPage, writeRecording, type ArchiveEntry } from "@pagepath/profiler";
+import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+import { NET, netStats, withTopology } from "./net-topology.js";
+import { FETCH, readJsonLines, recordReplay, startReplay } from "./replay-harness.js";
+import { writeSyntheticRecording } from "./replay-synthetic.js";
+
+const run = promisify(execFile);
+/** Two 4 Mbit/s paths: slow enough that a page's bytes back up and the second path is used. */
+const TWO_PATHS = ["--paths", "2", "--delay-ms", "10", "--rate-mbit", "4"];
+
+function served(archive: ArchiveEntry[]): ArchiveEntry[] {
+  return archive.filter((e) => e.fromCache === null && e.response !== null && e.body !== null);
+}
+
+/** Chromium in the client namespace with its TCP sockets turned into MPTCP ones (mptcpize). */
+function mptcpChromium(net: string): string {
+  const path = join(tempDir("chromium-mptcp"), "chromium");
+  writeFileSync(path, `#!/bin/sh\nexec "${NET}" exec "${net}" client -- mptcpize run "${DEFAULT_CHROMIUM}" "$@"\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+const delivered = (net: string): number[] => netStats(net).paths.map((p: any) => p.downlink.deliveredBytes);
+
+describe("multipath replays: bytes on both paths", () => {
+  let recording: string;
+  let entry: string;
+
+  before(async () => {
+    const site = await startFixture();
+    try {
+      recording = join(tempDir("mp-src"), "rec");
+      const { recording: r } = await recordPage(site.config.entry, optionsFor(site));
+      writeRecording(recording, r);
+      entry = site.config.entry;
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("HTTP/2 over MPTCP: Chromium (mptcpize) loads a two-origin page byte for byte over two subflows", async () => {
+    const net = "rp-mptcp";
+    // Big enough (1.2 MB) for the kernel's scheduler to fill the second subflow too.
+    const html = '<!doctype html><title>mptcp</title><script src="https://static.mp.test/big.js"></script><script src="/app.js"></script>';
+    const page = writeSyntheticRecording("https://www.mp.test", [
+      { path: "/", mimeType: "text/html", bytes: 0, body: Buffer.from(html), delayMs: 2, resourceType: "Document" },
+      { path: "https://static.mp.test/big.js", mimeType: "application/javascript", bytes: 0, body: Buffer.from(`/*${"x".repeat(1_200_000)}*/`), delayMs: 5, resourceType: "Script" },
+      { path: "/app.js", mimeType: "application/javascript", bytes: 0, body: Buffer.from("document.title = 'done';"), delayMs: 3, resourceType: "Script" },
+    ]);
+    await withTopology(net, TWO_PATHS, async () => {
+      const replay = await startReplay(page, ["--protocol", "h2", "--transport", "mptcp"], net);
+      let replayed: string;
+      try {
+        replayed = await recordReplay("https://www.mp.test/", replay, mptcpChromium(net));
+      } finally {
+        assert.equal(await replay.stop(), 0);
+      }
+      const original = served(JSON.parse(readFileSync(join(page, "archive.json"), "utf8")));
+      const again = served(readRecording(replayed).archive);
+      for (const e of original) {
+        const g = again.find((x) => x.url === e.url);
+        assert.ok(g, `${e.url} not fetched from the replay`);
+        assert.equal(g.body!.sha256, e.body!.sha256, `${e.url}: body differs`);
+        assert.equal(g.response!.protocol, "h2");
+      }
+      const connections = readJsonLines(join(replay.out, "connections.jsonl"));
+      assert.ok(connections.every((c) => c.transport === "mptcp"));
+      const multi = connections.filter((c) => c.paths.filter((p: any) => p.bytesSent > 0).length >= 2);
+      assert.ok(multi.length >= 1, `no connection sent on two subflows: ${JSON.stringify(connections.map((c) => c.paths))}`);
+      const bytes = delivered(net);
+      for (const [i, b] of bytes.entries()) assert.ok(b > 200_000, `path ${i} delivered ${b} bytes (${bytes})`);
+    });
+  });
+
+  for (const scheduler of ["minrtt", "roundrobin"]) {
+    it(`HTTP/3 over multipath QUIC (${scheduler}): every response byte for byte, bytes on both paths`, async () => {
+      const net = `rp-mpq-${scheduler.slice(0, 3)}`;
+      await withTopology(net, TWO_PATHS, async () => {
+        const replay = await startReplay(recording, ["--protocol", "h3", "--transport", "mpquic", "--scheduler", scheduler], net);
+        const host = new URL(entry).host;
+        const origin = replay.nameMap.origins.find((o: any) => o.host === host);
+        const targets = served(readRecording(recording).archive)
+          .filter((e) => new URL(e.url).host === host)
+          .map((e) => new URL(e.url).pathname + new URL(e.url).search);
+        let report: any;
+        try {
+          const { stdout } = await run(NET, [
+            "exec", net, "client", "--", FETCH, "--connect", `${origin.address}:443`, "--host", host,
+            "--local", "10.10.0.2", "--local", "10.10.1.2", "--multipath", "--scheduler", scheduler, ...targets,
+          ]);
+          report = JSON.parse(stdout.trim().split("\n").at(-1)!);
+        } finally {
+          assert.equal(await replay.stop(), 0);
+        }
+        assert.equal(report.transport, "mpquic");
+        const original = served(readRecording(recording).archive);
+        for (const r of report.responses) {
+          const e = original.find((x) => new URL(x.url).pathname + new URL(x.url).search === r.target && new URL(x.url).host === host)!;
+          assert.equal(r.sha256, e.body!.sha256, `${r.target}: body differs`);
+        }
+        const usedPaths = report.paths.filter((p: any) => p.bytesReceived > 0);
+        assert.ok(usedPaths.length >= 2, `client paths: ${JSON.stringify(report.paths)}`);
+        const conn = readJsonLines(join(replay.out, "connections.jsonl")).find((c) => c.transport === "mpquic");
+        assert.ok(conn, "the server logged the multipath connection");
+        assert.ok(conn.paths.filter((p: any) => p.bytesSent > 0).length >= 2, `server paths: ${JSON.stringify(conn.paths)}`);
+        const bytes = delivered(net);
+        for (const [i, b] of bytes.entries()) assert.ok(b > 5_000, `path ${i} delivered ${b} bytes (${bytes})`);
+        const qlogs = readFileSync(join(replay.out, "origins.json"), "utf8");
+        assert.ok(qlogs.includes("mpquic"));
+      });
+    });
+  }
+});
