@@ -8,3 +8,4 @@ export * from "./generator/index.js";
 export * from "./build/index.js";
 export { siteProfileOptions } from "./site-profile-options.js";
 export * from "./realistic/index.js";
+export { writeSyntheticRecording, type SyntheticResource } from "./synthetic-recording.js";

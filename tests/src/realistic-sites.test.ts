@@ -7,6 +7,8 @@ import { readGraphFile } from "@pagepath/graph-builder";
 import { readBody, readRecording } from "@pagepath/profiler";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
+import { withTopology } from "./net-topology.js";
+import { assertReplayedLikeRecorded, chromiumInClientNamespace, recordReplay, servedResponses, startReplay } from "./replay-harness.js";
 
 /**
  * Builds every realistic corpus site the way a user does (`pagepath corpus build --kind realistic`:
@@ -63,6 +65,32 @@ describe("realistic corpus sites", () => {
       } finally {
         await server.close();
       }
+    }
+  });
+
+  it("replay offline in Chromium through an emulated link, byte for byte, over HTTP/2 and HTTP/3", async () => {
+    // The two with the most hosts; HTTP/2 with critical-path priorities from the site's graph.
+    const hostCount = (name: string) => new Set(servedResponses(readRecording(join(data, "recordings", name)).archive).map((e) => new URL(e.url).host)).size;
+    const chosen = sites.map((s) => s.name).sort((a, b) => hostCount(b) - hostCount(a) || a.localeCompare(b)).slice(0, 2);
+    const cases: [string, string[], string][] = [
+      [chosen[0]!, ["--protocol", "h2", "--priority", "critical-path", "--graph", join(data, "graphs", `${chosen[0]}.json`)], "h2"],
+      [chosen[1]!, ["--protocol", "h3"], "h3"],
+    ];
+    for (const [name, args, protocol] of cases) {
+      const recording = join(data, "recordings", name);
+      const net = `rp-real-${protocol}`;
+      await withTopology(net, ["--delay-ms", "10", "--rate-mbit", "50"], async () => {
+        const replay = await startReplay(recording, args, net);
+        let replayed: string;
+        try {
+          replayed = await recordReplay(readRecording(recording).manifest.url, replay, chromiumInClientNamespace(net));
+        } finally {
+          assert.equal(await replay.stop(), 0);
+        }
+        const compared = assertReplayedLikeRecorded(recording, replayed, protocol);
+        console.log(`${name}: ${compared} responses replayed over ${protocol}, byte for byte`);
+        assert.ok(compared >= 10, `${name}: only ${compared} responses compared`);
+      });
     }
   });
 

@@ -7,13 +7,12 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { tempDir } from "./fixture-profile.js";
-import { REPLAY_SERVER, ReplayFailed, startReplay } from "./replay-harness.js";
-import { writeSyntheticRecording } from "./replay-synthetic.js";
+import { REPLAY_SERVER, ReplayFailed, startReplay, synthetic } from "./replay-harness.js";
 
 const run = promisify(execFile);
 const ORIGIN = "https://www.bad.test";
 const good = () =>
-  writeSyntheticRecording(ORIGIN, [
+  synthetic(ORIGIN, [
     { path: "/index.html", mimeType: "text/html", bytes: 2000, delayMs: 1 },
     { path: "/search?q=cats&page=1", mimeType: "application/json", bytes: 300, delayMs: 1 },
   ]);

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, writeRecording, type ProfileOptions } from "@pagepath/profiler";
+import { writeSyntheticRecording, type SyntheticResource } from "@pagepath/corpus";
+import assert from "node:assert/strict";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, readRecording, recordPage, writeRecording, type ArchiveEntry, type ProfileOptions } from "@pagepath/profiler";
 import { NET } from "./net-topology.js";
 import { tempDir } from "./fixture-profile.js";
 
@@ -100,4 +102,43 @@ export async function recordReplay(url: string, replay: RunningReplay, executabl
 
 export function readJsonLines(path: string): any[] {
   return readFileSync(path, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/** A synthetic recording (archive and bodies only) in a fresh temporary folder. */
+export function synthetic(origin: string, resources: SyntheticResource[]): string {
+  return writeSyntheticRecording(join(tempDir("synthetic"), "rec"), origin, resources);
+}
+
+/** Responses that went over the network (not from a cache) and have a body to compare. */
+export function servedResponses(archive: ArchiveEntry[]): ArchiveEntry[] {
+  return archive.filter((e) => e.fromCache === null && e.response !== null && e.body !== null);
+}
+
+/**
+ * Holds what Chromium received from a replay to the recording: every recorded network response
+ * fetched again, byte for byte, with the same status, over `protocol`, each host from its own
+ * replay address. Returns how many responses were compared.
+ */
+export function assertReplayedLikeRecorded(recording: string, replayed: string, protocol: string): number {
+  const original = servedResponses(readRecording(recording).archive);
+  const again = readRecording(replayed);
+  assert.equal(again.manifest.status, "complete", String(again.manifest.reason));
+  const addresses = new Map<string, Set<string>>();
+  let compared = 0;
+  for (const e of original) {
+    const got = servedResponses(again.archive).filter((x) => x.url === e.url && x.method === e.method);
+    assert.ok(got.length > 0, `${e.url} was recorded but Chromium did not fetch it from the replay`);
+    for (const g of got) {
+      assert.equal(g.body!.sha256, e.body!.sha256, `${e.url}: the replayed body differs from the recorded one`);
+      assert.equal(g.response!.protocol, protocol, `${e.url} came over ${g.response!.protocol}`);
+      assert.equal(g.response!.status, e.response!.status, `${e.url}: status`);
+      const host = new URL(e.url).host;
+      addresses.set(host, (addresses.get(host) ?? new Set()).add((g.response!.remoteAddress ?? "").replace(/:\d+$/, "")));
+      compared++;
+    }
+  }
+  const all = [...addresses.values()].flatMap((set) => [...set]);
+  assert.equal(new Set(all).size, addresses.size, `one address per host: ${JSON.stringify([...addresses].map(([h, a]) => [h, [...a]]))}`);
+  for (const a of all) assert.match(a, /^10\.200\.1\.\d+$/);
+  return compared;
 }

@@ -4,19 +4,15 @@ import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { promisify } from "node:util";
-import { DEFAULT_CHROMIUM, readRecording, recordPage, writeRecording, type ArchiveEntry } from "@pagepath/profiler";
+import { DEFAULT_CHROMIUM, readRecording, recordPage, writeRecording } from "@pagepath/profiler";
 import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
 import { NET, netStats, withTopology } from "./net-topology.js";
-import { FETCH, readJsonLines, recordReplay, startReplay } from "./replay-harness.js";
-import { writeSyntheticRecording } from "./replay-synthetic.js";
+import { FETCH, readJsonLines, recordReplay, servedResponses, startReplay, synthetic } from "./replay-harness.js";
 
 const run = promisify(execFile);
 /** Two 4 Mbit/s paths: slow enough that a page's bytes back up and the second path is used. */
 const TWO_PATHS = ["--paths", "2", "--delay-ms", "10", "--rate-mbit", "4"];
 
-function served(archive: ArchiveEntry[]): ArchiveEntry[] {
-  return archive.filter((e) => e.fromCache === null && e.response !== null && e.body !== null);
-}
 
 /** Chromium in the client namespace with its TCP sockets turned into MPTCP ones (mptcpize). */
 function mptcpChromium(net: string): string {
@@ -48,7 +44,7 @@ describe("multipath replays: bytes on both paths", () => {
     const net = "rp-mptcp";
     // Big enough (1.2 MB) for the kernel's scheduler to fill the second subflow too.
     const html = '<!doctype html><title>mptcp</title><script src="https://static.mp.test/big.js"></script><script src="/app.js"></script>';
-    const page = writeSyntheticRecording("https://www.mp.test", [
+    const page = synthetic("https://www.mp.test", [
       { path: "/", mimeType: "text/html", bytes: 0, body: Buffer.from(html), delayMs: 2, resourceType: "Document" },
       { path: "https://static.mp.test/big.js", mimeType: "application/javascript", bytes: 0, body: Buffer.from(`/*${"x".repeat(1_200_000)}*/`), delayMs: 5, resourceType: "Script" },
       { path: "/app.js", mimeType: "application/javascript", bytes: 0, body: Buffer.from("document.title = 'done';"), delayMs: 3, resourceType: "Script" },
@@ -61,8 +57,8 @@ describe("multipath replays: bytes on both paths", () => {
       } finally {
         assert.equal(await replay.stop(), 0);
       }
-      const original = served(JSON.parse(readFileSync(join(page, "archive.json"), "utf8")));
-      const again = served(readRecording(replayed).archive);
+      const original = servedResponses(JSON.parse(readFileSync(join(page, "archive.json"), "utf8")));
+      const again = servedResponses(readRecording(replayed).archive);
       for (const e of original) {
         const g = again.find((x) => x.url === e.url);
         assert.ok(g, `${e.url} not fetched from the replay`);
@@ -85,7 +81,7 @@ describe("multipath replays: bytes on both paths", () => {
         const replay = await startReplay(recording, ["--protocol", "h3", "--transport", "mpquic", "--scheduler", scheduler], net);
         const host = new URL(entry).host;
         const origin = replay.nameMap.origins.find((o: any) => o.host === host);
-        const targets = served(readRecording(recording).archive)
+        const targets = servedResponses(readRecording(recording).archive)
           .filter((e) => new URL(e.url).host === host)
           .map((e) => new URL(e.url).pathname + new URL(e.url).search);
         let report: any;
@@ -99,7 +95,7 @@ describe("multipath replays: bytes on both paths", () => {
           assert.equal(await replay.stop(), 0);
         }
         assert.equal(report.transport, "mpquic");
-        const original = served(readRecording(recording).archive);
+        const original = servedResponses(readRecording(recording).archive);
         for (const r of report.responses) {
           const e = original.find((x) => new URL(x.url).pathname + new URL(x.url).search === r.target && new URL(x.url).host === host)!;
           assert.equal(r.sha256, e.body!.sha256, `${r.target}: body differs`);

@@ -4,8 +4,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
 import { NET, netDown, netUp } from "./net-topology.js";
-import { readJsonLines, startReplay } from "./replay-harness.js";
-import { writeSyntheticRecording } from "./replay-synthetic.js";
+import { readJsonLines, startReplay, synthetic } from "./replay-harness.js";
 
 const run = promisify(execFile);
 const NETNAME = "rp-order";
@@ -40,13 +39,13 @@ const times = (streams: any[], url: string) => streams.find((s) => s.url === `${
 
 describe("server models and prioritisation change the order responses complete in (seed 001 Fig 3.15, §3.7.7.7)", () => {
   // R1 is slow to process, R2 quick, R3 in between; 30 kB each, pipelined on one connection.
-  const models = writeSyntheticRecording(ORIGIN, [
+  const models = synthetic(ORIGIN, [
     { path: "/r1.js", mimeType: "application/javascript", bytes: 30_000, delayMs: 300 },
     { path: "/r2.css", mimeType: "text/css", bytes: 30_000, delayMs: 100 },
     { path: "/r3.png", mimeType: "image/png", bytes: 30_000, delayMs: 200 },
   ]);
   // A big image that starts at once, and an urgent style sheet ready 150 ms later.
-  const preempt = writeSyntheticRecording(ORIGIN, [
+  const preempt = synthetic(ORIGIN, [
     { path: "/big.png", mimeType: "image/png", bytes: 1_500_000, delayMs: 0 },
     { path: "/small.css", mimeType: "text/css", bytes: 20_000, delayMs: 150 },
   ]);

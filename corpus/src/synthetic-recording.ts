@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tempDir } from "./fixture-profile.js";
 
 export interface SyntheticResource {
   /** A path on the origin, or a whole URL for another origin. */
@@ -16,11 +15,11 @@ export interface SyntheticResource {
 }
 
 /**
- * A recording with just what the replay server reads (archive.json and bodies/), for tests that
- * need exact sizes and processing delays: one origin, each body filled with its own byte.
+ * Writes into `dir` a recording with just what the replay server reads (archive.json and
+ * bodies/), for tests and benchmarks that need exact sizes and processing delays; bodies default
+ * to their size in one letter.
  */
-export function writeSyntheticRecording(origin: string, resources: SyntheticResource[]): string {
-  const dir = join(tempDir("synthetic"), "rec");
+export function writeSyntheticRecording(dir: string, origin: string, resources: SyntheticResource[]): string {
   mkdirSync(join(dir, "bodies"), { recursive: true });
   const archive = resources.map((r, i) => {
     const body = r.body ?? Buffer.alloc(r.bytes, 65 + (i % 26));
