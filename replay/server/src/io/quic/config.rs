@@ -1,0 +1,49 @@
+//! The QUIC transport settings every replay connection gets.
+
+use super::MultipathScheduler;
+use crate::service::Service;
+use std::path::Path;
+use tquic::{Config, CongestionControlAlgorithm, MultipathAlgorithm, TlsConfig};
+
+const MIB: u64 = 1024 * 1024;
+/// A whole page can be in flight on one connection, so flow control must never be what limits a
+/// replay: tens of MB per connection and per stream.
+const CONNECTION_WINDOW: u64 = 64 * MIB;
+const STREAM_WINDOW: u64 = 32 * MIB;
+/// Pages open hundreds of requests on one connection.
+const MAX_STREAMS_BIDI: u64 = 1000;
+const IDLE_TIMEOUT_MS: u64 = 30_000;
+/// Room for the connection IDs that the peer's extra paths consume.
+const ACTIVE_CID_LIMIT: u64 = 8;
+
+pub(super) fn server_config(service: &Service, multipath: Option<MultipathScheduler>) -> Result<Config, String> {
+    let cert = utf8_path(service.cert_file(), "certificate")?;
+    let key = utf8_path(service.key_file(), "private key")?;
+    let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)
+        .map_err(|e| format!("cannot load the certificate {cert} with the key {key}: {e}"))?;
+    let mut config = Config::new().map_err(|e| format!("cannot make a QUIC configuration: {e}"))?;
+    config.set_tls_config(tls);
+    config.set_max_connection_window(CONNECTION_WINDOW);
+    config.set_max_stream_window(STREAM_WINDOW);
+    config.set_initial_max_data(CONNECTION_WINDOW);
+    config.set_initial_max_stream_data_bidi_local(STREAM_WINDOW);
+    config.set_initial_max_stream_data_bidi_remote(STREAM_WINDOW);
+    config.set_initial_max_streams_bidi(MAX_STREAMS_BIDI);
+    config.set_max_idle_timeout(IDLE_TIMEOUT_MS);
+    // CUBIC, like Linux TCP's default, so that QUIC and TCP replays differ in protocol rather than
+    // in congestion control.
+    config.set_congestion_control_algorithm(CongestionControlAlgorithm::Cubic);
+    if let Some(scheduler) = multipath {
+        config.enable_multipath(true);
+        config.set_multipath_algorithm(match scheduler {
+            MultipathScheduler::MinRtt => MultipathAlgorithm::MinRtt,
+            MultipathScheduler::RoundRobin => MultipathAlgorithm::RoundRobin,
+        });
+        config.set_active_connection_id_limit(ACTIVE_CID_LIMIT);
+    }
+    Ok(config)
+}
+
+fn utf8_path<'a>(path: &'a Path, what: &str) -> Result<&'a str, String> {
+    path.to_str().ok_or_else(|| format!("the {what} path {} is not UTF-8, which tquic needs", path.display()))
+}
