@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchGraphBuild, benchNet, benchProfiler, benchViewer, type NetBenchResult } from "@pagepath/bench";
+import { benchGraphBuild, benchNet, benchProfiler, benchReplay, benchViewer, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer|net [--loads N] [--seconds S] [--graphs DIR] [--out DIR]
+usage: pagepath bench profiler|build|viewer|net|replay [--loads N] [--seconds S] [--graphs DIR] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -21,19 +21,25 @@ net        the link emulator (needs root): TCP throughput through one unlimited 
            bare veth pair (with and without segmentation offloads), CPU time per packet, and at
            10, 100 and 1,000 Mbit/s the goodput reached, the emulator's own lateness (p50/p99)
            and a half-rate UDP probe's one-way delay error (p50/p99).
+replay     the replay server / nginx serving the same 20 files (8x1 KB, 8x10 KB, 4x100 KB) with the
+           same certificate, over HTTP/1.1 and HTTP/2 on TLS (needs root, h2load and nginx):
+           requests per second with h2load (8 connections; 10 streams each on HTTP/2), and the
+           mean time per request with one request at a time, with the latency pagepath adds;
+           medians of 3 runs each, alternating the servers.
   --loads N    loads (profiler) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
-               per transfer (default 5)
+               per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
   --out DIR    where the JSON result goes (default bench/results)
 `,
   options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer or net`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net or replay`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
+    if (which === "replay") return reportReplay(await benchReplay(numberOption(values, "seconds", 2, 1, 30), log), String(values.out));
     if (which === "build") return reportBuild(await benchGraphBuild(loads, log), String(values.out));
     if (which === "viewer") return reportViewer(await benchViewer(String(values.graphs), numberOption(values, "seconds", 4, 1, 60), String(values.out), log), String(values.out));
     const r = await benchProfiler(loads, log);
@@ -96,6 +102,24 @@ function reportNet(r: NetBenchResult, out: string): number {
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
   const file = join(out, "net.json");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
+  process.stdout.write(`wrote ${file}\n`);
+  return 0;
+}
+
+function reportReplay(r: ReplayBenchResult, out: string): number {
+  const lines = [`replay server against nginx, same files and certificate (median of ${r.repeats} runs of ${r.seconds} s each; ratio = pagepath / nginx)`];
+  lines.push("  protocol  measure                pagepath       nginx   ratio   pagepath - nginx");
+  const fmt = (x: number, unit: string) => `${x.toFixed(0)} ${unit}`;
+  for (const row of r.rows) {
+    const measure = row.measure === "throughput" ? "requests per second" : "time per request";
+    const added = row.addedUs === null ? "" : `${row.addedUs >= 0 ? "+" : ""}${row.addedUs.toFixed(0)} µs`;
+    lines.push(`  ${row.protocol.padEnd(8)}  ${measure.padEnd(19)} ${fmt(row.pagepath, row.unit).padStart(11)} ${fmt(row.nginx, row.unit).padStart(11)}   ${row.ratio.toFixed(2).padStart(5)}   ${added.padStart(16)}`);
+  }
+  for (const [protocol, tls] of Object.entries(r.tls)) lines.push(`  ${protocol}: ${tls}`);
+  process.stdout.write(lines.join("\n") + "\n");
+  mkdirSync(out, { recursive: true });
+  const file = join(out, "replay.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
   process.stdout.write(`wrote ${file}\n`);
   return 0;
