@@ -107,7 +107,7 @@ fn run(args: Args) -> Result<Report, String> {
         protocol: "h3",
         transport: if conn.is_multipath() { "mpquic" } else { "quic" },
         responses: f.exchanges.iter().map(report::response).collect(),
-        paths: report::paths(conn),
+        paths: pagepath_server::io::quic::paths::path_logs(conn),
         handshake_us: f.handshake_us,
     };
     drop(f);

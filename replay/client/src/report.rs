@@ -2,7 +2,7 @@
 
 use crate::fetch::Exchange;
 use serde::Serialize;
-use tquic::Connection;
+use pagepath_server::service::PathLog;
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -10,7 +10,7 @@ pub struct Report {
     pub protocol: &'static str,
     pub transport: &'static str,
     pub responses: Vec<ResponseReport>,
-    pub paths: Vec<PathReport>,
+    pub paths: Vec<PathLog>,
     pub handshake_us: Option<u64>,
 }
 
@@ -27,18 +27,6 @@ pub struct ResponseReport {
     pub end_us: Option<u64>,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PathReport {
-    pub local: String,
-    pub remote: String,
-    pub bytes_sent: u64,
-    pub bytes_received: u64,
-    pub packets_sent: u64,
-    pub packets_lost: u64,
-    pub rtt_us: Option<u64>,
-}
-
 pub fn response(e: &Exchange) -> ResponseReport {
     let digest = e.body_digest.clone().finish();
     ResponseReport {
@@ -52,24 +40,3 @@ pub fn response(e: &Exchange) -> ResponseReport {
     }
 }
 
-/// Each path's traffic as counted on this side, in address order.
-pub fn paths(conn: &mut Connection) -> Vec<PathReport> {
-    let mut tuples: Vec<_> = conn.paths_iter().collect();
-    tuples.sort_by_key(|t| (t.local, t.remote));
-    tuples
-        .into_iter()
-        .filter_map(|t| {
-            let s = conn.get_path_stats(t.local, t.remote).ok()?;
-            Some(PathReport {
-                local: t.local.to_string(),
-                remote: t.remote.to_string(),
-                bytes_sent: s.sent_bytes,
-                bytes_received: s.recv_bytes,
-                packets_sent: s.sent_count,
-                packets_lost: s.lost_count,
-                // tquic reports its initial guess until an acknowledgement gives a sample.
-                rtt_us: (s.acked_count > 0).then_some(s.srtt),
-            })
-        })
-        .collect()
-}

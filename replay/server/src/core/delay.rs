@@ -17,13 +17,13 @@ const CLASSES: [&str; 9] = [
 
 /// The kind of content a delay distribution is kept for, by MIME type, else by CDP's resource
 /// type (servers often send a generic type such as application/octet-stream).
+/// A MIME type without its parameters, lowercase: "text/html; charset=utf-8" -> "text/html".
+pub fn mime_essence(mime: &str) -> String {
+    mime.split(';').next().unwrap_or("").trim().to_ascii_lowercase()
+}
+
 pub fn mime_class(mime: &str, resource_type: &str) -> &'static str {
-    let essence = mime
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = mime_essence(mime);
     let by_mime = match essence.as_str() {
         "text/html" | "application/xhtml+xml" => Some("html"),
         "text/css" => Some("css"),

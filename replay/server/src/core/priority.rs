@@ -111,12 +111,7 @@ fn dictionary_members(value: &str) -> Vec<&str> {
 /// The graph format's `mimeRank`: HTML 0, CSS 1, JavaScript 2, images 3, other 4; by MIME type,
 /// else by CDP's resource type (servers often send a generic or wrong MIME type).
 pub fn mime_rank(mime: &str, resource_type: &str) -> u8 {
-    let essence = mime
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
+    let essence = super::delay::mime_essence(mime);
     match essence.as_str() {
         "text/html" | "application/xhtml+xml" => 0,
         "text/css" => 1,

@@ -21,6 +21,19 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
     let key = utf8_path(service.key_file(), "private key")?;
     let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)
         .map_err(|e| format!("cannot load the certificate {cert} with the key {key}: {e}"))?;
+    let algorithm = multipath.map(|m| match m {
+        MultipathScheduler::MinRtt => MultipathAlgorithm::MinRtt,
+        MultipathScheduler::RoundRobin => MultipathAlgorithm::RoundRobin,
+    });
+    let mut config = transport_config(tls, algorithm)?;
+    // CUBIC, like Linux TCP's default, so that QUIC and TCP replays differ in protocol rather than
+    // in congestion control.
+    config.set_congestion_control_algorithm(CongestionControlAlgorithm::Cubic);
+    Ok(config)
+}
+
+/// Windows, stream limits and multipath, the same for replay servers and pagepath's clients.
+pub fn transport_config(tls: TlsConfig, multipath: Option<MultipathAlgorithm>) -> Result<Config, String> {
     let mut config = Config::new().map_err(|e| format!("cannot make a QUIC configuration: {e}"))?;
     config.set_tls_config(tls);
     config.set_max_connection_window(CONNECTION_WINDOW);
@@ -28,17 +41,12 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
     config.set_initial_max_data(CONNECTION_WINDOW);
     config.set_initial_max_stream_data_bidi_local(STREAM_WINDOW);
     config.set_initial_max_stream_data_bidi_remote(STREAM_WINDOW);
+    config.set_initial_max_stream_data_uni(STREAM_WINDOW);
     config.set_initial_max_streams_bidi(MAX_STREAMS_BIDI);
     config.set_max_idle_timeout(IDLE_TIMEOUT_MS);
-    // CUBIC, like Linux TCP's default, so that QUIC and TCP replays differ in protocol rather than
-    // in congestion control.
-    config.set_congestion_control_algorithm(CongestionControlAlgorithm::Cubic);
-    if let Some(scheduler) = multipath {
+    if let Some(algorithm) = multipath {
         config.enable_multipath(true);
-        config.set_multipath_algorithm(match scheduler {
-            MultipathScheduler::MinRtt => MultipathAlgorithm::MinRtt,
-            MultipathScheduler::RoundRobin => MultipathAlgorithm::RoundRobin,
-        });
+        config.set_multipath_algorithm(algorithm);
         config.set_active_connection_id_limit(ACTIVE_CID_LIMIT);
     }
     Ok(config)

@@ -3,11 +3,11 @@
 //! exactly as on TCP, so the protocols differ only in their transport.
 
 mod budget;
-mod config;
+pub mod config;
 mod connection;
 mod endpoint;
 mod handler;
-mod paths;
+pub mod paths;
 mod request;
 mod socket;
 mod writer;

@@ -3,7 +3,7 @@
 use crate::service::PathLog;
 use tquic::Connection;
 
-pub(super) fn path_logs(conn: &mut Connection) -> Vec<PathLog> {
+pub fn path_logs(conn: &mut Connection) -> Vec<PathLog> {
     let mut tuples: Vec<_> = conn.paths_iter().collect();
     // tquic lists its paths in no stable order; by address reads the same from run to run.
     tuples.sort_by_key(|t| (t.local, t.remote));
