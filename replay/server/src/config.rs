@@ -73,7 +73,7 @@ usage: pagepath-server serve RECORDING --out DIR [options]
 Serves a recording's archive from one server per recorded host, each on its own address
 (--first-address and up), until SIGINT/SIGTERM. Writes into DIR: origins.json (the name map,
 Chromium's flags and the certificate's SPKI hash), cert.pem/key.pem, connections.jsonl,
-streams.jsonl, fidelity.json and qlog/. Prints one JSON line when every server listens.
+streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line when every server listens.
 
   --protocol http1|http1-clear|h2|h3     default h2 (http:// origins are always clear HTTP/1.1)
   --transport tcp|mptcp|quic|mpquic     default tcp for HTTP/1.1 and HTTP/2, quic for HTTP/3
@@ -83,7 +83,8 @@ streams.jsonl, fidelity.json and qlog/. Prints one JSON line when every server l
   --chunk-bytes N                       scheduling granularity, default 16384 (0 = whole responses)
   --graph FILE                          the page's graph.json, for --priority critical-path
   --delays recorded|zero                processing delays, default recorded
-  --delay-samples FILE                  per-MIME-type delay samples for responses without one
+  --delay-samples FILE|DIR              delays to draw from for responses without one: a samples
+                                        file, or a folder of recordings (e.g. corpus-data/recordings)
   --seed N                              seed for drawn delays, default 1
   --scheduler minrtt|roundrobin         multipath QUIC path scheduler, default minrtt
   --first-address IPV4                  default 127.0.1.1; other addresses are added to lo (in a

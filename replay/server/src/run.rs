@@ -4,7 +4,8 @@
 
 use crate::config::{Protocol, ServeConfig, Transport};
 use crate::io::origins_file::{self, Serving};
-use crate::io::{addresses, certs, http, load, logs::LogFiles, quic, sockets, tls};
+use crate::io::logs::{self, LogFiles};
+use crate::io::{addresses, certs, http, load, quic, sockets, tls};
 use crate::service::{Service, ServiceParts};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -23,6 +24,8 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: cannot create: {e}", cfg.out.display()))?;
     let mut v4: Vec<Ipv4Addr> = servers.iter().filter_map(|s| if let IpAddr::V4(a) = s.address { Some(a) } else { None }).collect();
     v4.dedup();
+    let samples_file = cfg.out.join("delay-samples.json");
+    logs::write_atomically(&samples_file, content.samples.to_json().as_bytes())?;
     let _addresses = addresses::ensure_local(&v4)?;
     let mut hosts: Vec<String> = servers.iter().map(|s| s.origin.host.clone()).collect();
     hosts.dedup();

@@ -91,6 +91,8 @@ pub struct Content {
     pub bodies: Vec<Bytes>,
     pub delays: DelayModel,
     pub critical_ranks: HashMap<String, i64>,
+    /// The delay samples missing delays are drawn from, kept beside the logs for reruns.
+    pub samples: crate::core::delay::DelaySamples,
 }
 
 pub struct Service {

@@ -44,14 +44,37 @@ pub fn load(cfg: &ServeConfig) -> Result<Content, String> {
     }
     let mut samples = DelaySamples::from_archive(&archive);
     if let Some(path) = &cfg.delay_samples {
-        samples.merge(&DelaySamples::parse(&read_text(path, "delay samples")?, &path.display().to_string())?);
+        samples.merge(&if path.is_dir() { corpus_samples(path)? } else { DelaySamples::parse(&read_text(path, "delay samples")?, &path.display().to_string())? });
     }
-    let delays = DelayModel::new(&archive, samples, cfg.delays, cfg.seed);
+    let delays = DelayModel::new(&archive, samples.clone(), cfg.delays, cfg.seed);
     let critical_ranks = match &cfg.graph {
         Some(path) => parse_critical_ranks(&read_text(path, "graph")?, &path.display().to_string())?,
         None => HashMap::new(),
     };
-    Ok(Content { archive, bodies, delays, critical_ranks })
+    Ok(Content { archive, bodies, delays, critical_ranks, samples })
+}
+
+/// The processing delays of every recording in a folder (a corpus's recordings/): the empirical
+/// distributions of seed 001 §3.4.1. A recording that cannot be read is named and skipped.
+fn corpus_samples(dir: &Path) -> Result<DelaySamples, String> {
+    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: cannot list the recordings: {e}", dir.display()))?;
+    let mut samples = DelaySamples::default();
+    let mut read = 0;
+    let mut paths: Vec<_> = entries.filter_map(|e| e.ok()).map(|e| e.path().join("archive.json")).filter(|p| p.is_file()).collect();
+    paths.sort();
+    for path in paths {
+        match std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display())).and_then(|t| parse_archive(&t, &path.display().to_string())) {
+            Ok(archive) => {
+                samples.merge(&DelaySamples::from_archive(&archive));
+                read += 1;
+            }
+            Err(e) => eprintln!("pagepath-server: --delay-samples: skipped {e}"),
+        }
+    }
+    if read == 0 {
+        return Err(format!("--delay-samples {}: no readable recording (a folder with <name>/archive.json)", dir.display()));
+    }
+    Ok(samples)
 }
 
 fn read_body(dir: &Path, sha256: &str, size: u64, id: &str) -> Result<Bytes, String> {
