@@ -54,8 +54,9 @@ export const replayVerb: Verb = {
   options: {},
   run: async () => 2,
   raw: async (argv) => {
-    if (argv[0] === "serve") return serve(argv.slice(1));
-    process.stderr.write(USAGE.trimStart());
-    return argv.length === 0 || argv[0] === "help" || argv[0] === "--help" ? 0 : 2;
+    if (argv[0] === "serve" && !argv.includes("--help")) return serve(argv.slice(1));
+    const asked = argv.length === 0 || ["help", "--help", "-h"].includes(argv[0]!) || argv.includes("--help");
+    (asked ? process.stdout : process.stderr).write(USAGE.trimStart());
+    return asked ? 0 : 2;
   },
 };
