@@ -7,6 +7,7 @@ use crate::io::origins_file::{self, Serving};
 use crate::io::logs::{self, LogFiles};
 use crate::io::{addresses, certs, http, load, quic, sockets, tls};
 use crate::service::{Service, ServiceParts};
+use std::collections::BTreeSet;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,13 +23,17 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
     let content = load::load(&cfg)?;
     let servers = origins_file::assign(&content.archive.origins(), cfg.first_address)?;
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: cannot create: {e}", cfg.out.display()))?;
-    let mut v4: Vec<Ipv4Addr> = servers.iter().filter_map(|s| if let IpAddr::V4(a) = s.address { Some(a) } else { None }).collect();
-    v4.dedup();
+    // Origins are sorted by scheme first, so one host's http and https origins are not neighbours.
+    let v4: Vec<Ipv4Addr> = servers
+        .iter()
+        .filter_map(|s| if let IpAddr::V4(a) = s.address { Some(a) } else { None })
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
     let samples_file = cfg.out.join("delay-samples.json");
     logs::write_atomically(&samples_file, content.samples.to_json().as_bytes())?;
     let _addresses = addresses::ensure_local(&v4)?;
-    let mut hosts: Vec<String> = servers.iter().map(|s| s.origin.host.clone()).collect();
-    hosts.dedup();
+    let hosts: Vec<String> = servers.iter().map(|s| s.origin.host.clone()).collect::<BTreeSet<_>>().into_iter().collect();
     let cert = certs::generate(&hosts)?;
     cert.write(&cfg.out)?;
     let mptcp = cfg.transport == Transport::Mptcp;
