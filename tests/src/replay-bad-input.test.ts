@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { connect } from "node:http2";
 import { createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { tempDir } from "./fixture-profile.js";
-import { REPLAY_SERVER, ReplayFailed, startReplay, synthetic } from "./replay-harness.js";
+import { REPLAY_SERVER, ReplayServerExited } from "@pagepath/bench";
+import { h2Get, startReplay, synthetic } from "./replay-harness.js";
 
 const run = promisify(execFile);
 const ORIGIN = "https://www.bad.test";
@@ -75,20 +75,9 @@ describe("the replay server refuses bad input with a clear error", () => {
 
   it("a request for something never recorded gets 404 and is in the fidelity report; a near miss is fuzzy-matched", async () => {
     const replay = await startReplay(good(), ["--protocol", "h2", "--first-address", "127.0.6.2"]);
-    const get = (path: string) =>
-      new Promise<number>((resolve, reject) => {
-        const s = connect("https://127.0.6.2", { servername: "www.bad.test", rejectUnauthorized: false });
-        s.on("error", reject);
-        const req = s.request({ ":path": path, ":authority": "www.bad.test" });
-        req.on("response", (h) => resolve(Number(h[":status"])));
-        req.on("end", () => s.close());
-        req.resume();
-        req.end();
-      });
     try {
-      assert.equal(await get("/index.html"), 200);
-      assert.equal(await get("/search?q=cats&page=2"), 200);
-      assert.equal(await get("/never-recorded.js"), 404);
+      const statuses = await h2Get("127.0.6.2", "www.bad.test", ["/index.html", "/search?q=cats&page=2", "/never-recorded.js"]);
+      assert.deepEqual(statuses, [200, 200, 404]);
     } finally {
       assert.equal(await replay.stop(), 0);
     }
@@ -102,6 +91,6 @@ describe("the replay server refuses bad input with a clear error", () => {
   });
 
   it("startReplay reports a server that exits before it is ready", async () => {
-    await assert.rejects(startReplay(join(tempDir("nothing"), "missing"), []), (e: unknown) => e instanceof ReplayFailed && e.code === 2);
+    await assert.rejects(startReplay(join(tempDir("nothing"), "missing"), []), (e: unknown) => e instanceof ReplayServerExited && e.code === 2);
   });
 });

@@ -1,27 +1,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { connect } from "node:http2";
 import { dirname, join } from "node:path";
 import { describe, it } from "node:test";
-import { readJsonLines, startReplay, synthetic } from "./replay-harness.js";
+import { h2Get, readJsonLines, startReplay, synthetic } from "./replay-harness.js";
 
 const ORIGIN = "https://www.delays.test";
-
-/** Fetches `paths` one after another on one HTTP/2 connection to the replay at `address`. */
-async function fetchAll(address: string, paths: string[]): Promise<void> {
-  const s = connect(`https://${address}`, { servername: "www.delays.test", rejectUnauthorized: false });
-  try {
-    for (const path of paths) {
-      await new Promise<void>((resolve, reject) => {
-        const req = s.request({ ":path": path, ":authority": "www.delays.test" });
-        req.on("error", reject).on("end", resolve).resume();
-        req.end();
-      });
-    }
-  } finally {
-    s.close();
-  }
-}
 
 describe("processing delays missing from a recording are drawn from the corpus (seed 001 §3.4.1)", () => {
   // A "corpus" of one recording whose style sheets took 40-60 ms and scripts 200 ms to process.
@@ -38,7 +21,7 @@ describe("processing delays missing from a recording are drawn from the corpus (
   async function delays(seed: string, address: string): Promise<Record<string, number>> {
     const replay = await startReplay(page, ["--delay-samples", dirname(corpusRecording), "--seed", seed, "--first-address", address]);
     try {
-      await fetchAll(address, ["/measured.css", "/unmeasured.css"]);
+      await h2Get(address, "www.delays.test", ["/measured.css", "/unmeasured.css"]);
     } finally {
       assert.equal(await replay.stop(), 0);
     }

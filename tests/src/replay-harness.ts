@@ -1,20 +1,19 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { writeSyntheticRecording, type SyntheticResource } from "@pagepath/corpus";
 import assert from "node:assert/strict";
+import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { connect } from "node:http2";
+import { join } from "node:path";
+import { startReplayServer } from "@pagepath/bench";
+import { writeSyntheticRecording, type SyntheticResource } from "@pagepath/corpus";
 import { DEFAULT_CHROMIUM, NO_CONDITIONS, readRecording, recordPage, writeRecording, type ArchiveEntry, type ProfileOptions } from "@pagepath/profiler";
 import { NET } from "./net-topology.js";
 import { tempDir } from "./fixture-profile.js";
 
-export const REPLAY_SERVER = join(process.cwd(), "replay", "target", "release", "pagepath-server");
 export const FETCH = join(process.cwd(), "replay", "target", "release", "pagepath-fetch");
 
 export interface RunningReplay {
   out: string;
   /** origins.json: the name map and Chromium's flags. */
   nameMap: any;
-  child: ChildProcess;
   /** SIGTERM, then the exit code; the logs and fidelity.json are whole after it. */
   stop(): Promise<number | null>;
 }
@@ -22,52 +21,14 @@ export interface RunningReplay {
 /**
  * A replay server for a recording: in the server namespace of topology `net` (10.200.1.1 and up),
  * or on loopback (127.0.1.1 and up, or --first-address in args) without one. Resolves once it
- * announces that every origin listens; rejects with its error if it exits first.
+ * announces that every origin listens; rejects with ReplayServerExited if it exits first.
  */
-export function startReplay(recording: string, args: string[], net?: string): Promise<RunningReplay> {
+export async function startReplay(recording: string, args: string[], net?: string): Promise<RunningReplay> {
   const out = join(tempDir("replay"), "out");
-  const server = ["serve", recording, "--out", out, ...args];
-  if (!args.includes("--first-address")) server.push("--first-address", net ? "10.200.1.1" : "127.0.1.1");
-  const child = net
-    ? spawn(NET, ["exec", net, "server", "--", REPLAY_SERVER, ...server], { stdio: ["ignore", "pipe", "pipe"] })
-    : spawn(REPLAY_SERVER, server, { stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stderr!.on("data", (d) => (stderr += d));
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      child.kill("SIGKILL");
-      reject(new Error(`replay server not ready after 60 s: ${stderr.trim()}`));
-    }, 60_000);
-    child.stdout!.on("data", (d) => {
-      stdout += d;
-      if (!stdout.includes('"ready":true')) return;
-      clearTimeout(timer);
-      resolve({
-        out,
-        nameMap: JSON.parse(readFileSync(join(out, "origins.json"), "utf8")),
-        child,
-        async stop() {
-          if (child.exitCode === null) child.kill("SIGTERM");
-          return exited;
-        },
-      });
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      reject(new ReplayFailed(code, stderr.trim()));
-    });
-  });
-}
-
-export class ReplayFailed extends Error {
-  constructor(
-    readonly code: number | null,
-    readonly stderr: string,
-  ) {
-    super(`replay server exited ${code}: ${stderr}`);
-  }
+  const serve = [recording, "--out", out, ...args];
+  if (!args.includes("--first-address")) serve.push("--first-address", net ? "10.200.1.1" : "127.0.1.1");
+  const server = await startReplayServer(serve, net ? [NET, "exec", net, "server", "--"] : []);
+  return { out, nameMap: JSON.parse(readFileSync(join(out, "origins.json"), "utf8")), stop: () => server.stop() };
 }
 
 /** A script that starts Debian's Chromium inside the client namespace of a topology. */
@@ -141,4 +102,26 @@ export function assertReplayedLikeRecorded(recording: string, replayed: string, 
   assert.equal(new Set(all).size, addresses.size, `one address per host: ${JSON.stringify([...addresses].map(([h, a]) => [h, [...a]]))}`);
   for (const a of all) assert.match(a, /^10\.200\.1\.\d+$/);
   return compared;
+}
+
+/** GETs `paths` one after another on one HTTP/2 connection to a replay at `address`; their statuses. */
+export async function h2Get(address: string, host: string, paths: string[]): Promise<number[]> {
+  const session = connect(`https://${address}`, { servername: host, rejectUnauthorized: false });
+  const statuses: number[] = [];
+  try {
+    for (const path of paths) {
+      statuses.push(
+        await new Promise<number>((resolve, reject) => {
+          let status = 0;
+          const req = session.request({ ":path": path, ":authority": host });
+          req.on("response", (h) => (status = Number(h[":status"])));
+          req.on("error", reject).on("end", () => resolve(status)).resume();
+          req.end();
+        }),
+      );
+    }
+  } finally {
+    session.close();
+  }
+  return statuses;
 }
