@@ -5,16 +5,30 @@ import { fileURLToPath } from "node:url";
 export const REPLAY_SERVER = fileURLToPath(new URL("../../../replay/target/release/pagepath-server", import.meta.url));
 
 export interface RunningReplayServer {
-  /** SIGTERM, then its exit code: 0 unless it failed. */
+  /** SIGTERM (SIGKILL after 10 s), then its exit code: 0 unless it failed. */
   stop(): Promise<number | null>;
   stderr(): string;
 }
 
-/** `pagepath-server serve` as our child; resolves when it prints its ready line. */
-export function startReplayServer(recording: string, out: string, protocol: "http1" | "h2", firstAddress: string): Promise<RunningReplayServer> {
+/** The server exited before it was ready: its exit code and what it said. */
+export class ReplayServerExited extends Error {
+  constructor(
+    readonly code: number | null,
+    readonly stderr: string,
+  ) {
+    super(`pagepath-server exited with ${code}: ${stderr}`);
+  }
+}
+
+/**
+ * `pagepath-server serve ARGS` as our child, run through `prefix` if given (e.g. `pagepath-net
+ * exec NAME server --` to run it in a topology's server namespace); resolves once it prints its
+ * ready line, rejects with ReplayServerExited if it exits first.
+ */
+export function startReplayServer(serveArgs: string[], prefix: string[] = [], readyTimeoutMs = 60_000): Promise<RunningReplayServer> {
   if (!existsSync(REPLAY_SERVER)) throw new Error(`${REPLAY_SERVER} is missing; build it with: cargo build --release --manifest-path replay/Cargo.toml`);
-  const args = ["serve", recording, "--out", out, "--protocol", protocol, "--transport", "tcp", "--delays", "zero", "--first-address", firstAddress];
-  const child = spawn(REPLAY_SERVER, args, { stdio: ["ignore", "pipe", "pipe"] });
+  const [command, ...args] = [...prefix, REPLAY_SERVER, "serve", ...serveArgs];
+  const child = spawn(command!, args, { stdio: ["ignore", "pipe", "pipe"] });
   let stdout = "";
   let stderr = "";
   child.stderr.on("data", (d) => (stderr += d));
@@ -32,11 +46,11 @@ export function startReplayServer(recording: string, out: string, protocol: "htt
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`pagepath-server not ready after 30 s: ${stderr.trim()}`));
-    }, 30_000);
+      reject(new Error(`pagepath-server not ready after ${readyTimeoutMs / 1000} s: ${stderr.trim()}`));
+    }, readyTimeoutMs);
     child.on("error", (e) => {
       clearTimeout(timer);
-      reject(new Error(`cannot run ${REPLAY_SERVER}: ${e.message}`));
+      reject(new Error(`cannot run ${command}: ${e.message}`));
     });
     child.stdout.on("data", (d) => {
       stdout += d;
@@ -46,7 +60,7 @@ export function startReplayServer(recording: string, out: string, protocol: "htt
     });
     void exited.then((code) => {
       clearTimeout(timer);
-      reject(new Error(`pagepath-server ${args.join(" ")} exited with ${code}: ${stderr.trim()}`));
+      reject(new ReplayServerExited(code, stderr.trim()));
     });
   });
 }
