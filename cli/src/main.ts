@@ -11,8 +11,9 @@ import { corpusVerb } from "./verbs/corpus.js";
 import { viewVerb } from "./verbs/view.js";
 import { netVerb } from "./verbs/net.js";
 import { replayVerb } from "./verbs/replay.js";
+import { traceVerb } from "./verbs/trace.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, traceVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

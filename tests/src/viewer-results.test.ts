@@ -21,7 +21,7 @@ const H2 = "h2/tcp/out-of-order/none";
 function formulaLoad(c: CellKey): number {
   const path = plan.networks.find((n) => n.name === c.network)!.paths[0]!;
   const i = SITES.indexOf(c.site);
-  return 8000 / path.downMbps + 10 * path.rttMs + 100 * i + 7 * c.run + (c.protocol === "h2" ? -30 * (i + 1) : 0);
+  return 8000 / path.downMbps! + 10 * path.rttMs + 100 * i + 7 * c.run + (c.protocol === "h2" ? -30 * (i + 1) : 0);
 }
 
 /** h1 has every cell, one run failed; h2 never ran on 1M-100ms and every run failed on 10M-100ms. */

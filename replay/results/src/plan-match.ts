@@ -37,6 +37,6 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
 }
 
 function samePaths(a: PathConfig[], b: PathConfig[]): boolean {
-  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue.discipline, p.queue.packets].join(" ");
+  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue?.discipline, p.queue?.packets].join(" ");
   return a.length === b.length && a.every((p, i) => key(p) === key(b[i]!));
 }

@@ -6,6 +6,9 @@
  *
  * Every time is ms since the run's start: the moment the client begins fetching the main document,
  * the same origin as a graph's times.
+ *
+ * Optional fields (`?`) were added to schemaVersion 1 later: results written before them stay valid,
+ * so readers must treat them as possibly absent.
  */
 export const RUN_RESULT_SCHEMA_VERSION = 1;
 
@@ -14,12 +17,22 @@ export const TRANSPORTS = ["tcp", "mptcp", "quic", "mpquic"] as const;
 export const SERVER_MODELS = ["serial", "parallel", "out-of-order"] as const;
 export const PRIORITY_SCHEMES = ["none", "browser", "mime", "critical-path", "depth"] as const;
 export const QUEUE_DISCIPLINES = ["droptail", "red"] as const;
+export const HTTP1_MODES = ["1.0", "1.1", "1.1-pipelined"] as const;
+export const WAIT_FOR = ["dcl", "load", "graph"] as const;
+export const RUN_STATUSES = ["ok", "failed", "incomplete"] as const;
 
 export type Protocol = (typeof PROTOCOLS)[number];
 export type Transport = (typeof TRANSPORTS)[number];
 export type ServerModel = (typeof SERVER_MODELS)[number];
 export type PriorityScheme = (typeof PRIORITY_SCHEMES)[number];
 export type Client = "emulated" | "chromium";
+/** "1.0": a connection per request; "1.1": keep-alive; "1.1-pipelined": keep-alive with pipelining. */
+export type Http1Mode = (typeof HTTP1_MODES)[number];
+/**
+ * ok: the load finished; failed: it broke off (client or server error); incomplete: it stalled (a
+ * request never answered, a path died) and the client ended it at its timeout.
+ */
+export type RunStatus = (typeof RUN_STATUSES)[number];
 
 /** HTTP/3 runs only over QUIC; HTTP/1.1 and HTTP/2 only over TCP. */
 export function transportsFor(protocol: Protocol): readonly Transport[] {
@@ -33,14 +46,18 @@ export interface Queue {
 }
 
 /** One emulated path between client and servers; up is client to server. */
+/**
+ * One path of the network. Null where the run could not know: a trace-driven link has no one rate,
+ * and a topology brought up outside the run (`--net`) does not say its loss or queue.
+ */
 export interface PathConfig {
-  upMbps: number;
-  downMbps: number;
+  upMbps: number | null;
+  downMbps: number | null;
   /** Base round-trip time, without queueing. */
   rttMs: number;
   /** Probability that the link drops a packet at random, 0..1, on top of queue drops. */
-  loss: number;
-  queue: Queue;
+  loss: number | null;
+  queue: Queue | null;
 }
 
 export interface NetworkConfig {
@@ -60,6 +77,19 @@ export interface RunConfiguration {
   chunkSizeBytes: number;
   /** Connections the client may open to one origin; null when the client decides (Chromium). */
   connectionsPerOrigin: number | null;
+  /** How HTTP/1 requests share connections; only with protocol h1. Absent in results made before the field. */
+  http1?: Http1Mode;
+  /** How the emulated browser was set up; null for Chromium runs. Absent in results made before the field. */
+  emulation?: EmulationSettings | null;
+}
+
+export interface EmulationSettings {
+  /** Whether the preloader fetched resources the graph marks as preloaded before their parser reached them. */
+  preloader: boolean;
+  /** Computation durations are the graph's multiplied by this (above 0): 2 is a CPU twice as slow. */
+  cpuFactor: number;
+  /** The event after which the emulated browser stopped: DOMContentLoaded, load, or the whole graph. */
+  waitFor: (typeof WAIT_FOR)[number];
 }
 
 export interface Metrics {
@@ -73,6 +103,22 @@ export interface NodeTiming {
   nodeId: string;
   start: number;
   end: number;
+}
+
+/** One fetch the client made; what the client could not tell is null. */
+export interface RequestRecord {
+  url: string;
+  /** The graph node the fetch stands for; null when the client cannot tell (Chromium) or none does. */
+  nodeId: string | null;
+  /** HTTP status; null without a response. */
+  status: number | null;
+  /** Bytes of response body received. */
+  bodyBytes: number | null;
+  startMs: number;
+  /** null: not finished when the run ended. */
+  endMs: number | null;
+  /** The id of the ConnectionRecord it went over. */
+  connection: string | null;
 }
 
 /** Bytes on the wire (IP packets, headers and retransmissions included); null when not measured. */
@@ -115,12 +161,16 @@ export interface RunResult {
   versions: { pagepath: string } & Record<string, string>;
   /** Wall-clock time of the run's start, ISO 8601. */
   startedAt: string;
-  status: "ok" | "failed";
-  /** Why the run failed; null when it is ok. */
+  status: RunStatus;
+  /** Why the run failed or stalled (and what it was waiting for); null exactly when it is ok. */
   error: string | null;
+  /** The timeout the client ran with. Absent in results made before the field. */
+  timeoutMs?: number;
   metrics: Metrics;
-  /** Per emulated node; null when the client cannot tell (Chromium). */
+  /** Per emulated node; null when the client cannot tell (Chromium); partial on an incomplete run. */
   nodeTimings: NodeTiming[] | null;
+  /** One per fetch, in the order the client started them; null or absent when not recorded. */
+  requests?: RequestRecord[] | null;
   connections: ConnectionRecord[];
   /** One entry per network path, in path order. */
   paths: PathBytes[];

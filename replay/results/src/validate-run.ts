@@ -3,7 +3,7 @@
  * cannot say. Every problem names where it is: "<file>: <JSON pointer>: <what is wrong>".
  */
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
-import { RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RunResult } from "./run-result.js";
+import { RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 
 /** Problems with a parsed run result, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
@@ -24,12 +24,17 @@ function consistencyProblems(r: RunResult): string[] {
   const problems: string[] = [];
   if (r.status === "ok" && r.error !== null) problems.push(`/error: must be null when status is "ok"`);
   if (r.status === "failed" && r.error === null) problems.push(`/error: is null, but a failed run must say why it failed`);
+  if (r.status === "incomplete" && r.error === null) problems.push(`/error: is null, but an incomplete run must say why it stalled and what it was waiting for`);
   const c = r.configuration;
   if (!transportsFor(c.protocol).includes(c.transport)) {
     problems.push(`/configuration/transport: ${c.protocol} cannot run over ${c.transport} (it needs ${transportsFor(c.protocol).join(" or ")})`);
   }
-  if (r.client === "emulated" && r.status === "ok" && r.nodeTimings === null) {
-    problems.push(`/nodeTimings: is null, but the emulated browser knows every node's timing and must report it on a run that is ok`);
+  if (c.http1 !== undefined && c.protocol !== "h1") problems.push(`/configuration/http1: is ${JSON.stringify(c.http1)}, but protocol is ${c.protocol} (it applies to h1 only)`);
+  if (r.client === "chromium" && c.emulation) problems.push(`/configuration/emulation: must be null for a chromium run (it describes the emulated browser)`);
+  if (r.client === "emulated" && c.emulation === null) problems.push(`/configuration/emulation: is null, but an emulated run must say how the emulated browser was set up`);
+  // An incomplete run keeps what it timed before the stall, so its timings may be partial but not absent.
+  if (r.client === "emulated" && r.status !== "failed" && r.nodeTimings === null) {
+    problems.push(`/nodeTimings: is null, but the emulated browser knows every node's timing and must report it on a run that is ${r.status}`);
   }
   const seen = new Map<string, number>();
   r.nodeTimings?.forEach((t, i) => {
@@ -50,6 +55,14 @@ function consistencyProblems(r: RunResult): string[] {
     if (k.closedMs !== null && k.closedMs < k.openedMs) problems.push(`/connections/${i}/closedMs: ${k.closedMs} is before openedMs ${k.openedMs}`);
     problems.push(...pathIndexProblems(k.paths, pathCount, `/connections/${i}/paths`));
   });
+  r.requests?.forEach((q, i) => problems.push(...requestProblems(q, `/requests/${i}`, connectionIds)));
+  return problems;
+}
+
+function requestProblems(q: RequestRecord, at: string, connectionIds: Set<string>): string[] {
+  const problems: string[] = [];
+  if (q.endMs !== null && q.endMs < q.startMs) problems.push(`${at}/endMs: ${q.endMs} is before its startMs ${q.startMs}`);
+  if (q.connection !== null && !connectionIds.has(q.connection)) problems.push(`${at}/connection: ${JSON.stringify(q.connection)} is not the id of any connection in /connections`);
   return problems;
 }
 
