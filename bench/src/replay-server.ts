@@ -6,7 +6,7 @@ import { dirname, extname, join } from "node:path";
 import { quantile, writeSyntheticRecording } from "@pagepath/corpus";
 import { h2load, type H2loadLoad } from "./h2load.js";
 import { startNginx, type RunningNginx } from "./nginx.js";
-import { startReplayServer } from "./replay-process.js";
+import { startReplayServer } from "@pagepath/runner";
 import { checkServedFiles, type ServedFile } from "./served-check.js";
 
 /**

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
 import { tempDir } from "./fixture-profile.js";
-import { REPLAY_SERVER, ReplayServerExited } from "@pagepath/bench";
+import { REPLAY_SERVER, ReplayServerExited } from "@pagepath/runner";
 import { h2Get, startReplay, synthetic } from "./replay-harness.js";
 
 const run = promisify(execFile);

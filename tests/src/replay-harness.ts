@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:http2";
 import { join } from "node:path";
-import { startReplayServer } from "@pagepath/bench";
+import { startReplayServer } from "@pagepath/runner";
 import { writeSyntheticRecording, type SyntheticResource } from "@pagepath/corpus";
 import { DEFAULT_CHROMIUM, NO_CONDITIONS, readRecording, recordPage, writeRecording, type ArchiveEntry, type ProfileOptions } from "@pagepath/profiler";
 import { NET } from "./net-topology.js";

@@ -1,11 +1,12 @@
 import { basename, resolve } from "node:path";
 import { rustBinary, runRustBinary } from "../rust-binary.js";
 import { NET_BINARY } from "./net.js";
-import type { Verb } from "../verb.js";
+import { UsageError, type Verb } from "../verb.js";
+import { replayRun, RUN_USAGE } from "./replay-run.js";
 
 export const SERVER_BINARY = rustBinary("pagepath-server");
 
-const USAGE = `
+const SERVE_USAGE = `
 usage: pagepath replay serve RECORDING [--net NAME] [--out DIR] [server options]
 
 Serves a recording from one origin server per recorded host until Ctrl-C. With --net NAME the
@@ -49,14 +50,25 @@ const VALUELESS = new Set(["--preemption", "--no-qlog"]);
 
 export const replayVerb: Verb = {
   name: "replay",
-  summary: "replay a recording: origin servers over HTTP/1.1, HTTP/2 or HTTP/3 on TCP, MPTCP, QUIC or multipath QUIC",
-  usage: USAGE,
+  summary: "replay a page through an emulated network: the emulated browser or Chromium against origin servers over HTTP/1.1, HTTP/2 or HTTP/3",
+  usage: RUN_USAGE + SERVE_USAGE,
   options: {},
   run: async () => 2,
   raw: async (argv) => {
-    if (argv[0] === "serve" && !argv.includes("--help")) return serve(argv.slice(1));
+    const serving = argv[0] === "serve";
+    const usage = (serving ? SERVE_USAGE : RUN_USAGE + SERVE_USAGE).trimStart();
     const asked = argv.length === 0 || ["help", "--help", "-h"].includes(argv[0]!) || argv.includes("--help");
-    (asked ? process.stdout : process.stderr).write(USAGE.trimStart());
-    return asked ? 0 : 2;
+    if (asked) {
+      (argv.length === 0 ? process.stderr : process.stdout).write(usage);
+      return argv.length === 0 ? 2 : 0;
+    }
+    if (serving) return serve(argv.slice(1));
+    try {
+      return await replayRun(argv[0] === "run" ? argv.slice(1) : argv);
+    } catch (e) {
+      const usageError = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");
+      process.stderr.write(`pagepath replay: ${(e as Error).message}${usageError ? "\n(see pagepath replay --help)" : ""}\n`);
+      return 2;
+    }
   },
 };

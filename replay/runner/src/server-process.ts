@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 
-export const REPLAY_SERVER = fileURLToPath(new URL("../../../replay/target/release/pagepath-server", import.meta.url));
+export const REPLAY_SERVER = fileURLToPath(new URL("../../../target/release/pagepath-server", import.meta.url));
 
 export interface RunningReplayServer {
   /** SIGTERM (SIGKILL after 10 s), then its exit code: 0 unless it failed. */

@@ -1,0 +1,79 @@
+import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportsFor, type RunConfiguration } from "@pagepath/results";
+import { numberOption, UsageError } from "../verb.js";
+
+/** Options of a replay run's configuration, shared by `pagepath replay` and `pagepath accuracy`. */
+export const RUN_OPTIONS = {
+  protocol: { type: "string", default: "h2" },
+  transport: { type: "string" },
+  connections: { type: "string" },
+  model: { type: "string", default: "out-of-order" },
+  priority: { type: "string", default: "none" },
+  "chunk-bytes": { type: "string" },
+  scheduler: { type: "string", default: "minrtt" },
+  "no-preloader": { type: "boolean", default: false },
+  "cpu-factor": { type: "string" },
+  "wait-for": { type: "string", default: "graph" },
+  timeout: { type: "string" },
+  seed: { type: "string" },
+} as const;
+
+export const RUN_OPTIONS_HELP = `
+  --protocol h1|h1.0|h1-pipelined|h2|h3   (default h2; h1 keeps k connections per origin alive)
+  --transport tcp|mptcp|quic|mpquic       (default tcp, quic for h3)
+  --connections K         HTTP/1.x connections per origin, emulated browser (default 6)
+  --model serial|parallel|out-of-order    server model (default out-of-order)
+  --priority none|browser|mime|critical-path   how servers order ready responses (default none)
+  --chunk-bytes N         server scheduling granularity (default 16384)
+  --scheduler minrtt|roundrobin           multipath QUIC scheduler (default minrtt)
+  --no-preloader          emulated browser: no fetching ahead of a blocked parser
+  --cpu-factor F          emulated browser: computation times x F (default 1)
+  --wait-for dcl|load|graph               emulated browser: when the run ends (default graph)
+  --timeout S             a load still going after S seconds is ended and marked incomplete (default 120)
+  --seed N                seeds server delays and the emulated link (default: drawn, then recorded)`;
+
+const PROTOCOL_NAMES: Record<string, { protocol: RunConfiguration["protocol"]; http1?: RunConfiguration["http1"] }> = {
+  h1: { protocol: "h1", http1: "1.1" },
+  "h1.0": { protocol: "h1", http1: "1.0" },
+  "h1-pipelined": { protocol: "h1", http1: "1.1-pipelined" },
+  h2: { protocol: "h2" },
+  h3: { protocol: "h3" },
+};
+
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[]): T {
+  if (!allowed.includes(value as T)) throw new UsageError(`--${name} "${value}": expected one of ${allowed.join(", ")}`);
+  return value as T;
+}
+
+export interface RunSettings {
+  configuration: Omit<RunConfiguration, "network">;
+  scheduler: string;
+  timeoutMs: number;
+  seed: number;
+}
+
+/** A run's configuration from the options, checked, with the option named in every error. */
+export function runSettings(values: Record<string, unknown>, client: "emulated" | "chromium"): RunSettings {
+  const named = PROTOCOL_NAMES[String(values.protocol)];
+  if (!named) throw new UsageError(`--protocol "${values.protocol}": expected one of ${Object.keys(PROTOCOL_NAMES).join(", ")}`);
+  const transports = transportsFor(named.protocol);
+  const transport = oneOf("transport", values.transport ?? transports[0], transports);
+  const emulated = client === "emulated";
+  const configuration: RunSettings["configuration"] = {
+    protocol: named.protocol,
+    transport,
+    serverModel: oneOf("model", values.model, SERVER_MODELS),
+    priority: oneOf("priority", values.priority, PRIORITY_SCHEMES),
+    chunkSizeBytes: numberOption(values, "chunk-bytes", 16_384, 1024, 16 * 1024 * 1024),
+    connectionsPerOrigin: emulated ? (named.protocol === "h1" ? numberOption(values, "connections", 6, 1, 64) : 1) : null,
+    emulation: emulated
+      ? { preloader: !values["no-preloader"], cpuFactor: numberOption(values, "cpu-factor", 1, 0.01, 100), waitFor: oneOf("wait-for", values["wait-for"], WAIT_FOR) }
+      : null,
+  };
+  if (named.http1) configuration.http1 = oneOf("protocol", named.http1, HTTP1_MODES);
+  return {
+    configuration,
+    scheduler: oneOf("scheduler", values.scheduler, ["minrtt", "roundrobin"] as const),
+    timeoutMs: numberOption(values, "timeout", 120, 1, 3600) * 1000,
+    seed: numberOption(values, "seed", Math.floor(Math.random() * 2 ** 48), 0, Number.MAX_SAFE_INTEGER),
+  };
+}

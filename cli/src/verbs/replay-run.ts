@@ -1,0 +1,114 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { checkReplayInputs, readTopology, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
+import type { RunResult } from "@pagepath/results";
+import { numberOption, UsageError } from "../verb.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
+
+export const RUN_USAGE = `
+usage: pagepath replay GRAPH.json --client emulated|chromium [--net NAME | network] [options]
+
+Replays a graph's page from replay servers through an emulated network and writes a run result
+(docs/formats/run-result.md): with --client emulated, PCP's emulated browser loads the graph over
+real connections; with --client chromium, Debian's Chromium loads the page, cold.
+  --net NAME              a topology that is up (pagepath net up --name NAME ...); or one is
+                          brought up for this run from:
+  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q]
+                          (default 1 path, 10 Mbit/s, 40 ms, no loss, a drop-tail queue of one
+                          bandwidth-delay product, at least 16 packets)
+  --recording DIR         the recording to serve (default: the one the graph was built from)
+  --out FILE              the run result (default runs/<graph>-<client>-<time>.json)${RUN_OPTIONS_HELP}
+Then: pagepath trace FILE (a Chrome trace for Perfetto), pagepath view runs/.
+`;
+
+const OPTIONS = {
+  ...RUN_OPTIONS,
+  client: { type: "string" },
+  net: { type: "string" },
+  paths: { type: "string" },
+  "rate-mbit": { type: "string" },
+  "rtt-ms": { type: "string" },
+  loss: { type: "string" },
+  "queue-packets": { type: "string" },
+  recording: { type: "string" },
+  out: { type: "string" },
+} as const;
+
+/** The network to bring up from the options: the same link on every path. */
+export function networkSpec(values: Record<string, unknown>, name: string): NetworkSpec {
+  const rateMbit = numberOption(values, "rate-mbit", 10, 0.01, 10_000);
+  const rttMs = numberOption(values, "rtt-ms", 40, 0, 10_000);
+  const bdpPackets = Math.ceil((rateMbit * 1e6 * (rttMs / 1000)) / 8 / 1500);
+  return {
+    name,
+    paths: numberOption(values, "paths", 1, 1, 8),
+    rateMbit,
+    rttMs,
+    loss: numberOption(values, "loss", 0, 0, 1),
+    queuePackets: numberOption(values, "queue-packets", Math.max(16, bdpPackets), 1, 1_000_000),
+  };
+}
+
+export async function replayRun(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
+  const client = values.client;
+  if (client !== "emulated" && client !== "chromium") throw new UsageError(`--client "${client ?? ""}": expected emulated or chromium`);
+  const settings = runSettings(values, client);
+  if (client === "chromium" && settings.configuration.http1 && settings.configuration.http1 !== "1.1") {
+    throw new UsageError(`--protocol ${values.protocol}: Chromium speaks HTTP/1.1 with keep-alive only; use h1`);
+  }
+  const graphFile = positionals[0]!;
+  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
+  const out = resolve(values.out ?? join("runs", `${basename(graphFile, ".json")}-${client}-${stamp}.json`));
+  checkReplayInputs(graphFile, values.recording);
+  const own = values.net === undefined ? `run${process.pid % 100_000}` : null;
+  let topology: Topology;
+  if (own) {
+    const spec = networkSpec(values, `${values["rate-mbit"] ?? 10}mbit-${values["rtt-ms"] ?? 40}ms`);
+    process.stderr.write(`bringing up ${spec.paths} path${spec.paths > 1 ? "s" : ""} of ${spec.rateMbit} Mbit/s, ${spec.rttMs} ms RTT ...\n`);
+    topology = await topologyUp(own, spec, settings.seed);
+  } else {
+    topology = readTopology(values.net!);
+  }
+  let result: RunResult;
+  try {
+    process.stderr.write(`replaying ${graphFile} with the ${client === "emulated" ? "emulated browser" : "Chromium"} over ${settings.configuration.protocol}/${settings.configuration.transport} ...\n`);
+    result = await runReplay({
+      graphFile,
+      recording: values.recording,
+      client,
+      configuration: settings.configuration,
+      topology,
+      seed: settings.seed,
+      timeoutMs: settings.timeoutMs,
+      serverOut: out.replace(/\.json$/, "") + ".servers",
+      resultFile: out,
+      scheduler: settings.scheduler,
+    });
+  } finally {
+    if (own) await topologyDown(own);
+  }
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, JSON.stringify(result, null, 1) + "\n");
+  process.stdout.write(summary(result, out));
+  return result.status === "ok" ? 0 : 1;
+}
+
+function summary(r: RunResult, file: string): string {
+  const m = r.metrics;
+  const f = (x: number | null) => (x === null ? "not measured" : `${x.toFixed(0)} ms`);
+  const paths = r.paths.map((p) => `path ${p.path}: ${kb(p.bytesDown)} down, ${kb(p.bytesUp)} up`).join("; ");
+  return [
+    `${r.status}${r.error ? `: ${r.error}` : ""}`,
+    `  DOMContentLoaded ${f(m.domContentLoadedMs)}, load ${f(m.loadMs)}, whole graph ${f(m.graphCompleteMs)}`,
+    `  ${r.requests?.length ?? 0} requests over ${r.connections.length} connections; ${paths}`,
+    ...r.warnings.slice(0, 5).map((w) => `  warning: ${w}`),
+    `run result: ${file}`,
+    `  as a trace for Perfetto: pagepath trace ${file}`,
+    "",
+  ].join("\n");
+}
+
+const kb = (b: number | null) => (b === null ? "?" : `${(b / 1000).toFixed(0)} kB`);

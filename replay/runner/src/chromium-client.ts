@@ -1,0 +1,95 @@
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Recording } from "@pagepath/profiler";
+import type { ConnectionRecord, RequestRecord, RunConfiguration } from "@pagepath/results";
+import { NET_BINARY, requireBinary } from "./binaries.js";
+import type { ClientReport } from "./client-report.js";
+import type { Topology } from "./topology.js";
+
+export interface ChromiumClientOptions {
+  url: string;
+  /** The replay's origins.json, parsed: host resolver rules, SPKI hash, Chromium flags. */
+  nameMap: { hostResolverRules: string; spkiHash: string; chromiumFlags: string[] };
+  configuration: RunConfiguration;
+  topology: Topology;
+  timeoutMs: number;
+}
+
+/**
+ * Debian's Chromium, cold (a fresh profile), in the topology's client namespace, loading the page
+ * from the replay servers with the same instrumentation the graph was recorded with, so both
+ * clients' computations cost what the graph says. MPTCP runs go through mptcpize.
+ */
+export async function runChromiumClient(o: ChromiumClientOptions): Promise<ClientReport> {
+  const dir = mkdtempSync(join(tmpdir(), "pagepath-chromium-"));
+  const wrapper = join(dir, "chromium");
+  const mptcp = o.configuration.transport === "mptcp" ? "mptcpize run " : "";
+  writeFileSync(wrapper, `#!/bin/sh\nexec "${requireBinary(NET_BINARY)}" exec "${o.topology.name}" client -- ${mptcp}"${DEFAULT_CHROMIUM}" "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  const own = (f: string) => f.startsWith("--host-resolver-rules=") || f.startsWith("--ignore-certificate-errors-spki-list=");
+  try {
+    const { recording } = await recordPage(o.url, {
+      executablePath: wrapper,
+      hostResolverRules: o.nameMap.hostResolverRules,
+      ignoreCertificateSpki: [o.nameMap.spkiHash],
+      extraArgs: o.nameMap.chromiumFlags.filter((f) => !own(f)),
+      stop: { quietMs: 1000, capMs: o.timeoutMs },
+      conditions: NO_CONDITIONS,
+      redact: true,
+    });
+    return chromiumReport(recording, o.configuration);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** What a Chromium recording tells of a run: completion times, fetches, connections. */
+export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording, configuration: RunConfiguration): ClientReport {
+  const m = recording.manifest;
+  const t0 = m.lifecycle.navigationStartMonotonic;
+  const ms = (s: number | null) => (s === null || t0 === null ? null : round((s - t0) * 1000));
+  const network = recording.archive.filter((e) => e.fromCache === null && !e.url.startsWith("data:"));
+  const requests: RequestRecord[] = network.map((e) => ({
+    url: e.url,
+    nodeId: null,
+    status: e.response?.status ?? null,
+    bodyBytes: e.sizes.bodySize,
+    startMs: Math.max(0, ms(e.times.start) ?? 0),
+    endMs: e.times.end === null ? null : Math.max(0, ms(e.times.end)!),
+    connection: e.response?.connectionId ? `chromium-${e.response.connectionId}` : null,
+  }));
+  const loadMissing = m.lifecycle.load === null;
+  const stalled = m.status !== "complete" || loadMissing;
+  return {
+    status: stalled ? "incomplete" : "ok",
+    error: stalled ? `Chromium's load ${loadMissing ? "never fired" : "ended early"}: ${m.reason ?? m.stoppedBy}` : null,
+    startedAt: m.lifecycle.navigationStartWallTime === null ? m.startedAt : new Date(m.lifecycle.navigationStartWallTime * 1000).toISOString(),
+    metrics: { domContentLoadedMs: m.lifecycle.domContentLoaded, loadMs: m.lifecycle.load, graphCompleteMs: null },
+    nodeTimings: null,
+    connections: connectionsOf(network, configuration, ms),
+    requests,
+    warnings: [],
+    versions: { chromium: m.browser.product },
+  };
+}
+
+/** Chromium's connections as its network log shows them: per-connection bytes are not in it. */
+function connectionsOf(archive: ArchiveEntry[], c: RunConfiguration, ms: (s: number | null) => number | null): ConnectionRecord[] {
+  const byId = new Map<string, ConnectionRecord>();
+  for (const e of archive) {
+    const r = e.response;
+    if (!r?.connectionId || r.connectionId === "0") continue;
+    const protocol = r.protocol === "h2" ? "h2" : r.protocol === "h3" ? "h3" : "h1";
+    const transport = protocol === "h3" ? (c.transport === "mpquic" ? "mpquic" : "quic") : c.transport === "mptcp" ? "mptcp" : "tcp";
+    const connect = r.timing && r.timing.connectStart >= 0 ? ms(r.timing.requestTime + r.timing.connectStart / 1000) : null;
+    const opened = Math.max(0, connect ?? ms(e.times.start) ?? 0);
+    const id = `chromium-${r.connectionId}`;
+    const known = byId.get(id);
+    if (known) known.openedMs = Math.min(known.openedMs, opened);
+    else byId.set(id, { id, origin: new URL(e.url).origin, protocol, transport, openedMs: opened, closedMs: null, paths: [] });
+  }
+  return [...byId.values()];
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;

@@ -1,0 +1,53 @@
+import { spawn } from "node:child_process";
+import type { RunConfiguration } from "@pagepath/results";
+import { BROWSER_BINARY, NET_BINARY, requireBinary } from "./binaries.js";
+import type { ClientReport } from "./client-report.js";
+import type { Topology } from "./topology.js";
+
+export interface EmulatedClientOptions {
+  graphFile: string;
+  originsFile: string;
+  configuration: RunConfiguration;
+  topology: Topology;
+  timeoutMs: number;
+  scheduler: string;
+}
+
+/** The pagepath-browser options for a configuration (its --help lists them). */
+export function browserArgs(o: EmulatedClientOptions): string[] {
+  const c = o.configuration;
+  const protocol = c.protocol !== "h1" ? c.protocol : { "1.0": "h1.0", "1.1": "h1", "1.1-pipelined": "h1-pipelined" }[c.http1 ?? "1.1"];
+  const args = ["run", o.graphFile, "--origins", o.originsFile, "--protocol", protocol, "--transport", c.transport];
+  if (c.connectionsPerOrigin !== null) args.push("--connections", String(c.connectionsPerOrigin));
+  const locals = c.transport === "mpquic" ? o.topology.clientAddresses : o.topology.clientAddresses.slice(0, 1);
+  for (const ip of locals) args.push("--local", ip);
+  if (c.transport === "mpquic") args.push("--scheduler", o.scheduler);
+  args.push("--priority", c.priority, "--timeout", String(o.timeoutMs / 1000));
+  const e = c.emulation;
+  if (e) {
+    if (!e.preloader) args.push("--no-preloader");
+    args.push("--cpu-factor", String(e.cpuFactor), "--wait-for", e.waitFor);
+  }
+  return args;
+}
+
+/** Runs the emulated browser in the topology's client namespace; its report, or why it failed. */
+export function runEmulatedClient(o: EmulatedClientOptions): Promise<ClientReport> {
+  const args = ["exec", o.topology.name, "client", "--", requireBinary(BROWSER_BINARY), ...browserArgs(o)];
+  const child = spawn(requireBinary(NET_BINARY), args, { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stdout.on("data", (d) => (out += d));
+  child.stderr.on("data", (d) => (err += d));
+  // The browser stops itself at its timeout; this only guards against a hang below it.
+  const guard = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs + 30_000);
+  return new Promise((resolve, reject) => {
+    child.on("error", (e) => reject(new Error(`cannot run ${NET_BINARY}: ${e.message}`)));
+    child.on("close", (code) => {
+      clearTimeout(guard);
+      const line = out.trim().split("\n").at(-1) ?? "";
+      if (line.startsWith("{")) return resolve(JSON.parse(line) as ClientReport);
+      reject(new Error(`pagepath-browser exited with ${code}: ${err.trim() || "no report"}`));
+    });
+  });
+}

@@ -1,0 +1,100 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync } from "node:fs";
+import { release } from "node:os";
+import { dirname, join, relative, resolve } from "node:path";
+import { validateRunResult, RUN_RESULT_SCHEMA_VERSION, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { TOOL_VERSION } from "@pagepath/profiler";
+import { NET_BINARY } from "./binaries.js";
+import { runChromiumClient } from "./chromium-client.js";
+import type { ClientReport } from "./client-report.js";
+import { runEmulatedClient } from "./emulated-client.js";
+import { checkReplayInputs } from "./graph-check.js";
+import { serverArgs } from "./server-args.js";
+import { startReplayServer } from "./server-process.js";
+import { counterDelta, pathCounters, type Topology } from "./topology.js";
+
+export interface ReplayRun {
+  graphFile: string;
+  /** The recording to serve; by default the graph's own (see checkReplayInputs). */
+  recording?: string;
+  client: RunResult["client"];
+  /** The run's configuration; `network` is taken from the topology. */
+  configuration: Omit<RunConfiguration, "network">;
+  topology: Topology;
+  seed: number;
+  timeoutMs: number;
+  /** Where the servers write their logs (origins.json, connections.jsonl, ...). */
+  serverOut: string;
+  /** The file the result will be written to: site.graph is relative to its folder. */
+  resultFile: string;
+  experiment?: string | null;
+  run?: number;
+  /** Multipath QUIC scheduler on both ends. */
+  scheduler?: string;
+}
+
+/**
+ * One replay of one page: the servers in the topology's server namespace, one client in its
+ * client namespace, and the run result (validated) of what happened. Bad input (a graph that fails
+ * validation, fetches missing from the archive, a topology that is not up) throws before anything
+ * starts; a stalled load comes back as an incomplete result.
+ */
+export async function runReplay(r: ReplayRun): Promise<RunResult> {
+  const { graph, recording } = checkReplayInputs(r.graphFile, r.recording);
+  const configuration: RunConfiguration = { ...r.configuration, network: r.topology.network };
+  const scheduler = r.scheduler ?? "minrtt";
+  mkdirSync(r.serverOut, { recursive: true });
+  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed, scheduler)];
+  const server = await startReplayServer(serve, [NET_BINARY, "exec", r.topology.name, "server", "--"]);
+  let report: ClientReport;
+  let paths;
+  try {
+    const before = pathCounters(r.topology.name);
+    const originsFile = join(r.serverOut, "origins.json");
+    if (r.client === "emulated") {
+      report = await runEmulatedClient({ graphFile: r.graphFile, originsFile, configuration, topology: r.topology, timeoutMs: r.timeoutMs, scheduler });
+    } else {
+      const nameMap = JSON.parse(readFileSync(originsFile, "utf8"));
+      report = await runChromiumClient({ url: graph.source.url, nameMap, configuration, topology: r.topology, timeoutMs: r.timeoutMs });
+    }
+    // The emulator's counters are rewritten every 250 ms: wait for the ones covering the run's end.
+    await new Promise((ok) => setTimeout(ok, 600));
+    paths = counterDelta(before, pathCounters(r.topology.name));
+  } finally {
+    await server.stop();
+  }
+  const result: RunResult = {
+    schemaVersion: RUN_RESULT_SCHEMA_VERSION,
+    kind: "pagepath-run",
+    experiment: r.experiment ?? null,
+    site: { name: siteName(graph.source.url, r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: sha256(r.graphFile) },
+    client: r.client,
+    configuration,
+    run: r.run ?? 0,
+    seed: r.seed,
+    versions: { pagepath: TOOL_VERSION, kernel: release(), ...report.versions },
+    startedAt: report.startedAt,
+    status: report.status,
+    error: report.error,
+    timeoutMs: r.timeoutMs,
+    metrics: report.metrics,
+    nodeTimings: report.nodeTimings,
+    connections: report.connections,
+    requests: report.requests,
+    paths,
+    warnings: report.warnings,
+  };
+  const problems = validateRunResult(result, r.resultFile);
+  if (problems.length > 0) throw new Error(`the run result does not validate (a bug in pagepath):\n${problems.join("\n")}`);
+  return result;
+}
+
+/** The corpus name of the graph (its file name), which run-result.md allows in site.name. */
+function siteName(url: string, graphFile: string): string {
+  const base = graphFile.replace(/^.*\//, "").replace(/\.json$/, "");
+  return (base || new URL(url).host).replace(/[^A-Za-z0-9._-]/g, "-");
+}
+
+function sha256(file: string): string {
+  return createHash("sha256").update(readFileSync(file)).digest("hex");
+}

@@ -1,0 +1,93 @@
+import { execFile } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import type { NetworkConfig, PathBytes, PathConfig } from "@pagepath/results";
+import { NET_BINARY, requireBinary } from "./binaries.js";
+
+const run = promisify(execFile);
+
+/** Where pagepath-net keeps a topology's state and counters (docs/formats/topology.md). */
+export function netStateDir(): string {
+  return process.env.PAGEPATH_NET_STATE ?? "/run/pagepath/net";
+}
+
+export interface Topology {
+  name: string;
+  /** Client-side addresses, path 0 first. */
+  clientAddresses: string[];
+  network: NetworkConfig;
+}
+
+/**
+ * A topology brought up by `pagepath net up`, checked to be running; its network as far as the
+ * state file tells (rates and delays; loss and queue are not in it, so they are null).
+ */
+export function readTopology(name: string): Topology {
+  const file = join(netStateDir(), `${name}.json`);
+  if (!existsSync(file)) throw new Error(`--net ${name}: no such topology is up (no ${file}); bring it up with: pagepath net up --name ${name} ...`);
+  const state = JSON.parse(readFileSync(file, "utf8"));
+  if (state.phase !== "up" || !alive(state.pid)) throw new Error(`--net ${name}: the topology is not up (phase ${state.phase}, emulator pid ${state.pid} ${alive(state.pid) ? "running" : "gone"})`);
+  const paths = (state.paths as any[]).map((p): PathConfig => {
+    const up = parseDirection(p.uplink);
+    const down = parseDirection(p.downlink);
+    return { upMbps: up.mbps, downMbps: down.mbps, rttMs: up.delayMs + down.delayMs, loss: null, queue: null };
+  });
+  return { name, clientAddresses: (state.paths as any[]).map((p) => p.clientAddr), network: { name, paths } };
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** "5 Mbit/s, delay 10 ms" as pagepath-net describes a direction; a trace link has no one rate. */
+function parseDirection(text: string): { mbps: number | null; delayMs: number } {
+  const rate = /^([\d.]+) Mbit\/s/.exec(text);
+  const delay = /delay ([\d.]+) ms/.exec(text);
+  return { mbps: rate ? Number(rate[1]) : null, delayMs: delay ? Number(delay[1]) : 0 };
+}
+
+/** A network to bring up for a run: the same on every path. */
+export interface NetworkSpec {
+  name: string;
+  paths: number;
+  rateMbit: number;
+  rttMs: number;
+  loss: number;
+  /** Bottleneck buffer in packets (drop-tail). */
+  queuePackets: number;
+}
+
+/** Brings up topology `name` for `spec`; the caller must call topologyDown, even on failure. */
+export async function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
+  const args = ["up", "--name", name, "--paths", String(spec.paths), "--rate-mbit", String(spec.rateMbit), "--delay-ms", String(spec.rttMs / 2)];
+  args.push("--queue", `droptail:packets=${spec.queuePackets}`, "--seed", String(seed));
+  if (spec.loss > 0) args.push("--loss", String(spec.loss));
+  await run(requireBinary(NET_BINARY), args).catch((e) => {
+    throw new Error(`pagepath net up ${name} failed: ${(e.stderr || e.message).trim()}`);
+  });
+  const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: "droptail", packets: spec.queuePackets } };
+  const topology = readTopology(name);
+  return { ...topology, network: { name: spec.name, paths: Array.from({ length: spec.paths }, () => ({ ...path })) } };
+}
+
+export async function topologyDown(name: string): Promise<void> {
+  await run(NET_BINARY, ["down", name]).catch(() => undefined);
+}
+
+/** Bytes each path has delivered so far in each direction (the emulator writes them every 250 ms). */
+export function pathCounters(name: string): PathBytes[] {
+  const stats = JSON.parse(readFileSync(join(netStateDir(), `${name}.stats.json`), "utf8"));
+  return (stats.paths as any[]).map((p, path) => ({ path, bytesUp: p.uplink.deliveredBytes, bytesDown: p.downlink.deliveredBytes }));
+}
+
+/** What the paths carried between two readings of pathCounters. */
+export function counterDelta(before: PathBytes[], after: PathBytes[]): PathBytes[] {
+  const minus = (a: number | null, b: number | null | undefined) => (a === null || b === null || b === undefined ? null : a - b);
+  return after.map((a, i) => ({ path: a.path, bytesUp: minus(a.bytesUp, before[i]?.bytesUp), bytesDown: minus(a.bytesDown, before[i]?.bytesDown) }));
+}
