@@ -12,8 +12,9 @@ import { viewVerb } from "./verbs/view.js";
 import { netVerb } from "./verbs/net.js";
 import { replayVerb } from "./verbs/replay.js";
 import { traceVerb } from "./verbs/trace.js";
+import { accuracyVerb } from "./verbs/accuracy.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, traceVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, accuracyVerb, traceVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

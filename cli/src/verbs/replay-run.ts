@@ -74,7 +74,7 @@ export async function replayRun(argv: string[]): Promise<number> {
   }
   let result: RunResult;
   try {
-    process.stderr.write(`replaying ${graphFile} with the ${client === "emulated" ? "emulated browser" : "Chromium"} over ${settings.configuration.protocol}/${settings.configuration.transport} ...\n`);
+    process.stderr.write(`replaying ${graphFile} with ${client === "emulated" ? "the emulated browser" : "Chromium"} over ${settings.configuration.protocol}/${settings.configuration.transport} ...\n`);
     result = await runReplay({
       graphFile,
       recording: values.recording,

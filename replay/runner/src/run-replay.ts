@@ -49,7 +49,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   let report: ClientReport;
   let paths;
   try {
-    const before = pathCounters(r.topology.name);
+    const before = await pathCounters(r.topology.name);
     const originsFile = join(r.serverOut, "origins.json");
     if (r.client === "emulated") {
       report = await runEmulatedClient({ graphFile: r.graphFile, originsFile, configuration, topology: r.topology, timeoutMs: r.timeoutMs, scheduler });
@@ -59,7 +59,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     }
     // The emulator's counters are rewritten every 250 ms: wait for the ones covering the run's end.
     await new Promise((ok) => setTimeout(ok, 600));
-    paths = counterDelta(before, pathCounters(r.topology.name));
+    paths = counterDelta(before, await pathCounters(r.topology.name));
   } finally {
     await server.stop();
   }

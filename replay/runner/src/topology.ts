@@ -80,9 +80,17 @@ export async function topologyDown(name: string): Promise<void> {
   await run(NET_BINARY, ["down", name]).catch(() => undefined);
 }
 
-/** Bytes each path has delivered so far in each direction (the emulator writes them every 250 ms). */
-export function pathCounters(name: string): PathBytes[] {
-  const stats = JSON.parse(readFileSync(join(netStateDir(), `${name}.stats.json`), "utf8"));
+/**
+ * Bytes each path has delivered so far in each direction. The emulator writes them every 250 ms,
+ * the first time a moment after it comes up.
+ */
+export async function pathCounters(name: string): Promise<PathBytes[]> {
+  const file = join(netStateDir(), `${name}.stats.json`);
+  for (let waited = 0; !existsSync(file); waited += 50) {
+    if (waited > 5000) throw new Error(`${file}: the emulator of topology ${name} writes no counters`);
+    await new Promise((ok) => setTimeout(ok, 50));
+  }
+  const stats = JSON.parse(readFileSync(file, "utf8"));
   return (stats.paths as any[]).map((p, path) => ({ path, bytesUp: p.uplink.deliveredBytes, bytesDown: p.downlink.deliveredBytes }));
 }
 

@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type AccuracySummary } from "@pagepath/results";
+import { conditionName, finishedRuns, runAccuracySweep, type Condition } from "@pagepath/runner";
+import { Progress } from "../progress.js";
+import { UsageError, type Verb } from "../verb.js";
+import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
+
+/** Bandwidths from 1 to 100 Mbit/s against RTTs from 20 to 200 ms. */
+const DEFAULT_CONDITIONS = "1:100,2:200,5:50,10:200,25:20,100:80";
+
+export const accuracyVerb: Verb = {
+  name: "accuracy",
+  summary: "measure how well the emulated browser predicts Chromium's load times across sites and networks",
+  usage: `
+usage: pagepath accuracy [--data DIR] [--sites A,B,...] [--conditions MBIT:RTT,...] [--runs N] [--out DIR] [run options]
+
+Replays every corpus site under every network condition with both clients, Chromium and the
+emulated browser, --runs times each, through the same topology, and reports the emulated browser's
+load-time error against Chromium's median per site and condition: the median and p90 absolute
+percentage error and the rank correlation across cells. Runs are appended to OUT/runs.jsonl as they
+finish, so running it again with the same --out resumes. Writes OUT/accuracy.json and two plots,
+OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
+  --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
+  --sites A,B         only these sites (graph names)
+  --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS})
+  --runs N            runs of each client per site and condition (default 3)
+  --out DIR           (default accuracy/<time>)${RUN_OPTIONS_HELP}
+`,
+  options: {
+    ...RUN_OPTIONS,
+    "wait-for": { type: "string", default: "load" },
+    timeout: { type: "string", default: "180" },
+    data: { type: "string", default: "corpus-data" },
+    sites: { type: "string" },
+    conditions: { type: "string", default: DEFAULT_CONDITIONS },
+    runs: { type: "string", default: "3" },
+    out: { type: "string" },
+  },
+  async run(values) {
+    const settings = runSettings(values, "emulated");
+    const graphsDir = join(String(values.data), "graphs");
+    if (!existsSync(graphsDir)) throw new UsageError(`--data ${values.data}: no graphs/ folder; build the corpus first (pagepath corpus build --data ${values.data})`);
+    const all = readdirSync(graphsDir).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
+    const wanted = values.sites === undefined ? all : String(values.sites).split(",").filter(Boolean);
+    const unknown = wanted.filter((s) => !all.includes(s));
+    if (unknown.length > 0) throw new UsageError(`--sites: ${unknown.join(", ")} not in ${graphsDir}`);
+    const conditions = parseConditions(String(values.conditions));
+    const runs = Number(values.runs);
+    if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
+    const out = resolve(String(values.out ?? join("accuracy", new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, ""))));
+    mkdirSync(out, { recursive: true });
+    const total = wanted.length * conditions.length * runs * 2;
+    const already = finishedRuns(out).size;
+    const progress = new Progress(total - already, "accuracy");
+    const failures: string[] = [];
+    process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
+    const label = (i: { graph: string; condition: Condition; client: string; run: number }) =>
+      `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${i.client} #${i.run}`;
+    await runAccuracySweep(
+      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configuration: settings.configuration, timeoutMs: settings.timeoutMs, seed: settings.seed, out },
+      {
+        starting: (item) => progress.working(label(item)),
+        finished: (item, result, error) => {
+          const load = result?.metrics.loadMs;
+          progress.finished(label(item), error === null, error ?? (load == null ? "" : `load ${load.toFixed(0)} ms`));
+          if (error !== null) failures.push(`${label(item)}: ${error}`);
+        },
+      },
+    );
+    progress.end();
+    const runsDone = [...finishedRuns(out).values()];
+    const summary = summariseAccuracy(
+      runsDone.map((r) => ({ site: r.site.name, condition: r.configuration.network.name, client: r.client, loadMs: r.status === "ok" ? r.metrics.loadMs : null })),
+    );
+    writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configuration: settings.configuration, summary }, null, 1) + "\n");
+    writeFileSync(join(out, "accuracy.svg"), accuracyScatterSvg(summary));
+    writeFileSync(join(out, "accuracy-by-condition.svg"), apeByConditionSvg(summary));
+    process.stdout.write(report(summary, out, failures));
+    return failures.length === 0 && summary.missing.length === 0 ? 0 : 1;
+  },
+};
+
+function parseConditions(text: string): Condition[] {
+  return text.split(",").map((c) => {
+    const m = /^([\d.]+):([\d.]+)$/.exec(c.trim());
+    const rateMbit = Number(m?.[1]);
+    const rttMs = Number(m?.[2]);
+    if (!m || !(rateMbit > 0) || !(rttMs >= 0)) throw new UsageError(`--conditions: "${c}" is not RATE_MBIT:RTT_MS, e.g. 10:40`);
+    return { rateMbit, rttMs };
+  });
+}
+
+function report(s: AccuracySummary, out: string, failures: string[]): string {
+  const pct = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}%`);
+  const o = s.overall;
+  const lines = [
+    `emulated browser against Chromium's median load time, ${o.cells} site x condition cells:`,
+    `  absolute percentage error: median ${pct(o.medianApePercent)}, p90 ${pct(o.p90ApePercent)}, mean ${pct(o.meanApePercent)}`,
+    `  rank correlation (Spearman) across cells: ${o.spearman === null ? "-" : o.spearman.toFixed(3)}`,
+    "  largest errors:",
+    ...s.largestErrorsFirst.slice(0, 8).map(
+      (c) => `    ${c.site.padEnd(26)} ${c.condition.padEnd(14)} emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%)`,
+    ),
+    ...s.missing.map((m) => `  not compared: ${m.site} ${m.condition}: ${m.reason}`),
+    ...failures.map((f) => `  failed: ${f}`),
+    `results: ${join(out, "accuracy.json")}, plots ${join(out, "accuracy.svg")} and ${join(out, "accuracy-by-condition.svg")}, runs ${join(out, "runs.jsonl")}`,
+    "",
+  ];
+  return lines.join("\n");
+}
