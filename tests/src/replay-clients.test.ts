@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { readGraphFile, type Graph } from "@pagepath/graph-builder";
+import { readRunResultFile, type RunResult } from "@pagepath/results";
+import { runCli } from "./cli-run.js";
+import { tempDir } from "./fixture-profile.js";
+import { withTopology } from "./net-topology.js";
+import { assertChromiumLoadAfterItsFetches, assertDependenciesRespected, assertEveryResourceFetched } from "./replay-client-checks.js";
+
+const SITES = ["real-jquery-ui", "real-sb-admin-2"];
+
+/**
+ * Both replay clients, the emulated browser and Chromium, load corpus sites from the replay servers
+ * through emulated topologies, as `pagepath replay` runs them.
+ */
+describe("replay clients on corpus sites", () => {
+  const work = tempDir("clients");
+  const data = join(work, "data");
+  const graphs = new Map<string, Graph>();
+  before(async () => {
+    const r = await runCli(["corpus", "build", "--data", data, ...SITES.flatMap((s) => ["--only", s]), "--quiet-ms", "2000"], 15 * 60_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    for (const s of SITES) graphs.set(s, readGraphFile(join(data, "graphs", `${s}.json`)));
+  });
+  after(() => rmSync(work, { recursive: true, force: true }));
+
+  /** One replay through topology `net`; its run result, validated as it is read. */
+  async function replay(site: string, net: string, client: string, args: string[]): Promise<RunResult> {
+    const out = join(work, `${site}-${net}-${client}-${args.join("_").replace(/[^a-z0-9_.]/gi, "")}.json`);
+    const r = await runCli(["replay", join(data, "graphs", `${site}.json`), "--client", client, "--net", net, "--out", out, "--timeout", "60", ...args], 180_000);
+    assert.equal(r.code, 0, `${site} ${client} ${args.join(" ")}: ${r.stdout}${r.stderr}`);
+    const run = readRunResultFile(out);
+    assert.equal(run.status, "ok", String(run.error));
+    return run;
+  }
+
+  function checkRun(site: string, run: RunResult, protocol: string): void {
+    const g = graphs.get(site)!;
+    assertEveryResourceFetched(g, run);
+    if (run.client === "emulated") assertDependenciesRespected(g, run);
+    else assertChromiumLoadAfterItsFetches(g, run);
+    const https = run.connections.filter((c) => c.origin.startsWith("https:"));
+    assert.ok(https.length > 0 && https.every((c) => c.protocol === protocol), `${run.client}: ${JSON.stringify(https.map((c) => [c.origin, c.protocol]))}`);
+    const body = (run.requests ?? []).reduce((sum, r) => sum + (r.bodyBytes ?? 0), 0);
+    assert.ok(run.paths[0]!.bytesDown! >= body, `path 0 carried ${run.paths[0]!.bytesDown} bytes, less than the ${body} bytes of bodies`);
+  }
+
+  it("load every site over HTTP/1.1, HTTP/2 and HTTP/3 on one path, fetching every resource in dependency order", async () => {
+    await withTopology("rc-one", ["--paths", "1", "--rate-mbit", "20", "--delay-ms", "10"], async () => {
+      for (const site of SITES) {
+        for (const protocol of ["h1", "h2", "h3"]) {
+          for (const client of ["emulated", "chromium"]) {
+            const run = await replay(site, "rc-one", client, ["--protocol", protocol]);
+            checkRun(site, run, protocol);
+            console.log(`${site} ${protocol} ${client}: load ${run.metrics.loadMs} ms, ${run.requests!.length} requests, ${run.connections.length} connections`);
+          }
+        }
+      }
+    });
+  });
+
+  it("the emulated browser's HTTP/1.x modes: a connection per request, k keep-alive connections, pipelining", async () => {
+    await withTopology("rc-h1", ["--paths", "1", "--rate-mbit", "20", "--delay-ms", "10"], async () => {
+      const site = SITES[0]!;
+      const perRequest = await replay(site, "rc-h1", "emulated", ["--protocol", "h1.0"]);
+      const two = await replay(site, "rc-h1", "emulated", ["--protocol", "h1", "--connections", "2"]);
+      const piped = await replay(site, "rc-h1", "emulated", ["--protocol", "h1-pipelined", "--connections", "1"]);
+      for (const run of [perRequest, two, piped]) checkRun(site, run, "h1");
+      assert.equal(perRequest.connections.length, perRequest.requests!.length, "HTTP/1.0: one connection per request");
+      const perOrigin = (run: RunResult) => {
+        const counts = new Map<string, number>();
+        for (const c of run.connections) counts.set(c.origin, (counts.get(c.origin) ?? 0) + 1);
+        return Math.max(...counts.values());
+      };
+      assert.ok(perOrigin(two) <= 2, `at most 2 connections per origin, got ${perOrigin(two)}`);
+      assert.equal(perOrigin(piped), 1);
+    });
+  });
+
+  it("carry bytes over both paths: MPTCP for both clients, multipath QUIC for the emulated browser", async () => {
+    await withTopology("rc-two", ["--paths", "2", "--rate-mbit", "4", "--delay-ms", "10"], async () => {
+      const site = SITES[1]!;
+      const runs = [
+        await replay(site, "rc-two", "emulated", ["--protocol", "h2", "--transport", "mptcp"]),
+        await replay(site, "rc-two", "chromium", ["--protocol", "h2", "--transport", "mptcp"]),
+        await replay(site, "rc-two", "emulated", ["--protocol", "h3", "--transport", "mpquic"]),
+      ];
+      for (const run of runs) {
+        checkRun(site, run, run.configuration.protocol);
+        const down = run.paths.map((p) => p.bytesDown!);
+        const total = down[0]! + down[1]!;
+        console.log(`${run.configuration.transport} ${run.client}: ${down.join(" / ")} bytes down the two paths`);
+        assert.ok(down.every((b) => b > total * 0.1), `${run.configuration.transport} ${run.client}: bytes down per path ${down.join(", ")}`);
+      }
+      const mpquic = runs[2]!.connections.filter((c) => c.transport === "mpquic");
+      assert.ok(mpquic.some((c) => c.paths.length === 2 && c.paths.every((p) => p.bytesDown! > 0)), JSON.stringify(runs[2]!.connections));
+    });
+  });
+
+  it("pagepath accuracy compares the clients per site and condition, and resumes", async () => {
+    const out = join(work, "accuracy");
+    const args = ["accuracy", "--data", data, "--sites", SITES[0]!, "--conditions", "20:20,5:100", "--runs", "1", "--out", out];
+    const r = await runCli(args, 10 * 60_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const result = JSON.parse(readFileSync(join(out, "accuracy.json"), "utf8"));
+    assert.equal(result.summary.cells.length, 2);
+    for (const c of result.summary.cells) assert.ok(c.apePercent >= 0 && c.chromium.medianMs > 0 && c.emulated.medianMs > 0, JSON.stringify(c));
+    assert.match(r.stdout, /absolute percentage error: median \d/);
+    assert.equal((readFileSync(join(out, "accuracy.svg"), "utf8").match(/<circle/g) ?? []).length, 2);
+    const again = await runCli(args, 120_000);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stderr, /4 already in/);
+    assert.equal(readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").length, 4);
+  });
+});
