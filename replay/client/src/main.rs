@@ -2,17 +2,16 @@
 //! each response's timing and digest and each path's traffic as one JSON line. See args::HELP.
 
 mod args;
-mod config;
 mod fetch;
 mod handler;
 mod report;
-mod sockets;
 
 use args::Args;
 use fetch::Fetch;
 use handler::Handler;
+use pagepath_client::config;
+use pagepath_client::sockets::Sockets;
 use report::Report;
-use sockets::Sockets;
 use std::cell::RefCell;
 use std::process::ExitCode;
 use std::rc::Rc;
@@ -86,7 +85,7 @@ fn run(args: Args) -> Result<Report, String> {
             return Err(timed_out(&fetch.borrow(), &args.timeout, remote));
         }
         let wait = endpoint.timeout().unwrap_or(deadline - now).min(deadline - now);
-        for i in sockets.wait_readable(wait) {
+        for i in sockets.wait_readable(wait, None) {
             while let Some((len, from, local)) = sockets.recv(i, &mut buf) {
                 let info = PacketInfo { src: from, dst: local, time: Instant::now() };
                 // A datagram tquic cannot use is dropped, as a router would drop it.

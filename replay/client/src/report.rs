@@ -39,4 +39,3 @@ pub fn response(e: &Exchange) -> ResponseReport {
         end_us: e.end_us,
     }
 }
-

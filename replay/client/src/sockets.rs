@@ -3,7 +3,7 @@
 
 use std::io::ErrorKind;
 use std::net::{IpAddr, SocketAddr, UdpSocket};
-use std::os::fd::AsRawFd;
+use std::os::fd::{AsRawFd, BorrowedFd};
 use std::time::Duration;
 use tquic::{PacketInfo, PacketSendHandler};
 
@@ -38,17 +38,22 @@ impl Sockets {
         self.sockets.iter().map(|(_, local)| *local).collect()
     }
 
-    /// Waits up to `timeout` for datagrams; the indexes of the sockets that have some.
-    pub fn wait_readable(&self, timeout: Duration) -> Vec<usize> {
+    /// Waits up to `timeout` for datagrams, or until `wake` (a caller's own fd, e.g. one end of a
+    /// socket pair that another thread writes to) is readable; the indexes of the sockets that
+    /// have datagrams. The caller drains `wake` itself.
+    pub fn wait_readable(&self, timeout: Duration, wake: Option<BorrowedFd>) -> Vec<usize> {
         let mut fds: Vec<libc::pollfd> =
             self.sockets.iter().map(|(udp, _)| libc::pollfd { fd: udp.as_raw_fd(), events: libc::POLLIN, revents: 0 }).collect();
+        if let Some(fd) = wake {
+            fds.push(libc::pollfd { fd: fd.as_raw_fd(), events: libc::POLLIN, revents: 0 });
+        }
         let ts = libc::timespec { tv_sec: timeout.as_secs() as libc::time_t, tv_nsec: timeout.subsec_nanos() as libc::c_long };
         // SAFETY: `fds` holds fds.len() valid pollfds and `ts` is valid; both outlive the call.
         let n = unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, &ts, std::ptr::null()) };
         if n <= 0 {
             return Vec::new();
         }
-        (0..fds.len()).filter(|&i| fds[i].revents & libc::POLLIN != 0).collect()
+        (0..self.sockets.len()).filter(|&i| fds[i].revents & libc::POLLIN != 0).collect()
     }
 
     /// The next datagram queued on socket `index`: its length, sender and receiving address.
@@ -69,8 +74,8 @@ impl Sockets {
 fn route_source(remote: SocketAddr) -> Result<IpAddr, String> {
     let any: SocketAddr = if remote.is_ipv4() { ([0, 0, 0, 0], 0).into() } else { ([0u16; 8], 0).into() };
     let probe = UdpSocket::bind(any).map_err(|e| format!("cannot bind a UDP socket: {e}"))?;
-    probe.connect(remote).map_err(|e| format!("no route to --connect {remote}: {e}"))?;
-    Ok(probe.local_addr().map_err(|e| format!("no route to --connect {remote}: {e}"))?.ip())
+    probe.connect(remote).map_err(|e| format!("no route to {remote}: {e}"))?;
+    Ok(probe.local_addr().map_err(|e| format!("no route to {remote}: {e}"))?.ip())
 }
 
 impl PacketSendHandler for Sockets {

@@ -1,0 +1,239 @@
+//! The model's API: a page load driven by its caller's inputs (start, responses, timeouts) at
+//! virtual times, handing out requests. The graph walk is in walk.rs, reports in report.rs.
+
+use super::graph::{Graph, Kind};
+use super::network::Network;
+use super::priority::Urgency;
+use super::ready::Readiness;
+use super::scheduler::Scheduler;
+use super::Ms;
+use serde::Serialize;
+
+/// Which completion ends the run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Completion {
+    DomContentLoaded,
+    Load,
+    /// Every emulated node of the graph has run.
+    Graph,
+}
+
+/// The priority each request asks the server for (RFC 9218 urgency), as run-result.md's
+/// `configuration.priority` names the schemes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PriorityScheme {
+    /// No priority header.
+    None,
+    /// Chrome's recorded request priority (VeryHigh 0, High 1, Medium 2, Low 3, VeryLow 4).
+    Browser,
+    /// The graph's mimeRank (0..4).
+    Mime,
+    /// The graph's criticalPathRank, spread over urgencies 0..7.
+    CriticalPath,
+    /// The graph's depthRank, spread over urgencies 0..7.
+    Depth,
+}
+
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub preloader: bool,
+    /// Multiplies every computation's duration (2.0 = a CPU twice as slow).
+    pub cpu_factor: f64,
+    pub wait_for: Completion,
+    pub priority: PriorityScheme,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None }
+    }
+}
+
+/// Index of a request the model handed out, unique within a run.
+pub type RequestId = usize;
+
+/// A fetch the driver must make now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Request {
+    pub id: RequestId,
+    /// The graph node it stands for: a `resource` node, or a document's first `download` chunk.
+    pub node: String,
+    /// The URL to ask for first: the first redirect hop when the recording was redirected.
+    pub url: String,
+    pub method: String,
+    pub frame: String,
+    /// RFC 9218 urgency (0 most urgent .. 7) and incremental flag; None: send no priority.
+    pub urgency: Option<u8>,
+    pub incremental: bool,
+    /// The recorded decoded body size, when known.
+    pub expected_body_bytes: Option<u64>,
+    /// An HTML document, whose download chunks finish as its bytes arrive.
+    pub document: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct NodeTiming {
+    pub node_id: String,
+    pub start: Ms,
+    pub end: Ms,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metrics {
+    pub dom_content_loaded_ms: Option<Ms>,
+    pub load_ms: Option<Ms>,
+    pub graph_complete_ms: Option<Ms>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub metrics: Metrics,
+    /// Nodes that ran, in the order they finished.
+    pub node_timings: Vec<NodeTiming>,
+    pub warnings: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Phase {
+    Waiting,
+    Ready,
+    Done,
+}
+
+#[derive(Clone, Debug)]
+pub(super) struct NodeState {
+    pub phase: Phase,
+    pub ready_at: Option<Ms>,
+    pub start: Option<Ms>,
+    pub end: Option<Ms>,
+    /// For timers: how deeply timer callbacks nest to install it (1: not installed by a timer).
+    pub timer_depth: u32,
+}
+
+pub struct Browser {
+    pub(super) graph: Graph,
+    pub(super) options: Options,
+    pub(super) readiness: Readiness,
+    pub(super) urgency: Urgency,
+    pub(super) scheduler: Scheduler,
+    pub(super) network: Network,
+    pub(super) states: Vec<NodeState>,
+    /// Virtual time of the latest input or timeout; never goes back.
+    pub(super) clock: Ms,
+    pub(super) started: bool,
+    pub(super) done: usize,
+    pub(super) graph_complete: Option<Ms>,
+    pub(super) timings: Vec<NodeTiming>,
+    pub(super) warnings: Vec<String>,
+}
+
+impl Browser {
+    pub fn new(graph: &Graph, options: Options) -> Browser {
+        let fresh = NodeState { phase: Phase::Waiting, ready_at: None, start: None, end: None, timer_depth: 0 };
+        Browser {
+            readiness: Readiness::new(graph, options.preloader),
+            urgency: Urgency::new(graph, options.priority),
+            scheduler: Scheduler::new(&graph.frames, graph.main_frame),
+            network: Network::default(),
+            states: vec![fresh; graph.nodes.len()],
+            graph: graph.clone(),
+            options,
+            clock: 0.0,
+            started: false,
+            done: 0,
+            graph_complete: None,
+            timings: Vec::new(),
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Starts the page at `now`: the root becomes ready.
+    pub fn start(&mut self, now: Ms) {
+        if self.started {
+            return;
+        }
+        self.started = true;
+        self.clock = now;
+        self.begin();
+        self.run_until(now);
+    }
+
+    /// The next fetch to make, if any; call until None after every input.
+    pub fn poll_request(&mut self) -> Option<Request> {
+        let (request, node) = self.network.poll()?;
+        self.states[node].start.get_or_insert(self.clock);
+        Some(request)
+    }
+
+    /// `received` body bytes (cumulative, of the final response) have arrived for request `id`.
+    pub fn on_body_bytes(&mut self, id: RequestId, received: u64, now: Ms) {
+        self.run_until(now);
+        let complete = self.network.body_bytes(id, received);
+        self.complete(complete);
+        self.run_until(self.clock);
+    }
+
+    /// The response to request `id` will have a body of `body_bytes` (e.g. its Content-Length):
+    /// a document's chunks then finish at their share of the actual body rather than the recorded
+    /// one. Optional; on_complete tells the size too.
+    pub fn on_body_size(&mut self, id: RequestId, body_bytes: u64, now: Ms) {
+        self.run_until(now);
+        let complete = self.network.body_size(id, body_bytes);
+        self.complete(complete);
+        self.run_until(self.clock);
+    }
+
+    /// The whole response to request `id` is in (`body_bytes` long).
+    pub fn on_complete(&mut self, id: RequestId, body_bytes: u64, now: Ms) {
+        self.run_until(now);
+        match self.network.finish(id, Some(body_bytes)) {
+            Some((_, complete)) => self.complete(complete),
+            None => self.warnings.push(format!("request {id} completed but is unknown or was over already; ignored")),
+        }
+        self.run_until(self.clock);
+    }
+
+    /// Request `id` failed; the page goes on as a browser does after a failed fetch.
+    pub fn on_failed(&mut self, id: RequestId, reason: &str, now: Ms) {
+        self.run_until(now);
+        match self.network.finish(id, None) {
+            Some((url, complete)) => {
+                self.warnings.push(format!("{url}: the request failed ({reason}); the page went on without it"));
+                self.complete(complete);
+            }
+            None => self.warnings.push(format!("request {id} failed ({reason}) but is unknown or was over already; ignored")),
+        }
+        self.run_until(self.clock);
+    }
+
+    /// When the model next needs `handle_timeout` (a computation ending, a timer firing).
+    pub fn next_timeout(&self) -> Option<Ms> {
+        self.scheduler.next_timeout()
+    }
+
+    pub fn handle_timeout(&mut self, now: Ms) {
+        self.run_until(now);
+    }
+
+    /// The completion asked for in Options::wait_for has happened.
+    pub fn is_finished(&self) -> bool {
+        let frame = &self.graph.frames[self.graph.main_frame];
+        let marker = match self.options.wait_for {
+            Completion::DomContentLoaded => frame.dcl,
+            Completion::Load => frame.load,
+            Completion::Graph => None,
+        };
+        match marker {
+            Some(node) => self.states[node].phase == Phase::Done,
+            // Without the marker in the emulation, only the whole graph tells that the page is done.
+            None => self.graph_complete.is_some(),
+        }
+    }
+
+    pub(super) fn kind(&self, node: usize) -> Kind {
+        self.graph.nodes[node].kind
+    }
+}

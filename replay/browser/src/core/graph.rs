@@ -1,0 +1,176 @@
+//! The graph file (docs/formats/graph.md) as the model needs it: the emulated nodes (`excluded:
+//! null`) in file order and the edges between two of them. Only the fields the model uses are
+//! read; the TypeScript validator checks the rest of the shape before the browser runs.
+
+use super::json::At;
+use std::collections::BTreeMap;
+
+pub(crate) const SCHEMA_VERSION: u64 = 1;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Download,
+    Parse,
+    Resource,
+    Script,
+    Css,
+    Timer,
+    Event,
+    Dcl,
+    Load,
+}
+
+/// What a parent edge means to the preloader (graph.md, `preload` rule).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Link {
+    /// A `preload` edge from the download chunk the preload scanner had seen.
+    Preload,
+    /// An `R1` edge from the parse chunk holding the tag.
+    ParserTag,
+    /// Any other dependency.
+    Plain,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Fetch {
+    /// The recorded URL, after any redirects.
+    pub url: String,
+    /// The URL to ask for: the first redirect hop, else `url`.
+    pub first_url: String,
+    pub method: String,
+    pub body_size: u64,
+    /// The recording served it from a cache (`fromCache` not null).
+    pub recorded_from_cache: bool,
+    /// Chrome's recorded request priority (`VeryHigh` .. `VeryLow`).
+    pub chrome_priority: Option<String>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Chunk {
+    pub index: u64,
+    /// Where the chunk's bytes end in the recorded body (offset + bytes).
+    pub end: u64,
+    /// The node index of the document's chunk 0, which stands for the document's one request.
+    pub document: usize,
+}
+
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ranks {
+    pub mime: Option<u64>,
+    pub critical_path: Option<u64>,
+    pub depth: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Node {
+    pub id: String,
+    pub kind: Kind,
+    pub frame: usize,
+    pub duration: f64,
+    pub fetch: Option<Fetch>,
+    pub chunk: Option<Chunk>,
+    /// For timers: the delay asked for.
+    pub timeout_ms: Option<f64>,
+    /// For computations: 0, or which part of a re-entrant computation split around its nested
+    /// children this is.
+    pub segment: u64,
+    pub ranks: Ranks,
+    /// Emulated parents by node index, ascending, one entry per parent.
+    pub parents: Vec<(usize, Link)>,
+    /// Emulated children by node index, ascending.
+    pub children: Vec<usize>,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    pub id: String,
+    pub parent: Option<usize>,
+    /// The frame's completion markers, when they are emulated.
+    pub dcl: Option<usize>,
+    pub load: Option<usize>,
+}
+
+/// The emulated part of a page's dependency graph.
+#[derive(Clone, Debug)]
+pub struct Graph {
+    pub(crate) nodes: Vec<Node>,
+    pub(crate) frames: Vec<Frame>,
+    pub(crate) root: usize,
+    pub(crate) main_frame: usize,
+}
+
+impl Graph {
+    /// How many nodes the emulation runs (`excluded: null`).
+    pub fn emulated_node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// The emulated nodes' ids, in file order.
+    pub fn node_ids(&self) -> impl Iterator<Item = &str> {
+        self.nodes.iter().map(|n| n.id.as_str())
+    }
+
+    /// The ids of an emulated node's emulated parents.
+    pub fn parent_ids(&self, id: &str) -> Vec<&str> {
+        let Some(node) = self.nodes.iter().find(|n| n.id == id) else { return Vec::new() };
+        node.parents.iter().map(|&(p, _)| self.nodes[p].id.as_str()).collect()
+    }
+
+    pub(crate) fn frame_id(&self, node: usize) -> &str {
+        &self.frames[self.nodes[node].frame].id
+    }
+}
+
+/// Reads a graph file's text; the error names the JSON place and what is wrong.
+pub fn parse_graph(text: &str) -> Result<Graph, String> {
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|e| format!("not a JSON document: {e}"))?;
+    let top = At::root(&value);
+    let version = top.field("schemaVersion")?;
+    if version.u64()? != SCHEMA_VERSION {
+        return version.fail(&format!(
+            "graph schema version {} is not supported; this browser reads version {SCHEMA_VERSION}",
+            version.value
+        ));
+    }
+    let kind = top.field("kind")?;
+    if kind.str()? != "pagepath-graph" {
+        return kind.fail("must be \"pagepath-graph\"");
+    }
+    let frame_items = top.field("frames")?.items()?;
+    let frame_index: BTreeMap<&str, usize> = frame_items
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Ok((f.field("id")?.str()?, i)))
+        .collect::<Result<_, String>>()?;
+    let mut reader = super::graph_nodes::NodeReader::new(&frame_index);
+    for item in top.field("nodes")?.items()? {
+        reader.read(&item)?;
+    }
+    for edge in top.field("edges")?.items()? {
+        reader.link(&edge)?;
+    }
+    let (nodes, index) = reader.finish()?;
+    let emulated = |at: &At| -> Result<Option<usize>, String> {
+        let id = at.str()?;
+        match index.get(id) {
+            Some(found) => Ok(*found),
+            None => at.fail(&format!("no node has id {id:?}")),
+        }
+    };
+    let mut frames = Vec::new();
+    for item in &frame_items {
+        let parent = match item.optional("parentId")? {
+            None => None,
+            Some(p) => Some(*frame_index.get(p.str()?).ok_or_else(|| format!("{}: no frame has this id", p.path))?),
+        };
+        let dcl = emulated(&item.field("dcl")?)?;
+        let load = emulated(&item.field("load")?)?;
+        frames.push(Frame { id: item.field("id")?.string()?, parent, dcl, load });
+    }
+    let root_at = top.field("root")?;
+    let root = emulated(&root_at)?.ok_or_else(|| format!("{}: the root node is excluded from the emulation", root_at.path))?;
+    let main_at = top.field("mainFrame")?;
+    let main_frame = *frame_index.get(main_at.str()?).ok_or_else(|| format!("{}: no frame has this id", main_at.path))?;
+    Ok(Graph { nodes, frames, root, main_frame })
+}

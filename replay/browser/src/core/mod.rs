@@ -1,0 +1,21 @@
+//! The emulated browser's model, without I/O: the graph's activities run as their parents finish
+//! (Algorithm 3), computations on one main thread with per-frame queues and events and timers
+//! first (Algorithms 4 and 5), fetches handed out as requests, a preloader and a session cache.
+//! Time is virtual: milliseconds since the run started, given by the caller.
+
+mod browser;
+mod graph;
+mod graph_nodes;
+mod json;
+mod network;
+mod priority;
+mod ready;
+mod report;
+mod scheduler;
+mod walk;
+
+pub use browser::{Browser, Completion, Metrics, NodeTiming, Options, Outcome, PriorityScheme, Request, RequestId};
+pub use graph::{parse_graph, Graph};
+
+/// Virtual time, ms since the run's start (the main document's request).
+pub type Ms = f64;

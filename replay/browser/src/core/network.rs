@@ -1,0 +1,210 @@
+//! The model's side of fetching: requests handed out to the driver, HTML documents whose download
+//! chunks finish as their bytes arrive, and the session cache (seed 001 §3.7.5): a URL fetched
+//! once in a run serves every later reference to it.
+
+use super::browser::{Request, RequestId};
+use super::graph::Graph;
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Purpose {
+    /// A `resource` node, the first of its URL in the run.
+    Resource(usize),
+    /// A document, named by its chunk 0.
+    Document(usize),
+}
+
+struct Flight {
+    request: Request,
+    purpose: Purpose,
+    handed_out: bool,
+    finished: bool,
+}
+
+#[derive(Default)]
+struct Document {
+    request: Option<RequestId>,
+    recorded_size: u64,
+    /// The final body size once known (a Content-Length, or the completed response).
+    final_size: Option<u64>,
+    received: u64,
+    finished: bool,
+    /// Ready chunks whose bytes have not all arrived: (node, where its bytes end as recorded).
+    waiting: Vec<(usize, u64)>,
+}
+
+impl Document {
+    /// The chunk's bytes are in: its recorded end, scaled to the final size when that differs.
+    fn covers(&self, recorded_end: u64) -> bool {
+        if self.finished {
+            return true;
+        }
+        let end = match self.final_size {
+            Some(size) if self.recorded_size > 0 && size != self.recorded_size => {
+                (recorded_end as u128 * size as u128).div_ceil(self.recorded_size as u128) as u64
+            }
+            _ => recorded_end,
+        };
+        self.received >= end
+    }
+
+    fn take_covered(&mut self) -> Vec<usize> {
+        let (covered, waiting): (Vec<_>, Vec<_>) = self.waiting.iter().partition(|&&(_, end)| self.covers(end));
+        self.waiting = waiting;
+        covered.into_iter().map(|(node, _)| node).collect()
+    }
+}
+
+struct CacheEntry {
+    /// The node whose fetch fills the entry.
+    owner: usize,
+    finished: bool,
+    waiters: Vec<usize>,
+}
+
+/// What a session-cache look-up found.
+pub(crate) enum Cached {
+    Absent,
+    /// Fetched already: the node completes at once.
+    Complete,
+    /// Being fetched: the node completes with that fetch.
+    Pending,
+}
+
+#[derive(Default)]
+pub(crate) struct Network {
+    flights: Vec<Flight>,
+    outbox: VecDeque<RequestId>,
+    documents: BTreeMap<usize, Document>,
+    cache: BTreeMap<String, CacheEntry>,
+}
+
+impl Network {
+    fn send(&mut self, mut request: Request, purpose: Purpose) -> RequestId {
+        let id = self.flights.len();
+        request.id = id;
+        self.flights.push(Flight { request, purpose, handed_out: false, finished: false });
+        self.outbox.push_back(id);
+        id
+    }
+
+    /// Looks `key` up in the session cache; a node finding a fetch under way waits for it.
+    pub fn cached(&mut self, key: &str, node: usize) -> Cached {
+        match self.cache.get_mut(key) {
+            None => Cached::Absent,
+            Some(entry) if entry.finished => Cached::Complete,
+            Some(entry) => {
+                entry.waiters.push(node);
+                Cached::Pending
+            }
+        }
+    }
+
+    /// Fetches a resource; with a cache key, later references to it are served from the cache.
+    pub fn fetch_resource(&mut self, node: usize, request: Request, cache_key: Option<String>) {
+        if let Some(key) = cache_key {
+            self.cache.insert(key, CacheEntry { owner: node, finished: false, waiters: Vec::new() });
+        }
+        self.send(request, Purpose::Resource(node));
+    }
+
+    /// Fetches the document whose chunk 0 is `chunk0`; the chunk waits for its bytes.
+    pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request) {
+        let id = self.send(request, Purpose::Document(chunk0));
+        let document = self.documents.entry(chunk0).or_default();
+        document.request = Some(id);
+        document.recorded_size = recorded_size;
+        document.waiting.push((chunk0, chunk_end));
+    }
+
+    /// A later chunk is ready: true when its bytes are in already, else it waits for them.
+    pub fn chunk_ready(&mut self, document: usize, node: usize, chunk_end: u64) -> bool {
+        let document = self.documents.entry(document).or_default();
+        if document.covers(chunk_end) {
+            return true;
+        }
+        document.waiting.push((node, chunk_end));
+        false
+    }
+
+    /// The next request to hand out, and the node it stands for.
+    pub fn poll(&mut self) -> Option<(Request, usize)> {
+        let id = self.outbox.pop_front()?;
+        let flight = &mut self.flights[id];
+        flight.handed_out = true;
+        let node = match flight.purpose {
+            Purpose::Resource(n) | Purpose::Document(n) => n,
+        };
+        Some((flight.request.clone(), node))
+    }
+
+    fn document_of(&mut self, id: RequestId) -> Option<&mut Document> {
+        match self.flights.get(id)?.purpose {
+            Purpose::Document(chunk0) => self.documents.get_mut(&chunk0),
+            Purpose::Resource(_) => None,
+        }
+    }
+
+    /// The response's body will be `size` bytes long; returns the chunks now complete.
+    pub fn body_size(&mut self, id: RequestId, size: u64) -> Vec<usize> {
+        let Some(document) = self.document_of(id) else { return Vec::new() };
+        document.final_size = Some(size);
+        document.take_covered()
+    }
+
+    /// `received` body bytes are in; returns the chunks now complete.
+    pub fn body_bytes(&mut self, id: RequestId, received: u64) -> Vec<usize> {
+        let Some(document) = self.document_of(id) else { return Vec::new() };
+        document.received = document.received.max(received);
+        document.take_covered()
+    }
+
+    /// The request is over (done or failed): the URL it asked for and the nodes that complete, or
+    /// None when the request is unknown or was over already.
+    pub fn finish(&mut self, id: RequestId, body_bytes: Option<u64>) -> Option<(String, Vec<usize>)> {
+        let flight = self.flights.get_mut(id).filter(|f| !f.finished)?;
+        flight.finished = true;
+        let url = flight.request.url.clone();
+        let nodes = match flight.purpose {
+            Purpose::Resource(node) => {
+                let mut nodes = vec![node];
+                if let Some(entry) = self.cache.values_mut().find(|e| e.owner == node) {
+                    entry.finished = true;
+                    nodes.append(&mut entry.waiters);
+                }
+                nodes
+            }
+            Purpose::Document(chunk0) => {
+                let document = self.documents.get_mut(&chunk0)?;
+                document.finished = true;
+                document.final_size = body_bytes.or(document.final_size);
+                document.take_covered()
+            }
+        };
+        Some((url, nodes))
+    }
+
+    /// Requests in flight or not handed out yet, chunks waiting for bytes, nodes waiting for a
+    /// fetch of their URL: one sentence each.
+    pub fn waiting(&self, graph: &Graph) -> Vec<String> {
+        let id = |n: usize| graph.nodes[n].id.as_str();
+        let mut lines = Vec::new();
+        for flight in self.flights.iter().filter(|f| !f.finished) {
+            let r = &flight.request;
+            let state = if flight.handed_out { "in flight" } else { "not handed out yet" };
+            lines.push(format!("request {} {} {} (node {}) {state}", r.id, r.method, r.url, r.node));
+        }
+        for document in self.documents.values() {
+            let url = document.request.map_or("its document", |r| self.flights[r].request.url.as_str());
+            for &(node, end) in &document.waiting {
+                lines.push(format!("chunk {} waits for body bytes up to {end} of {url} ({} in)", id(node), document.received));
+            }
+        }
+        for (key, entry) in &self.cache {
+            for &node in &entry.waiters {
+                lines.push(format!("{} waits for {key}, which {} is fetching", id(node), id(entry.owner)));
+            }
+        }
+        lines
+    }
+}

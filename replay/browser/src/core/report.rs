@@ -1,0 +1,78 @@
+//! What a run tells: its outcome, and for a stalled run what the page is waiting for.
+
+use super::browser::{Browser, Metrics, Outcome, Phase};
+use super::graph::Kind;
+
+/// How many waiting nodes a stall report names.
+const EXAMPLES: usize = 5;
+
+fn kind_name(kind: Kind) -> &'static str {
+    match kind {
+        Kind::Download => "download chunk",
+        Kind::Parse => "parse chunk",
+        Kind::Resource => "resource",
+        Kind::Script => "script",
+        Kind::Css => "style sheet",
+        Kind::Timer => "timer",
+        Kind::Event => "event",
+        Kind::Dcl => "DOMContentLoaded marker",
+        Kind::Load => "load marker",
+    }
+}
+
+impl Browser {
+    fn describe(&self, node: usize) -> String {
+        format!("{} {}", kind_name(self.kind(node)), self.graph.nodes[node].id)
+    }
+
+    /// What the page is waiting for, for a stalled run's error: requests in flight, nodes whose
+    /// parents are not done.
+    pub fn waiting_for(&self) -> Vec<String> {
+        let mut lines = self.network.waiting(&self.graph);
+        if let Some((node, until)) = self.scheduler.running() {
+            lines.push(format!("{} runs until {until:.3} ms", self.describe(node)));
+        }
+        let (queued, armed) = self.scheduler.queued();
+        for node in queued {
+            lines.push(format!("{} waits for the main thread", self.describe(node)));
+        }
+        for (node, at) in armed {
+            lines.push(format!("{} fires at {at:.3} ms", self.describe(node)));
+        }
+        let done = |p: usize| self.states[p].phase == Phase::Done;
+        let waiting: Vec<usize> = (0..self.states.len()).filter(|&n| self.states[n].phase == Phase::Waiting).collect();
+        if waiting.is_empty() {
+            return lines;
+        }
+        // The most telling are the nodes held up only by work under way, not by other waiting nodes.
+        let missing = |n: usize| self.readiness.missing(n, done);
+        let frontier = waiting.iter().copied().filter(|&n| missing(n).iter().all(|&p| self.states[p].phase != Phase::Waiting));
+        let mut examples: Vec<usize> = frontier.take(EXAMPLES).collect();
+        if examples.is_empty() {
+            examples = waiting.iter().copied().take(EXAMPLES).collect();
+        }
+        let named: Vec<String> = examples
+            .iter()
+            .map(|&n| {
+                let parents: Vec<&str> = missing(n).iter().map(|&p| self.graph.nodes[p].id.as_str()).collect();
+                format!("{} (after {})", self.graph.nodes[n].id, parents.join(", "))
+            })
+            .collect();
+        lines.push(format!("{} nodes wait for their parents, e.g. {}", waiting.len(), named.join("; ")));
+        lines
+    }
+
+    pub fn outcome(&self) -> Outcome {
+        let frame = &self.graph.frames[self.graph.main_frame];
+        let end = |marker: Option<usize>| marker.and_then(|m| self.states[m].end);
+        Outcome {
+            metrics: Metrics {
+                dom_content_loaded_ms: end(frame.dcl),
+                load_ms: end(frame.load),
+                graph_complete_ms: self.graph_complete,
+            },
+            node_timings: self.timings.clone(),
+            warnings: self.warnings.clone(),
+        }
+    }
+}

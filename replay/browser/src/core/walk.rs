@@ -1,0 +1,175 @@
+//! Algorithm 3, the graph walk: a node whose parents are complete becomes ready and, by kind, is
+//! fetched, queued for the main thread, armed as a timer, or completed at once; completing it
+//! readies its children. Time moves on through computations ending and timers firing.
+
+use super::browser::{Browser, NodeTiming, Phase, Request};
+use super::graph::Kind;
+use super::network::Cached;
+use super::scheduler::Lane;
+use super::Ms;
+use std::collections::VecDeque;
+
+/// Chrome clamps timers nested this deep (timer callbacks installing timers) ...
+const CLAMPED_TIMER_NESTING: u32 = 5;
+/// ... to at least this delay (HTML's timer initialisation steps).
+const MIN_NESTED_TIMER_MS: Ms = 4.0;
+
+impl Browser {
+    /// The root, and any other node without emulated parents, become ready.
+    pub(super) fn begin(&mut self) {
+        let root = self.graph.root;
+        let orphans: Vec<usize> = (0..self.graph.nodes.len()).filter(|&n| n != root && self.readiness.has_no_parents(n)).collect();
+        if !orphans.is_empty() {
+            let ids: Vec<&str> = orphans.iter().map(|&n| self.graph.nodes[n].id.as_str()).collect();
+            self.warnings.push(format!("nodes {} have no emulated parent; they start with the root", ids.join(", ")));
+        }
+        for node in std::iter::once(root).chain(orphans) {
+            if self.become_ready(node) {
+                self.complete(vec![node]);
+            }
+        }
+    }
+
+    /// Completes `nodes` now, and whatever completes at once as a result (markers, cache hits,
+    /// chunks whose bytes are in), in the order they complete.
+    pub(super) fn complete(&mut self, nodes: Vec<usize>) {
+        let mut work = VecDeque::from(nodes);
+        while let Some(node) = work.pop_front() {
+            if self.states[node].phase == Phase::Done {
+                continue;
+            }
+            let now = self.clock;
+            let state = &mut self.states[node];
+            state.phase = Phase::Done;
+            let start = *state.start.get_or_insert(state.ready_at.unwrap_or(now));
+            state.end = Some(now);
+            self.timings.push(NodeTiming { node_id: self.graph.nodes[node].id.clone(), start, end: now });
+            self.done += 1;
+            if self.done == self.graph.nodes.len() {
+                self.graph_complete = Some(now);
+            }
+            for i in 0..self.graph.nodes[node].children.len() {
+                let child = self.graph.nodes[node].children[i];
+                let waiting = self.states[child].phase == Phase::Waiting;
+                if waiting && self.readiness.is_ready(child, |p| self.states[p].phase == Phase::Done) && self.become_ready(child) {
+                    work.push_back(child);
+                }
+            }
+        }
+    }
+
+    /// Starts a ready node's work; true when it is complete at once.
+    fn become_ready(&mut self, node: usize) -> bool {
+        self.states[node].phase = Phase::Ready;
+        self.states[node].ready_at = Some(self.clock);
+        let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
+        match self.kind(node) {
+            Kind::Dcl | Kind::Load => return true,
+            Kind::Resource => return self.fetch_resource(node),
+            Kind::Download => return self.download_chunk(node),
+            // The rest of a computation its nested child interrupted: the same task goes on.
+            _ if segment > 0 => self.scheduler.push(node, frame, Lane::Urgent),
+            Kind::Parse => self.scheduler.push(node, frame, Lane::Parse),
+            Kind::Script | Kind::Css => self.scheduler.push(node, frame, Lane::Eval),
+            Kind::Event => self.scheduler.push(node, frame, Lane::Urgent),
+            Kind::Timer => self.arm_timer(node),
+        }
+        false
+    }
+
+    /// A timer fires its timeout after it is installed. Nesting is counted along timer parents
+    /// only, an approximation of Chrome's count of timer tasks installing timers.
+    fn arm_timer(&mut self, node: usize) {
+        let n = &self.graph.nodes[node];
+        let nested = n.parents.iter().filter(|&&(p, _)| self.kind(p) == Kind::Timer).map(|&(p, _)| self.states[p].timer_depth).max();
+        let depth = nested.unwrap_or(0) + 1;
+        self.states[node].timer_depth = depth;
+        let timeout = n.timeout_ms.expect("timer nodes carry their timeout");
+        let delay = if depth >= CLAMPED_TIMER_NESTING { timeout.max(MIN_NESTED_TIMER_MS) } else { timeout };
+        self.scheduler.arm(node, self.clock + delay);
+    }
+
+    fn request_for(&self, node: usize) -> Request {
+        let n = &self.graph.nodes[node];
+        let fetch = n.fetch.as_ref().expect("fetch nodes carry their resource");
+        let (urgency, incremental) = self.urgency.of(n);
+        Request {
+            id: 0,
+            node: n.id.clone(),
+            url: fetch.first_url.clone(),
+            method: fetch.method.clone(),
+            frame: self.graph.frame_id(node).to_string(),
+            urgency,
+            incremental,
+            expected_body_bytes: Some(fetch.body_size),
+            document: n.kind == Kind::Download,
+        }
+    }
+
+    /// A resource is fetched, unless the session cache has it or it needs no network.
+    fn fetch_resource(&mut self, node: usize) -> bool {
+        let fetch = self.graph.nodes[node].fetch.as_ref().expect("resource nodes carry their resource");
+        // A browser decodes data: URLs and reads blob: URLs from memory.
+        if fetch.first_url.starts_with("data:") || fetch.first_url.starts_with("blob:") {
+            return true;
+        }
+        // Only GET responses are reused: a browser sends every POST.
+        let key = (fetch.method == "GET").then(|| fetch.first_url.clone());
+        if let Some(key) = &key {
+            match self.network.cached(key, node) {
+                Cached::Complete => return true,
+                Cached::Pending => return false,
+                Cached::Absent => {}
+            }
+        }
+        if fetch.recorded_from_cache {
+            let url = &fetch.url;
+            self.warnings.push(format!("{url}: the recording took it from a cache; this run fetches it (cold cache)"));
+        }
+        let request = self.request_for(node);
+        self.network.fetch_resource(node, request, key);
+        false
+    }
+
+    /// Chunk 0 of a document sends its request; every chunk completes when its bytes are in.
+    fn download_chunk(&mut self, node: usize) -> bool {
+        let n = &self.graph.nodes[node];
+        let chunk = n.chunk.as_ref().expect("download nodes carry their chunk");
+        if chunk.index == 0 {
+            let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
+            let request = self.request_for(node);
+            self.network.fetch_document(node, end, size, request);
+            return false;
+        }
+        let (document, end) = (chunk.document, chunk.end);
+        self.network.chunk_ready(document, node, end)
+    }
+
+    /// The idle main thread takes its next computation.
+    fn dispatch(&mut self) {
+        if let Some(node) = self.scheduler.next_computation() {
+            self.states[node].start = Some(self.clock);
+            // A nonsensical factor (negative, NaN) must not make time run backwards.
+            let cost = (self.graph.nodes[node].duration * self.options.cpu_factor).max(0.0);
+            self.scheduler.run(node, self.clock + cost);
+        }
+    }
+
+    /// Runs computations and timers due up to `now`, each at its own time.
+    pub(super) fn run_until(&mut self, now: Ms) {
+        loop {
+            self.dispatch();
+            match self.scheduler.next_timeout() {
+                Some(due) if due <= now => {
+                    self.clock = self.clock.max(due);
+                    if let Some(node) = self.scheduler.take_finished(self.clock) {
+                        self.complete(vec![node]);
+                    }
+                    self.scheduler.fire_due(self.clock);
+                }
+                _ => break,
+            }
+        }
+        self.clock = self.clock.max(now);
+    }
+}

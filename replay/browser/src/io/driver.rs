@@ -1,0 +1,224 @@
+//! The real-time client: the model's requests go out over real connections, their bytes come
+//! back as the model's inputs, and virtual time is the wall clock since the run started.
+
+use super::clock::iso8601;
+use super::origins::{find_origin, NameMap};
+use super::report::{Report, RequestRecord, Versions};
+use super::router::Router;
+use super::transport::{Event, Fetch, TransportConfig};
+use crate::cli::RunArgs;
+use crate::core::{Browser, Graph, RequestId};
+use std::collections::BTreeMap;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::time::{Instant, SystemTime};
+
+/// A browser gives up on a redirect chain longer than this (Chromium's limit is 20).
+const MAX_REDIRECTS: u32 = 20;
+
+struct InFlight {
+    record: usize,
+    url: String,
+    method: String,
+    priority: Option<String>,
+    hops: u32,
+    redirect_to: Option<String>,
+}
+
+pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
+    let (tx, rx) = channel();
+    let started = Instant::now();
+    let started_at = iso8601(SystemTime::now());
+    let config = TransportConfig {
+        origins: names.origins.clone(),
+        locals: args.locals.clone(),
+        spki_hash: names.spki_hash.clone(),
+        multipath: args.multipath,
+        http1: match args.protocol {
+            crate::cli::Protocol::Http1(mode) => mode,
+            _ => super::transport::Http1Mode::KeepAlive,
+        },
+        connections_per_origin: args.connections,
+        scheduler: args.scheduler.clone(),
+        started,
+    };
+    let mut router = Router::new(config, args.protocol, tx);
+    let mut browser = Browser::new(graph, args.options.clone());
+    let ms = |at: Instant| at.saturating_duration_since(started).as_secs_f64() * 1000.0;
+    let timeout_ms = args.timeout.as_secs_f64() * 1000.0;
+    let mut requests: Vec<RequestRecord> = Vec::new();
+    let mut in_flight: BTreeMap<RequestId, InFlight> = BTreeMap::new();
+    let mut warnings = Vec::new();
+    // The model must never see time go backwards, though events carry when they were read.
+    let mut model_now = 0.0f64;
+    browser.start(0.0);
+    let (status, error) = loop {
+        while let Some(req) = browser.poll_request() {
+            let record = requests.len();
+            requests.push(RequestRecord {
+                url: req.url.clone(),
+                node_id: req.node.clone(),
+                status: None,
+                body_bytes: None,
+                start_ms: model_now,
+                end_ms: None,
+                connection: None,
+            });
+            let priority = req.urgency.map(|u| if req.incremental { format!("u={u}, i") } else { format!("u={u}") });
+            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, hops: 0, redirect_to: None };
+            if let Err(reason) = send(&mut router, &names, &flight, req.id) {
+                browser.on_failed(req.id, &reason, model_now);
+                requests[record].end_ms = Some(model_now);
+                continue;
+            }
+            in_flight.insert(req.id, flight);
+        }
+        if browser.is_finished() {
+            break ("ok", None);
+        }
+        let now = ms(Instant::now()).max(model_now);
+        if now >= timeout_ms {
+            let waiting = browser.waiting_for().join("; ");
+            break ("incomplete", Some(format!("timed out after {} s waiting for {waiting}", args.timeout.as_secs_f64())));
+        }
+        let wake = browser.next_timeout();
+        if wake.is_none() && in_flight.is_empty() {
+            let waiting = browser.waiting_for().join("; ");
+            break ("incomplete", Some(format!("the page cannot go on: nothing is running or being fetched, but it waits for {waiting}")));
+        }
+        let until = wake.unwrap_or(timeout_ms).min(timeout_ms);
+        let wait = std::time::Duration::from_secs_f64(((until - now) / 1000.0).max(0.0));
+        let mut events = Vec::new();
+        match rx.recv_timeout(wait) {
+            Ok(e) => events.push(e),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => break ("failed", Some("every transport stopped".into())),
+        }
+        events.extend(rx.try_iter());
+        for event in events {
+            handle(event, &mut browser, &mut router, &names, &mut in_flight, &mut requests, &mut model_now, &mut warnings, ms);
+        }
+        let now = ms(Instant::now()).max(model_now);
+        if browser.next_timeout().is_some_and(|t| t <= now) {
+            model_now = now;
+            browser.handle_timeout(now);
+        }
+    };
+    let outcome = browser.outcome();
+    warnings.extend(outcome.warnings);
+    Report {
+        kind: "pagepath-browser-report",
+        status,
+        error,
+        started_at,
+        timeout_ms,
+        metrics: outcome.metrics,
+        node_timings: outcome.node_timings,
+        connections: router.finish(),
+        requests,
+        warnings,
+        versions: Versions { browser: env!("CARGO_PKG_VERSION") },
+    }
+}
+
+fn send(router: &mut Router, names: &NameMap, flight: &InFlight, id: RequestId) -> Result<(), String> {
+    let origin = find_origin(&names.origins, &flight.url).ok_or_else(|| format!("{}: no replay server serves this origin", flight.url))?;
+    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone() };
+    router.fetch(fetch, origin.tls)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn handle(
+    event: Event,
+    browser: &mut Browser,
+    router: &mut Router,
+    names: &NameMap,
+    in_flight: &mut BTreeMap<RequestId, InFlight>,
+    requests: &mut [RequestRecord],
+    model_now: &mut f64,
+    warnings: &mut Vec<String>,
+    ms: impl Fn(Instant) -> f64,
+) {
+    let (id, at) = match &event {
+        Event::Headers { id, at, .. } | Event::Progress { id, at, .. } | Event::Done { id, at, .. } | Event::Failed { id, at, .. } => (*id, *at),
+    };
+    let Some(flight) = in_flight.get_mut(&id) else { return };
+    *model_now = model_now.max(ms(at));
+    let now = *model_now;
+    match event {
+        Event::Headers { status, location, .. } => {
+            flight.redirect_to = match location {
+                Some(to) if (300..400).contains(&status) && status != 304 => Some(resolve(&flight.url, &to)),
+                _ => None,
+            };
+            requests[flight.record].status = Some(status);
+        }
+        Event::Progress { received, .. } => {
+            if flight.redirect_to.is_none() {
+                browser.on_body_bytes(id, received, now);
+            }
+        }
+        Event::Done { status, body_bytes, .. } => {
+            if let Some(to) = flight.redirect_to.take() {
+                flight.hops += 1;
+                if flight.hops > MAX_REDIRECTS {
+                    warnings.push(format!("{}: more than {MAX_REDIRECTS} redirects; given up", requests[flight.record].url));
+                } else {
+                    flight.url = to;
+                    // A redirect to a GET-only answer: browsers turn a redirected POST into GET on 301-303.
+                    if (301..=303).contains(&status) {
+                        flight.method = "GET".into();
+                    }
+                    match send(router, names, flight, id) {
+                        Ok(()) => return,
+                        Err(reason) => warnings.push(reason),
+                    }
+                }
+            }
+            let record = &mut requests[flight.record];
+            record.status = Some(status);
+            record.body_bytes = Some(body_bytes);
+            record.end_ms = Some(now);
+            in_flight.remove(&id);
+            browser.on_complete(id, body_bytes, now);
+        }
+        Event::Failed { reason, .. } => {
+            requests[flight.record].end_ms = Some(now);
+            in_flight.remove(&id);
+            browser.on_failed(id, &reason, now);
+        }
+    }
+}
+
+/// A Location header against the URL it answered: absolute, scheme-relative, absolute-path or
+/// relative-path references.
+fn resolve(base: &str, location: &str) -> String {
+    if location.contains("://") {
+        return location.to_string();
+    }
+    let (scheme, rest) = base.split_once("://").unwrap_or(("https", base));
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let authority = &rest[..authority_end];
+    if let Some(r) = location.strip_prefix("//") {
+        return format!("{scheme}://{r}");
+    }
+    if location.starts_with('/') {
+        return format!("{scheme}://{authority}{location}");
+    }
+    let path = rest[authority_end..].split(['?', '#']).next().unwrap_or("/");
+    let dir = &path[..path.rfind('/').map_or(0, |i| i + 1)];
+    format!("{scheme}://{authority}{}{location}", if dir.is_empty() { "/" } else { dir })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve;
+
+    #[test]
+    fn locations_resolve_against_the_request() {
+        assert_eq!(resolve("https://a.test/x/y?q", "https://b.test/z"), "https://b.test/z");
+        assert_eq!(resolve("https://a.test/x/y?q", "//b.test/z"), "https://b.test/z");
+        assert_eq!(resolve("https://a.test/x/y?q", "/z"), "https://a.test/z");
+        assert_eq!(resolve("https://a.test/x/y?q", "z"), "https://a.test/x/z");
+        assert_eq!(resolve("https://a.test", "z"), "https://a.test/z");
+    }
+}

@@ -1,0 +1,121 @@
+//! One HTTP/1.x connection: requests written as the pool hands them over (back to back when
+//! pipelining), responses read in the same order. An error fails every request the connection
+//! holds; when the server ends the connection cleanly, unanswered requests go back to the pool.
+
+use super::connect::{connect, Connected};
+use super::h1_response::ResponseReader;
+use super::request::{Origin, Request};
+use super::shared::Shared;
+use super::TcpProtocol;
+use std::sync::Arc;
+use tokio::io::{AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+/// What a connection tells its pool.
+pub(super) enum Note {
+    /// A response is complete: the connection holds one request fewer.
+    Answered { lane: u64 },
+    /// The connection is gone; `unanswered` never got a byte of response and can go elsewhere.
+    Closed { lane: u64, unanswered: Vec<Request> },
+}
+
+pub(super) struct Lane {
+    pub shared: Arc<Shared>,
+    pub origin: Arc<Origin>,
+    pub lane: u64,
+    pub requests: UnboundedReceiver<Request>,
+    pub pool: UnboundedSender<Note>,
+    /// HTTP/1.0 style: one request, `Connection: close`.
+    pub one_request: bool,
+}
+
+pub(super) async fn run(mut lane: Lane) {
+    let ended = match connect(&lane.shared, &lane.origin, TcpProtocol::Http1).await {
+        Ok(connected) => exchange(&mut lane, connected).await,
+        Err(reason) => Ended::Failed { unanswered: Vec::new(), reason },
+    };
+    // No request may reach the connection from now on; those already handed to it fail with it,
+    // or go back to the pool when the server closed it cleanly.
+    lane.requests.close();
+    let mut unanswered = match ended {
+        Ended::Closed { unanswered } => unanswered,
+        Ended::Failed { unanswered, reason } => {
+            for r in unanswered {
+                lane.shared.fail(r.id, &reason);
+            }
+            while let Ok(r) = lane.requests.try_recv() {
+                lane.shared.fail(r.id, &reason);
+            }
+            Vec::new()
+        }
+    };
+    while let Ok(r) = lane.requests.try_recv() {
+        unanswered.push(r);
+    }
+    let _ = lane.pool.send(Note::Closed { lane: lane.lane, unanswered });
+}
+
+enum Ended {
+    Closed { unanswered: Vec<Request> },
+    Failed { unanswered: Vec<Request>, reason: String },
+}
+
+async fn exchange(lane: &mut Lane, connected: Connected) -> Ended {
+    let Connected { stream, record, .. } = connected;
+    let (read, mut write) = tokio::io::split(stream);
+    let mut reader = ResponseReader::new(read);
+    let (written, mut in_flight) = unbounded_channel::<Request>();
+    let Lane { shared, origin, lane: id, requests, pool, one_request } = lane;
+    let writing = async {
+        while let Some(request) = requests.recv().await {
+            if let Err(e) = write_request(&mut write, origin, &request, *one_request).await {
+                return (Some(request), Err(format!("sending the request failed: {e}")));
+            }
+            let _ = written.send(request);
+        }
+        // The pool is gone (the transport is finishing): the stop signal ends the rest.
+        std::future::pending().await
+    };
+    let reading = async {
+        while let Some(request) = in_flight.recv().await {
+            match reader.read(&request, shared).await {
+                Err(reason) => return (Some(request), Err(reason)),
+                Ok(reusable) => {
+                    let _ = pool.send(Note::Answered { lane: *id });
+                    if !reusable || *one_request {
+                        return (None, Ok(()));
+                    }
+                }
+            }
+        }
+        (None, Ok(()))
+    };
+    let (current, outcome) = tokio::select! {
+        r = writing => r,
+        r = reading => r,
+    };
+    let mut unanswered: Vec<Request> = current.into_iter().collect();
+    while let Ok(r) = in_flight.try_recv() {
+        unanswered.push(r);
+    }
+    match outcome {
+        Ok(()) => Ended::Closed { unanswered },
+        Err(e) => Ended::Failed { unanswered, reason: format!("{}: {e} (connection {})", origin.named, record.id()) },
+    }
+}
+
+async fn write_request(io: &mut (impl AsyncWrite + Unpin), origin: &Origin, request: &Request, close: bool) -> std::io::Result<()> {
+    let mut head = format!(
+        "{} {} HTTP/1.1\r\nHost: {}\r\nUser-Agent: pagepath-browser\r\nAccept-Encoding: identity\r\n",
+        request.method, request.target, origin.authority
+    );
+    if let Some(priority) = &request.priority {
+        head.push_str(&format!("priority: {priority}\r\n"));
+    }
+    if close {
+        head.push_str("Connection: close\r\n");
+    }
+    head.push_str("\r\n");
+    io.write_all(head.as_bytes()).await?;
+    io.flush().await
+}

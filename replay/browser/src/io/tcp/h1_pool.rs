@@ -1,0 +1,117 @@
+//! HTTP/1.x to one origin (seed 001 Table 4.1), up to k connections: HTTP/1.0 opens one per
+//! request and closes it after the response; keep-alive sends a request only to an idle
+//! connection; pipelining sends each request at once to the least loaded one. Requests that find
+//! no connection wait in one FIFO queue per origin.
+
+use super::h1_connection::{self, Lane, Note};
+use super::request::{Origin, Request};
+use super::shared::Shared;
+use crate::io::transport::Http1Mode;
+use std::collections::VecDeque;
+use std::sync::Arc;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+
+struct Connection {
+    lane: u64,
+    requests: UnboundedSender<Request>,
+    /// Requests sent to it and not yet answered.
+    outstanding: usize,
+}
+
+struct Pool {
+    shared: Arc<Shared>,
+    origin: Arc<Origin>,
+    mode: Http1Mode,
+    limit: usize,
+    waiting: VecDeque<Request>,
+    connections: Vec<Connection>,
+    next_lane: u64,
+    notes: UnboundedSender<Note>,
+}
+
+pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut fetches: UnboundedReceiver<Request>) {
+    let (notes, mut noted) = unbounded_channel();
+    let mode = shared.config.http1;
+    let limit = shared.config.connections_per_origin.max(1);
+    let mut pool = Pool { shared, origin, mode, limit, waiting: VecDeque::new(), connections: Vec::new(), next_lane: 0, notes };
+    loop {
+        tokio::select! {
+            fetch = fetches.recv() => match fetch {
+                Some(request) => pool.waiting.push_back(request),
+                None => return,
+            },
+            Some(note) = noted.recv() => pool.note(note),
+        }
+        pool.dispatch();
+    }
+}
+
+impl Pool {
+    fn note(&mut self, note: Note) {
+        match note {
+            Note::Answered { lane } => {
+                if let Some(c) = self.connections.iter_mut().find(|c| c.lane == lane) {
+                    c.outstanding = c.outstanding.saturating_sub(1);
+                }
+            }
+            Note::Closed { lane, unanswered } => {
+                self.connections.retain(|c| c.lane != lane);
+                // They were sent before anything queued now, so they go first again.
+                for request in unanswered.into_iter().rev() {
+                    self.waiting.push_front(request);
+                }
+            }
+        }
+    }
+
+    /// Hands waiting requests to connections, opening connections up to the limit.
+    fn dispatch(&mut self) {
+        while let Some(request) = self.waiting.pop_front() {
+            let Some(index) = self.choose() else {
+                self.waiting.push_front(request);
+                return;
+            };
+            let connection = &mut self.connections[index];
+            match connection.requests.send(request) {
+                Ok(()) => connection.outstanding += 1,
+                Err(unsent) => {
+                    // The connection is closing; its Closed note is on the way.
+                    self.waiting.push_front(unsent.0);
+                    self.connections.remove(index);
+                }
+            }
+        }
+    }
+
+    /// The connection for the next request, opened if need be; None: it must wait.
+    fn choose(&mut self) -> Option<usize> {
+        let idle = self.connections.iter().position(|c| c.outstanding == 0);
+        match self.mode {
+            Http1Mode::PerRequest => (self.connections.len() < self.limit).then(|| self.open(true)),
+            Http1Mode::KeepAlive => idle.or_else(|| (self.connections.len() < self.limit).then(|| self.open(false))),
+            Http1Mode::Pipelined => idle.or_else(|| {
+                if self.connections.len() < self.limit {
+                    Some(self.open(false))
+                } else {
+                    (0..self.connections.len()).min_by_key(|&i| self.connections[i].outstanding)
+                }
+            }),
+        }
+    }
+
+    fn open(&mut self, one_request: bool) -> usize {
+        let (requests, receiver) = unbounded_channel();
+        self.next_lane += 1;
+        let lane = Lane {
+            shared: self.shared.clone(),
+            origin: self.origin.clone(),
+            lane: self.next_lane,
+            requests: receiver,
+            pool: self.notes.clone(),
+            one_request,
+        };
+        self.shared.spawn(h1_connection::run(lane));
+        self.connections.push(Connection { lane: self.next_lane, requests, outstanding: 0 });
+        self.connections.len() - 1
+    }
+}

@@ -1,0 +1,35 @@
+//! One HTTP/2 response as it arrives: Headers, Progress per DATA frame (whose bytes are handed
+//! back to flow control at once), Done at the end of the stream.
+
+use super::shared::Shared;
+use crate::core::RequestId;
+use crate::io::transport::Event;
+use h2::client::ResponseFuture;
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(super) async fn receive(shared: Arc<Shared>, connection: String, id: RequestId, response: ResponseFuture) {
+    if let Err(e) = read(&shared, id, response).await {
+        shared.fail(id, &format!("{connection}: {e}"));
+    }
+}
+
+async fn read(shared: &Shared, id: RequestId, response: ResponseFuture) -> Result<(), h2::Error> {
+    let response = response.await?;
+    let status = response.status().as_u16();
+    let location = response.headers().get(http::header::LOCATION).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+    shared.emit(Event::Headers { id, status, location, at: Instant::now() });
+    let mut body = response.into_body();
+    let mut received = 0u64;
+    while let Some(data) = body.data().await {
+        let data = data?;
+        let at = Instant::now();
+        let _ = body.flow_control().release_capacity(data.len());
+        if !data.is_empty() {
+            received += data.len() as u64;
+            shared.emit(Event::Progress { id, received, at });
+        }
+    }
+    shared.emit(Event::Done { id, status, body_bytes: received, at: Instant::now() });
+    Ok(())
+}

@@ -1,0 +1,89 @@
+//! The connection records finish() returns: one per connection opened, numbered in the order
+//! they were opened, with what each path carried read from the kernel as the connection closes.
+
+use super::paths::{path_bytes, runs_mptcp};
+use crate::io::transport::ConnectionRecord;
+use std::net::IpAddr;
+use std::os::fd::{AsFd, AsRawFd, OwnedFd};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
+
+pub(super) struct Registry {
+    started: Instant,
+    locals: Vec<IpAddr>,
+    records: Mutex<Vec<ConnectionRecord>>,
+}
+
+/// An open connection's record; dropping it reads the connection's bytes and closes the record.
+pub(super) struct RecordedConnection {
+    registry: Arc<Registry>,
+    index: usize,
+    /// A second descriptor of the socket, so its statistics stay readable whoever closes the first.
+    stats: OwnedFd,
+}
+
+impl Registry {
+    pub fn new(started: Instant, locals: Vec<IpAddr>) -> Registry {
+        Registry { started, locals, records: Mutex::new(Vec::new()) }
+    }
+
+    fn ms(&self, at: Instant) -> f64 {
+        at.saturating_duration_since(self.started).as_secs_f64() * 1000.0
+    }
+
+    /// Records a connection that has just connected; `opened` is when it started connecting.
+    pub fn add(self: &Arc<Self>, origin: &str, protocol: &str, opened: Instant, socket: &impl AsFd) -> Result<RecordedConnection, String> {
+        let stats = socket.as_fd().try_clone_to_owned().map_err(|e| format!("cannot duplicate the socket of a connection to {origin}: {e}"))?;
+        let mptcp = runs_mptcp(stats.as_raw_fd());
+        let mut records = self.records.lock().unwrap_or_else(PoisonError::into_inner);
+        let index = records.len();
+        records.push(ConnectionRecord {
+            id: connection_id(index),
+            origin: origin.to_string(),
+            protocol: protocol.to_string(),
+            transport: if mptcp { "mptcp" } else { "tcp" }.to_string(),
+            opened_ms: self.ms(opened),
+            closed_ms: None,
+            paths: Vec::new(),
+        });
+        Ok(RecordedConnection { registry: self.clone(), index, stats })
+    }
+
+    pub fn snapshot(&self) -> Vec<ConnectionRecord> {
+        self.records.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    }
+
+    fn update(&self, index: usize, change: impl FnOnce(&mut ConnectionRecord)) {
+        change(&mut self.records.lock().unwrap_or_else(PoisonError::into_inner)[index]);
+    }
+}
+
+/// "tcp-1", "tcp-2", ... in the order connections opened.
+fn connection_id(index: usize) -> String {
+    format!("tcp-{}", index + 1)
+}
+
+impl RecordedConnection {
+    pub fn id(&self) -> String {
+        connection_id(self.index)
+    }
+
+    /// What ALPN settled on ("h1" or "h2").
+    pub fn negotiated(&self, protocol: &str) {
+        self.registry.update(self.index, |r| r.protocol = protocol.to_string());
+    }
+}
+
+impl Drop for RecordedConnection {
+    fn drop(&mut self) {
+        // Asked again: an MPTCP connection can fall back to TCP after its handshake.
+        let mptcp = runs_mptcp(self.stats.as_raw_fd());
+        let paths = path_bytes(self.stats.as_raw_fd(), mptcp, &self.registry.locals);
+        let closed = self.registry.ms(Instant::now());
+        self.registry.update(self.index, |r| {
+            r.transport = if mptcp { "mptcp" } else { "tcp" }.to_string();
+            r.paths = paths;
+            r.closed_ms = Some(closed);
+        });
+    }
+}

@@ -1,0 +1,41 @@
+//! What travels from the routes to an origin's connections: a request, and the origin it is for.
+
+use crate::core::RequestId;
+use crate::io::transport::OriginAddress;
+use pagepath_server::core::archive::Origin as ServerOrigin;
+
+pub(super) struct Request {
+    pub id: RequestId,
+    pub method: String,
+    /// Path and query, as on the request line.
+    pub target: String,
+    pub priority: Option<String>,
+}
+
+impl Request {
+    /// HEAD responses have no body, whatever their headers say.
+    pub fn is_head(&self) -> bool {
+        self.method.eq_ignore_ascii_case("HEAD")
+    }
+}
+
+pub(super) struct Origin {
+    pub address: OriginAddress,
+    /// `scheme://host[:port]` as URLs on it begin (the port only when not the default).
+    pub base: String,
+    /// `host[:port]`: the Host header and HTTP/2's :authority.
+    pub authority: String,
+    /// `scheme://host:port`, always with the port: how messages name the origin.
+    pub named: String,
+}
+
+impl Origin {
+    pub fn new(address: OriginAddress) -> Result<(ServerOrigin, Origin), String> {
+        let (parsed, _) = ServerOrigin::parse_url(&address.origin)
+            .ok_or_else(|| format!("the transport configuration's origin {:?} is not an http:// or https:// origin", address.origin))?;
+        let base = parsed.to_string();
+        let authority = base.split_once("://").map_or(base.as_str(), |(_, a)| a).to_string();
+        let named = format!("{}://{}:{}", parsed.scheme, parsed.host, parsed.port);
+        Ok((parsed, Origin { address, base, authority, named }))
+    }
+}

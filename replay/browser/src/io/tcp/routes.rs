@@ -1,0 +1,61 @@
+//! Sends each fetch to its origin's task, starting the task the first time the origin is asked
+//! for: HTTP/2 for https origins when the transport speaks it, HTTP/1.x otherwise.
+
+use super::request::{Origin, Request};
+use super::shared::Shared;
+use super::{h1_pool, h2_origin, TcpProtocol};
+use crate::io::transport::{Fetch, OriginAddress};
+use pagepath_server::core::archive::Origin as ServerOrigin;
+use std::sync::Arc;
+use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
+
+struct Route {
+    server: ServerOrigin,
+    origin: Arc<Origin>,
+    queue: Option<UnboundedSender<Request>>,
+}
+
+pub(super) struct Routes {
+    shared: Arc<Shared>,
+    protocol: TcpProtocol,
+    routes: Vec<Route>,
+}
+
+impl Routes {
+    pub fn new(shared: Arc<Shared>, protocol: TcpProtocol, origins: &[OriginAddress]) -> Result<Routes, String> {
+        let routes = origins
+            .iter()
+            .map(|address| {
+                let (server, origin) = Origin::new(address.clone())?;
+                Ok(Route { server, origin: Arc::new(origin), queue: None })
+            })
+            .collect::<Result<_, String>>()?;
+        Ok(Routes { shared, protocol, routes })
+    }
+
+    pub fn fetch(&mut self, fetch: Fetch) {
+        let Some((server, target)) = ServerOrigin::parse_url(&fetch.url) else {
+            self.shared.fail(fetch.id, &format!("cannot fetch {}: not an http:// or https:// URL", fetch.url));
+            return;
+        };
+        let Some(route) = self.routes.iter_mut().find(|r| r.server == server) else {
+            self.shared.fail(fetch.id, &format!("cannot fetch {}: no replay server serves {server}", fetch.url));
+            return;
+        };
+        let queue = route.queue.get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
+        let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority };
+        if let Err(unsent) = queue.send(request) {
+            self.shared.fail(unsent.0.id, &format!("cannot fetch {}: the transport is finishing", fetch.url));
+        }
+    }
+}
+
+fn start(shared: &Arc<Shared>, origin: &Arc<Origin>, protocol: TcpProtocol) -> UnboundedSender<Request> {
+    let (queue, requests) = unbounded_channel();
+    if origin.address.tls && protocol == TcpProtocol::Http2 {
+        shared.spawn(h2_origin::run(shared.clone(), origin.clone(), requests));
+    } else {
+        shared.spawn(h1_pool::run(shared.clone(), origin.clone(), requests));
+    }
+    queue
+}

@@ -1,0 +1,48 @@
+//! What every task of the TCP transport shares: the configuration, where events go, the TLS
+//! settings, the connection records, and the signal that stops everything at finish().
+
+use super::records::Registry;
+use super::tls::TlsConfigs;
+use crate::core::RequestId;
+use crate::io::transport::{Event, Events, TransportConfig};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Instant;
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+pub(super) struct Shared {
+    pub config: TransportConfig,
+    pub events: Events,
+    pub tls: TlsConfigs,
+    pub records: Arc<Registry>,
+    pub tasks: TaskTracker,
+    pub stop: CancellationToken,
+    pub runtime: tokio::runtime::Handle,
+}
+
+impl Shared {
+    pub fn emit(&self, event: Event) {
+        // The driver may have stopped listening (it is finishing); nothing is left to tell then.
+        let _ = self.events.send(event);
+    }
+
+    pub fn fail(&self, id: RequestId, reason: &str) {
+        self.emit(Event::Failed { id, reason: reason.to_string(), at: Instant::now() });
+    }
+
+    /// Runs a task on the transport's runtime until it ends or finish() stops it; stopping drops
+    /// the task's sockets, which is what closes them.
+    pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
+        let stop = self.stop.clone();
+        self.tasks.spawn_on(
+            async move {
+                tokio::select! {
+                    _ = stop.cancelled() => {}
+                    _ = task => {}
+                }
+            },
+            &self.runtime,
+        );
+    }
+}

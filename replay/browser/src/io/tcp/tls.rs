@@ -1,0 +1,89 @@
+//! TLS that trusts exactly the replay's certificate, by the SHA-256 of its public key, as
+//! Chromium does with --ignore-certificate-errors-spki-list: no CA and no name check, but the
+//! handshake's signatures are checked as usual, so only the holder of the replay's key passes.
+
+use base64::engine::general_purpose::STANDARD;
+use base64::Engine;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, WebPkiSupportedAlgorithms};
+use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+use rustls::server::ParsedCertificate;
+use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
+use std::sync::Arc;
+
+/// Client settings per ALPN protocol offered: each offers exactly one, as the servers accept one.
+pub(super) struct TlsConfigs {
+    pub http1: Arc<ClientConfig>,
+    pub http2: Arc<ClientConfig>,
+}
+
+pub(super) fn client_configs(spki_hash: &str) -> Result<TlsConfigs, String> {
+    match STANDARD.decode(spki_hash) {
+        Ok(digest) if digest.len() == 32 => {}
+        _ => return Err(format!("spki_hash {spki_hash:?} is not a base64 SHA-256 digest (44 characters ending in '=')")),
+    }
+    let config = |alpn: &[u8]| -> Result<Arc<ClientConfig>, String> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let verifier = ReplayKeyVerifier { spki_hash: spki_hash.to_string(), algorithms: provider.signature_verification_algorithms };
+        let mut config = ClientConfig::builder_with_provider(provider)
+            .with_safe_default_protocol_versions()
+            .map_err(|e| format!("TLS: {e}"))?
+            .dangerous()
+            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_no_client_auth();
+        config.alpn_protocols = vec![alpn.to_vec()];
+        Ok(Arc::new(config))
+    };
+    Ok(TlsConfigs { http1: config(b"http/1.1")?, http2: config(b"h2")? })
+}
+
+#[derive(Debug)]
+struct ReplayKeyVerifier {
+    spki_hash: String,
+    algorithms: WebPkiSupportedAlgorithms,
+}
+
+impl ServerCertVerifier for ReplayKeyVerifier {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let cert = ParsedCertificate::try_from(end_entity)?;
+        let digest = ring::digest::digest(&ring::digest::SHA256, cert.subject_public_key_info().as_ref());
+        let hash = STANDARD.encode(digest.as_ref());
+        if hash == self.spki_hash {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::General(format!(
+                "the server's certificate has public key hash {hash}, not the replay's {}",
+                self.spki_hash
+            )))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls12_signature(message, cert, dss, &self.algorithms)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        verify_tls13_signature(message, cert, dss, &self.algorithms)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+        self.algorithms.supported_schemes()
+    }
+}
