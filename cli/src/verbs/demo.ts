@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { buildGraph, loadRecording, toDot } from "@pagepath/graph-builder";
 import { DEFAULT_CHROMIUM, readBody, readRecording, recordPage, toHar, writeRecording } from "@pagepath/profiler";
 import type { Verb } from "../verb.js";
+import { demoReplays } from "./demo-replay.js";
 
 export const demoVerb: Verb = {
   name: "demo",
@@ -15,7 +16,9 @@ usage: pagepath demo [--out DIR]
 
 Serves the bundled example site (corpus/fixtures/multi-origin: five host names over HTTPS/HTTP2 and
 HTTP/1.1) on 127.0.0.1, profiles it in Chromium, exports the recording as HAR, builds its dependency
-graph, draws it with Graphviz, and prints what was recorded and the critical path.
+graph, draws it with Graphviz, replays it through an emulated 10 Mbit/s, 40 ms link with the
+emulated browser and with Chromium (as root), and prints what was recorded, the critical path and
+the replayed load times.
   --out DIR     where to write (default ./out/demo)
 `,
   options: { out: { type: "string", default: "out/demo" } },
@@ -51,6 +54,7 @@ graph, draws it with Graphviz, and prints what was recorded and the critical pat
       ),
       `HAR: ${harFile}  (opens in Chrome DevTools: Network panel > Import HAR)`,
       ...graphSummary(dir, out),
+      ...(await demoReplays(join(out, "graph.json"), out)),
       `check them: pagepath validate ${dir} ${join(out, "graph.json")}`,
       `browse the graph and its timeline: ./pagepath view ${out}   (then open http://${DEFAULT_HOST}:${DEFAULT_PORT}/ in a browser)`,
     ];

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Recording } from "@pagepath/profiler";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Instrumentation, type Recording } from "@pagepath/profiler";
 import type { ConnectionRecord, RequestRecord, RunConfiguration } from "@pagepath/results";
 import { NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
@@ -14,6 +14,8 @@ export interface ChromiumClientOptions {
   configuration: RunConfiguration;
   topology: Topology;
   timeoutMs: number;
+  /** What the profiler records of the load (default: everything, as the graph was recorded). */
+  instrument?: Instrumentation;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function runChromiumClient(o: ChromiumClientOptions): Promise<Clien
       stop: { quietMs: 1000, capMs: o.timeoutMs },
       conditions: NO_CONDITIONS,
       redact: true,
+      instrument: o.instrument,
     });
     return chromiumReport(recording, o.configuration);
   } finally {
