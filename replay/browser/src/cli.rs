@@ -19,6 +19,8 @@ replay servers that origins.json names, and prints one JSON report line.
   --priority none|browser|mime|critical-path|depth   what requests ask the server for
   --no-preloader         do not fetch ahead of a blocked parser
   --cpu-factor F         multiply every computation's duration (default 1)
+  --dispatch recorded|none   send each request as long after its parents as the recorded
+                         browser did (default), or at once as PCP did
   --wait-for dcl|load|graph               the completion that ends the run (default graph)
   --timeout S            give up after S seconds, reporting the run incomplete (default 120)
 ";
@@ -83,6 +85,11 @@ pub fn parse(items: &[String]) -> Result<Option<RunArgs>, String> {
         other => return Err(format!("--priority: {other:?} is not one of none, browser, mime, critical-path, depth")),
     };
     let preloader = !a.flag("--no-preloader");
+    let dispatch_latency = match a.value("--dispatch")?.as_deref().unwrap_or("recorded") {
+        "recorded" => true,
+        "none" => false,
+        other => return Err(format!("--dispatch: {other:?} is not one of recorded, none")),
+    };
     let cpu_factor = a.number("--cpu-factor", 0.01, 100.0)?.unwrap_or(1.0);
     let wait_for = match a.value("--wait-for")?.as_deref().unwrap_or("graph") {
         "dcl" => Completion::DomContentLoaded,
@@ -109,6 +116,6 @@ pub fn parse(items: &[String]) -> Result<Option<RunArgs>, String> {
         locals,
         scheduler,
         timeout,
-        options: Options { preloader, cpu_factor, wait_for, priority },
+        options: Options { preloader, cpu_factor, wait_for, priority, dispatch_latency },
     }))
 }

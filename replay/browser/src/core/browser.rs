@@ -41,11 +41,14 @@ pub struct Options {
     pub cpu_factor: f64,
     pub wait_for: Completion,
     pub priority: PriorityScheme,
+    /// Send each request as long after its parents finish as the recorded browser did (its
+    /// dispatch latency); off, requests go the moment they are ready, as in PCP.
+    pub dispatch_latency: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None }
+        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false }
     }
 }
 
@@ -120,6 +123,8 @@ pub struct Browser {
     pub(super) urgency: Urgency,
     pub(super) scheduler: Scheduler,
     pub(super) network: Network,
+    /// Fetches waiting out their dispatch latency: (when they go, node).
+    pub(super) dispatching: Vec<(Ms, usize)>,
     pub(super) states: Vec<NodeState>,
     /// Virtual time of the latest input or timeout; never goes back.
     pub(super) clock: Ms,
@@ -138,6 +143,7 @@ impl Browser {
             urgency: Urgency::new(graph, options.priority),
             scheduler: Scheduler::new(&graph.frames, graph.main_frame),
             network: Network::default(),
+            dispatching: Vec::new(),
             states: vec![fresh; graph.nodes.len()],
             graph: graph.clone(),
             options,
@@ -211,7 +217,11 @@ impl Browser {
 
     /// When the model next needs `handle_timeout` (a computation ending, a timer firing).
     pub fn next_timeout(&self) -> Option<Ms> {
-        self.scheduler.next_timeout()
+        let dispatch = self.dispatching.iter().map(|&(due, _)| due).reduce(f64::min);
+        match (self.scheduler.next_timeout(), dispatch) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     pub fn handle_timeout(&mut self, now: Ms) {

@@ -76,6 +76,11 @@ pub(crate) struct Node {
     /// children this is.
     pub segment: u64,
     pub ranks: Ranks,
+    /// Recorded start and end, ms since navigation start.
+    pub recorded: (f64, f64),
+    /// For fetches: how long after its parents finished the recorded browser sent the request
+    /// (renderer to network service, the preload scanner's pass, request scheduling); 0 otherwise.
+    pub dispatch_ms: f64,
     /// Emulated parents by node index, ascending, one entry per parent.
     pub parents: Vec<(usize, Link)>,
     /// Emulated children by node index, ascending.
@@ -150,7 +155,8 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     for edge in top.field("edges")?.items()? {
         reader.link(&edge)?;
     }
-    let (nodes, index) = reader.finish()?;
+    let (mut nodes, index) = reader.finish()?;
+    set_dispatch_latency(&mut nodes);
     let emulated = |at: &At| -> Result<Option<usize>, String> {
         let id = at.str()?;
         match index.get(id) {
@@ -173,4 +179,24 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     let main_at = top.field("mainFrame")?;
     let main_frame = *frame_index.get(main_at.str()?).ok_or_else(|| format!("{}: no frame has this id", main_at.path))?;
     Ok(Graph { nodes, frames, root, main_frame })
+}
+
+/// Sets each fetch's dispatch latency from the recording: its recorded start less the moment its
+/// parents let it go (for a preloaded fetch, the earlier of its scanned download chunk and its
+/// parse chunk). Chunks after the first and other kinds keep 0.
+pub(crate) fn set_dispatch_latency(nodes: &mut [Node]) {
+    for i in 0..nodes.len() {
+        let n = &nodes[i];
+        let is_fetch = n.kind == Kind::Resource || n.chunk.as_ref().is_some_and(|c| c.index == 0);
+        if !is_fetch || n.parents.is_empty() {
+            continue;
+        }
+        let preloaded = n.parents.iter().any(|&(_, l)| l == Link::Preload);
+        let either_parent = |l: Link| preloaded && l != Link::Plain;
+        let end = |p: usize| nodes[p].recorded.1;
+        let either = n.parents.iter().filter(|&&(_, l)| either_parent(l)).map(|&(p, _)| end(p)).reduce(f64::min);
+        let plain = n.parents.iter().filter(|&&(_, l)| !either_parent(l)).map(|&(p, _)| end(p));
+        let released = plain.chain(either).fold(f64::NEG_INFINITY, f64::max);
+        nodes[i].dispatch_ms = (n.recorded.0 - released).max(0.0);
+    }
 }

@@ -115,8 +115,10 @@ impl<'f> NodeReader<'f> {
             return at.field("duration")?.fail("must not be negative");
         }
         let ranks = ranks_of(at.optional("priority")?)?;
+        let recorded = (at.field("start")?.f64()?, at.field("end")?.f64()?);
         self.index.insert(id.clone(), Some(self.nodes.len()));
-        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, timeout_ms, segment, ranks, parents: Vec::new(), children: Vec::new() });
+        let (parents, children) = (Vec::new(), Vec::new());
+        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, parents, children });
         Ok(())
     }
 

@@ -65,6 +65,9 @@ impl Browser {
         let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
         match self.kind(node) {
             Kind::Dcl | Kind::Load => return true,
+            Kind::Resource | Kind::Download if self.options.dispatch_latency && self.graph.nodes[node].dispatch_ms > 0.0 => {
+                self.dispatching.push((self.clock + self.graph.nodes[node].dispatch_ms, node));
+            }
             Kind::Resource => return self.fetch_resource(node),
             Kind::Download => return self.download_chunk(node),
             // The rest of a computation its nested child interrupted: the same task goes on.
@@ -155,10 +158,31 @@ impl Browser {
         }
     }
 
-    /// Runs computations and timers due up to `now`, each at its own time.
+    /// Sends the fetches whose dispatch latency is over by `now`, earliest first.
+    fn send_delayed(&mut self, now: Ms) -> bool {
+        let Some(i) = (0..self.dispatching.len()).filter(|&i| self.dispatching[i].0 <= now).min_by(|&a, &b| self.dispatching[a].0.total_cmp(&self.dispatching[b].0)) else {
+            return false;
+        };
+        let (due, node) = self.dispatching.remove(i);
+        self.clock = self.clock.max(due);
+        let done_at_once = if self.kind(node) == Kind::Resource { self.fetch_resource(node) } else { self.download_chunk(node) };
+        if done_at_once {
+            self.complete(vec![node]);
+        }
+        true
+    }
+
+    /// Runs computations, timers and delayed fetches due up to `now`, each at its own time.
     pub(super) fn run_until(&mut self, now: Ms) {
         loop {
             self.dispatch();
+            let computation_first = match (self.scheduler.next_timeout(), self.dispatching.iter().map(|&(d, _)| d).reduce(f64::min)) {
+                (Some(c), Some(d)) => c <= d,
+                (_, d) => d.is_none(),
+            };
+            if !computation_first && self.send_delayed(now) {
+                continue;
+            }
             match self.scheduler.next_timeout() {
                 Some(due) if due <= now => {
                     self.clock = self.clock.max(due);

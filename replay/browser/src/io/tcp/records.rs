@@ -1,17 +1,25 @@
 //! The connection records finish() returns: one per connection opened, numbered in the order
-//! they were opened, with what each path carried read from the kernel as the connection closes.
+//! they were opened, with what each path carried read from the kernel while the connection is
+//! open (every 20 ms) and as it closes. Reading only at the close is not enough: once the peer
+//! has closed an MPTCP connection its subflows, and their counts, can be gone.
 
 use super::paths::{path_bytes, runs_mptcp};
 use crate::io::transport::ConnectionRecord;
 use std::net::IpAddr;
 use std::os::fd::{AsFd, AsRawFd, OwnedFd};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::time::Instant;
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, Instant};
+
+const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 
 pub(super) struct Registry {
     started: Instant,
     locals: Vec<IpAddr>,
     records: Mutex<Vec<ConnectionRecord>>,
+    /// Open connections' sockets, by record index, for the sampler.
+    open: Mutex<BTreeMap<usize, OwnedFd>>,
+    sampling: std::sync::Once,
 }
 
 /// An open connection's record; dropping it reads the connection's bytes and closes the record.
@@ -24,7 +32,7 @@ pub(super) struct RecordedConnection {
 
 impl Registry {
     pub fn new(started: Instant, locals: Vec<IpAddr>) -> Registry {
-        Registry { started, locals, records: Mutex::new(Vec::new()) }
+        Registry { started, locals, records: Mutex::new(Vec::new()), open: Mutex::new(BTreeMap::new()), sampling: std::sync::Once::new() }
     }
 
     fn ms(&self, at: Instant) -> f64 {
@@ -46,7 +54,26 @@ impl Registry {
             closed_ms: None,
             paths: Vec::new(),
         });
+        drop(records);
+        if let Ok(copy) = stats.try_clone() {
+            self.open.lock().unwrap_or_else(PoisonError::into_inner).insert(index, copy);
+        }
+        let weak = Arc::downgrade(self);
+        self.sampling.call_once(|| {
+            std::thread::spawn(move || sample_while_alive(weak));
+        });
         Ok(RecordedConnection { registry: self.clone(), index, stats })
+    }
+
+    /// Keeps the larger of the stored and the new reading: counts only grow while a connection
+    /// lives, and a reading after its subflows are gone is smaller.
+    fn keep_larger(&self, index: usize, paths: Vec<crate::io::transport::PathBytes>) {
+        let total = |ps: &[crate::io::transport::PathBytes]| ps.iter().map(|p| p.bytes_up.unwrap_or(0) + p.bytes_down.unwrap_or(0)).sum::<u64>();
+        self.update(index, |r| {
+            if r.paths.is_empty() || total(&paths) >= total(&r.paths) {
+                r.paths = paths;
+            }
+        });
     }
 
     pub fn snapshot(&self) -> Vec<ConnectionRecord> {
@@ -80,10 +107,27 @@ impl Drop for RecordedConnection {
         let mptcp = runs_mptcp(self.stats.as_raw_fd());
         let paths = path_bytes(self.stats.as_raw_fd(), mptcp, &self.registry.locals);
         let closed = self.registry.ms(Instant::now());
+        self.registry.open.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.index);
+        self.registry.keep_larger(self.index, paths);
         self.registry.update(self.index, |r| {
             r.transport = if mptcp { "mptcp" } else { "tcp" }.to_string();
-            r.paths = paths;
             r.closed_ms = Some(closed);
         });
+    }
+}
+
+/// Reads every open connection's counts until the registry is gone.
+fn sample_while_alive(registry: Weak<Registry>) {
+    while let Some(r) = registry.upgrade() {
+        // Read under the lock: a connection closing meanwhile would free its descriptor's number.
+        let readings: Vec<_> = {
+            let open = r.open.lock().unwrap_or_else(PoisonError::into_inner);
+            open.iter().map(|(&i, fd)| (i, path_bytes(fd.as_raw_fd(), runs_mptcp(fd.as_raw_fd()), &r.locals))).collect()
+        };
+        for (index, paths) in readings {
+            r.keep_larger(index, paths);
+        }
+        drop(r);
+        std::thread::sleep(SAMPLE_EVERY);
     }
 }
