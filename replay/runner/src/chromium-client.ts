@@ -60,7 +60,7 @@ export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording,
     bodyBytes: e.sizes.bodySize,
     startMs: Math.max(0, ms(e.times.start) ?? 0),
     endMs: e.times.end === null ? null : Math.max(0, ms(e.times.end)!),
-    connection: e.response?.connectionId ? `chromium-${e.response.connectionId}` : null,
+    connection: e.response?.connectionId && e.response.connectionId !== "0" ? `chromium-${e.response.connectionId}` : null,
   }));
   const loadMissing = m.lifecycle.load === null;
   const stalled = m.status !== "complete" || loadMissing;
