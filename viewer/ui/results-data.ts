@@ -2,7 +2,7 @@
  * What the results charts show, computed from an experiment's runs. Only runs that are ok and measured
  * a load time count: a missing or failed measurement is left out and said so, never filled in.
  */
-import type { NetworkConfig } from "@pagepath/results";
+import type { NetworkConfig, PathConfig } from "@pagepath/results";
 import type { ExperimentData, RunRow } from "../src/server/api.js";
 
 export type Config = Pick<RunRow, "protocol" | "transport" | "serverModel" | "priority">;
@@ -44,10 +44,12 @@ export function median(values: number[]): number {
  */
 export function familyOf(n: NetworkConfig): string {
   const [first, ...rest] = n.paths;
-  const own = `${n.paths.length} path${n.paths.length > 1 ? "s" : ""}, loss ${first!.loss}, ${first!.queue.discipline}`;
+  // A network brought up outside a plan may not know its loss, queue or (trace links) rate.
+  const queue = (p: PathConfig) => p.queue?.discipline ?? "unknown queue";
+  const own = `${n.paths.length} path${n.paths.length > 1 ? "s" : ""}, loss ${first!.loss ?? "unknown"}, ${queue(first!)}`;
   const others = rest.map((p, i) => {
-    const ratio = (a: number, b: number, unit: string) => (b > 0 ? `${+(a / b).toFixed(3)}x` : `${a} ${unit}`);
-    return `path ${i + 2}: ${ratio(p.downMbps, first!.downMbps, "Mbit/s")} bandwidth, ${ratio(p.rttMs, first!.rttMs, "ms")} RTT, loss ${p.loss}, ${p.queue.discipline}`;
+    const ratio = (a: number | null, b: number | null, unit: string) => (a === null || b === null ? "unknown" : b > 0 ? `${+(a / b).toFixed(3)}x` : `${a} ${unit}`);
+    return `path ${i + 2}: ${ratio(p.downMbps, first!.downMbps, "Mbit/s")} bandwidth, ${ratio(p.rttMs, first!.rttMs, "ms")} RTT, loss ${p.loss ?? "unknown"}, ${queue(p)}`;
   });
   return [own, ...others].join("; ");
 }
@@ -72,13 +74,13 @@ export interface Heatmap {
 export function heatmap(x: ExperimentData, config: string, family: string): Heatmap {
   const nets = x.plan.networks.filter((n) => familyOf(n) === family);
   const axis = (f: (n: NetworkConfig) => number) => [...new Set(nets.map(f))].sort((a, b) => a - b);
-  const bandwidths = axis((n) => n.paths[0]!.downMbps);
+  const bandwidths = axis((n) => n.paths[0]!.downMbps ?? 0);
   const rtts = axis((n) => n.paths[0]!.rttMs);
   const byNetwork = new Map<string, RunRow[]>();
   for (const r of x.runs) if (configKey(r) === config) byNetwork.set(r.network, [...(byNetwork.get(r.network) ?? []), r]);
   const cells = bandwidths.flatMap((bandwidth) =>
     rtts.map((rtt): HeatCell => {
-      const here = nets.filter((n) => n.paths[0]!.downMbps === bandwidth && n.paths[0]!.rttMs === rtt);
+      const here = nets.filter((n) => (n.paths[0]!.downMbps ?? 0) === bandwidth && n.paths[0]!.rttMs === rtt);
       const runs = here.flatMap((n) => byNetwork.get(n.name) ?? []);
       const loads = runs.map(measuredLoad).filter((v) => v !== null);
       return { bandwidth, rtt, planned: here.length > 0, runs: runs.length, measured: loads.length, median: loads.length ? median(loads) : null };
