@@ -217,8 +217,7 @@ impl Browser {
 
     /// When the model next needs `handle_timeout` (a computation ending, a timer firing).
     pub fn next_timeout(&self) -> Option<Ms> {
-        let dispatch = self.dispatching.iter().map(|&(due, _)| due).reduce(f64::min);
-        match (self.scheduler.next_timeout(), dispatch) {
+        match (self.scheduler.next_timeout(), self.next_dispatch()) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
         }

@@ -158,9 +158,14 @@ impl Browser {
         }
     }
 
-    /// Sends the fetches whose dispatch latency is over by `now`, earliest first.
+    /// When the next delayed fetch goes.
+    pub(super) fn next_dispatch(&self) -> Option<Ms> {
+        self.dispatching.iter().map(|&(due, _)| due).reduce(f64::min)
+    }
+
+    /// Sends the fetch whose dispatch latency is over first, if one is by `now`.
     fn send_delayed(&mut self, now: Ms) -> bool {
-        let Some(i) = (0..self.dispatching.len()).filter(|&i| self.dispatching[i].0 <= now).min_by(|&a, &b| self.dispatching[a].0.total_cmp(&self.dispatching[b].0)) else {
+        let Some(i) = self.next_dispatch().filter(|&due| due <= now).and_then(|due| self.dispatching.iter().position(|&(d, _)| d == due)) else {
             return false;
         };
         let (due, node) = self.dispatching.remove(i);
@@ -176,7 +181,7 @@ impl Browser {
     pub(super) fn run_until(&mut self, now: Ms) {
         loop {
             self.dispatch();
-            let computation_first = match (self.scheduler.next_timeout(), self.dispatching.iter().map(|&(d, _)| d).reduce(f64::min)) {
+            let computation_first = match (self.scheduler.next_timeout(), self.next_dispatch()) {
                 (Some(c), Some(d)) => c <= d,
                 (_, d) => d.is_none(),
             };

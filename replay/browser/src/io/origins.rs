@@ -2,6 +2,7 @@
 //! page is served.
 
 use super::transport::OriginAddress;
+use pagepath_server::core::archive::Origin;
 use serde::Deserialize;
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
@@ -43,25 +44,10 @@ pub fn read_origins(path: &Path) -> Result<NameMap, String> {
     Ok(NameMap { origins, spki_hash: file.spki_hash })
 }
 
-/// `scheme://host:port` of an absolute URL, with the scheme's default port written out as
-/// origins.json writes it; None for what is not an http(s) URL.
-pub fn origin_of(url: &str) -> Option<String> {
-    let (scheme, rest) = url.split_once("://")?;
-    let default_port = match scheme {
-        "https" => 443,
-        "http" => 80,
-        _ => return None,
-    };
-    let authority = rest.split(['/', '?', '#']).next()?;
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    let has_port = authority.rsplit_once(':').is_some_and(|(_, p)| p.chars().all(|c| c.is_ascii_digit()) && !authority.ends_with(']'));
-    Some(if has_port { format!("{scheme}://{authority}") } else { format!("{scheme}://{authority}:{default_port}") })
-}
-
 /// Finds the served origin of a URL; origins.json may write the default port or leave it out.
 pub fn find_origin<'a>(origins: &'a [OriginAddress], url: &str) -> Option<&'a OriginAddress> {
-    let wanted = origin_of(url)?;
-    origins.iter().find(|o| origin_of(&o.origin).as_deref() == Some(wanted.as_str()))
+    let (wanted, _) = Origin::parse_url(url)?;
+    origins.iter().find(|o| Origin::parse_url(&o.origin).is_some_and(|(served, _)| served == wanted))
 }
 
 #[cfg(test)]
@@ -70,11 +56,18 @@ mod tests {
 
     #[test]
     fn origins_with_and_without_default_ports_match() {
-        assert_eq!(origin_of("https://a.test/x?y").as_deref(), Some("https://a.test:443"));
-        assert_eq!(origin_of("http://a.test:8080/").as_deref(), Some("http://a.test:8080"));
-        assert_eq!(origin_of("data:text/plain,hi"), None);
-        let o = OriginAddress { origin: "https://a.test".into(), host: "a.test".into(), address: "10.0.0.1:443".parse().unwrap(), tls: true };
-        assert!(find_origin(std::slice::from_ref(&o), "https://a.test:443/p").is_some());
-        assert!(find_origin(std::slice::from_ref(&o), "https://b.test/p").is_none());
+        let served = |origin: &str, port: u16| OriginAddress {
+            origin: origin.into(),
+            host: "a.test".into(),
+            address: std::net::SocketAddr::from(([10, 0, 0, 1], port)),
+            tls: origin.starts_with("https"),
+        };
+        let origins = [served("https://a.test", 443), served("http://a.test:8080", 8080)];
+        assert_eq!(find_origin(&origins, "https://a.test:443/p").map(|o| o.address.port()), Some(443));
+        assert_eq!(find_origin(&origins, "https://a.test/x?y").map(|o| o.address.port()), Some(443));
+        assert_eq!(find_origin(&origins, "http://a.test:8080/").map(|o| o.address.port()), Some(8080));
+        assert!(find_origin(&origins, "http://a.test/").is_none());
+        assert!(find_origin(&origins, "https://b.test/p").is_none());
+        assert!(find_origin(&origins, "data:text/plain,hi").is_none());
     }
 }

@@ -3,7 +3,7 @@
 
 use super::quic::QuicTransport;
 use super::tcp::{TcpProtocol, TcpTransport};
-use super::transport::{ConnectionRecord, Events, Fetch, Http1Mode, Transport, TransportConfig};
+use super::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
 use crate::cli::Protocol;
 
 pub struct Router {
@@ -25,16 +25,12 @@ impl Router {
         if slot.is_none() {
             let events = self.events.clone();
             let config = self.config.clone();
+            // config.http1 is the run's HTTP/1.x mode, keep-alive when the run is not HTTP/1.x: what
+            // an http origin gets.
             *slot = Some(match (tls, self.protocol) {
                 (true, Protocol::H3) => Box::new(QuicTransport::new(config, events)?),
                 (true, Protocol::H2) => Box::new(TcpTransport::new(config, TcpProtocol::Http2, events)?),
-                (true, Protocol::Http1(mode)) => Box::new(TcpTransport::new(TransportConfig { http1: mode, ..config }, TcpProtocol::Http1, events)?),
-                // An http origin gets what a browser gives it: HTTP/1.1, keep-alive unless the
-                // run asks for another HTTP/1.x mode.
-                (false, protocol) => {
-                    let http1 = if let Protocol::Http1(mode) = protocol { mode } else { Http1Mode::KeepAlive };
-                    Box::new(TcpTransport::new(TransportConfig { http1, ..config }, TcpProtocol::Http1, events)?)
-                }
+                _ => Box::new(TcpTransport::new(config, TcpProtocol::Http1, events)?),
             });
         }
         slot.as_mut().expect("opened above").fetch(fetch);

@@ -83,13 +83,20 @@ fn split_port(host_and_port: &str) -> Option<(&str, Option<&str>)> {
     }
 }
 
+impl Origin {
+    /// `host[:port]`, the port only when it is not the scheme's default: HTTP's Host header and
+    /// the `:authority` of HTTP/2 and HTTP/3.
+    pub fn authority(&self) -> String {
+        match default_port(&self.scheme) {
+            Some(port) if port == self.port => self.host.clone(),
+            _ => format!("{}:{}", self.host, self.port),
+        }
+    }
+}
+
 impl fmt::Display for Origin {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}://{}", self.scheme, self.host)?;
-        if default_port(&self.scheme) != Some(self.port) {
-            write!(f, ":{}", self.port)?;
-        }
-        Ok(())
+        write!(f, "{}://{}", self.scheme, self.authority())
     }
 }
 

@@ -1,6 +1,7 @@
 //! A fetch as an HTTP/3 request head.
 
 use crate::io::transport::Fetch;
+use pagepath_server::core::archive::Origin;
 use tquic::h3::Header;
 
 /// The request head of `fetch`, or why its URL cannot be one.
@@ -21,17 +22,11 @@ pub fn request_head(fetch: &Fetch) -> Result<Vec<Header>, String> {
 
 /// `:authority` (without user information) and `:path` (with the query, without the fragment) of
 /// an absolute https URL.
-fn authority_and_path(url: &str) -> Option<(&str, String)> {
-    let rest = url.strip_prefix("https://")?;
-    let end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
-    let authority = &rest[..end];
-    let authority = authority.rsplit_once('@').map_or(authority, |(_, host)| host);
-    let target = rest[end..].split('#').next().unwrap_or("");
-    let path = match target.chars().next() {
-        Some('/') => target.to_string(),
-        _ => format!("/{target}"),
-    };
-    (!authority.is_empty()).then_some((authority, path))
+fn authority_and_path(url: &str) -> Option<(String, String)> {
+    match Origin::parse_url(url)? {
+        (origin, path) if origin.scheme == "https" => Some((origin.authority(), path)),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -40,9 +35,9 @@ mod tests {
 
     #[test]
     fn splits_urls_as_http3_sends_them() {
-        assert_eq!(authority_and_path("https://a.test/x/y?q=1#f"), Some(("a.test", "/x/y?q=1".to_string())));
-        assert_eq!(authority_and_path("https://a.test:8443"), Some(("a.test:8443", "/".to_string())));
-        assert_eq!(authority_and_path("https://u:p@a.test?q"), Some(("a.test", "/?q".to_string())));
+        assert_eq!(authority_and_path("https://a.test/x/y?q=1#f"), Some(("a.test".to_string(), "/x/y?q=1".to_string())));
+        assert_eq!(authority_and_path("https://a.test:8443"), Some(("a.test:8443".to_string(), "/".to_string())));
+        assert_eq!(authority_and_path("https://u:p@a.test?q"), Some(("a.test".to_string(), "/?q".to_string())));
         assert_eq!(authority_and_path("http://a.test/"), None);
     }
 }

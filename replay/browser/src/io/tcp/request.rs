@@ -34,7 +34,7 @@ impl Origin {
         let (parsed, _) = ServerOrigin::parse_url(&address.origin)
             .ok_or_else(|| format!("the transport configuration's origin {:?} is not an http:// or https:// origin", address.origin))?;
         let base = parsed.to_string();
-        let authority = base.split_once("://").map_or(base.as_str(), |(_, a)| a).to_string();
+        let authority = parsed.authority();
         let named = format!("{}://{}:{}", parsed.scheme, parsed.host, parsed.port);
         Ok((parsed, Origin { address, base, authority, named }))
     }
