@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { chmodSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { connect } from "node:http2";
 import { join } from "node:path";
-import { startReplayServer } from "@pagepath/runner";
+import { chromiumInNamespace, replayChromiumOptions, startReplayServer } from "@pagepath/runner";
 import { writeSyntheticRecording, type SyntheticResource } from "@pagepath/corpus";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, readRecording, recordPage, writeRecording, type ArchiveEntry, type ProfileOptions } from "@pagepath/profiler";
+import { readRecording, recordPage, writeRecording, type ArchiveEntry, type ProfileOptions } from "@pagepath/profiler";
 import { NET } from "./net-topology.js";
 import { tempDir } from "./fixture-profile.js";
 
@@ -33,24 +33,12 @@ export async function startReplay(recording: string, args: string[], net?: strin
 
 /** A script that starts Debian's Chromium inside the client namespace of a topology. */
 export function chromiumInClientNamespace(net: string): string {
-  const path = join(tempDir("chromium-ns"), "chromium");
-  writeFileSync(path, `#!/bin/sh\nexec "${NET}" exec "${net}" client -- "${DEFAULT_CHROMIUM}" "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
+  return chromiumInNamespace(tempDir("chromium-ns"), net, false);
 }
 
 /** Profiler options that load a page from a running replay, as the name map says. */
 export function replayProfileOptions(replay: RunningReplay, executablePath: string): ProfileOptions {
-  const flags: string[] = replay.nameMap.chromiumFlags;
-  return {
-    executablePath,
-    hostResolverRules: replay.nameMap.hostResolverRules,
-    ignoreCertificateSpki: [replay.nameMap.spkiHash],
-    extraArgs: flags.filter((f) => !f.startsWith("--host-resolver-rules=") && !f.startsWith("--ignore-certificate-errors-spki-list=")),
-    stop: { quietMs: 1000, capMs: 30_000 },
-    conditions: NO_CONDITIONS,
-    redact: true,
-  };
+  return replayChromiumOptions(replay.nameMap, executablePath, 30_000);
 }
 
 /** Loads `url` from the replay in Chromium and writes what Chromium saw as a recording. */

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { chmodSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
-import { DEFAULT_CHROMIUM, readRecording } from "@pagepath/profiler";
+import { readRecording } from "@pagepath/profiler";
+import { chromiumInNamespace } from "@pagepath/runner";
 import { tempDir } from "./fixture-profile.js";
 import { NET, netStats, withTopology } from "./net-topology.js";
 import { FETCH, readJsonLines, recordReplay, servedResponses, startReplay, synthetic } from "./replay-harness.js";
@@ -15,12 +16,7 @@ const TWO_PATHS = ["--paths", "2", "--delay-ms", "10", "--rate-mbit", "4"];
 
 
 /** Chromium in the client namespace with its TCP sockets turned into MPTCP ones (mptcpize). */
-function mptcpChromium(net: string): string {
-  const path = join(tempDir("chromium-mptcp"), "chromium");
-  writeFileSync(path, `#!/bin/sh\nexec "${NET}" exec "${net}" client -- mptcpize run "${DEFAULT_CHROMIUM}" "$@"\n`);
-  chmodSync(path, 0o755);
-  return path;
-}
+const mptcpChromium = (net: string) => chromiumInNamespace(tempDir("chromium-mptcp"), net, true);
 
 const delivered = (net: string): number[] => netStats(net).paths.map((p: any) => p.downlink.deliveredBytes);
 

@@ -1,8 +1,8 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
-import { basename, join } from "node:path";
+import { join } from "node:path";
 import type { RunConfiguration, RunResult } from "@pagepath/results";
-import { runReplay } from "./run-replay.js";
-import { topologyDown, topologyUp, type NetworkSpec } from "./topology.js";
+import { runReplay, siteName } from "./run-replay.js";
+import { networkSpec, topologyDown, topologyUp } from "./topology.js";
 
 /** One network condition of an accuracy sweep. */
 export interface Condition {
@@ -65,19 +65,18 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
       for (let run = 0; run < s.runs; run++) {
         const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
         for (const client of order) {
-          if (!done.has(key(basename(graph, ".json"), name, client, run))) items.push({ graph, condition, client, run });
+          if (!done.has(key(siteName(graph), name, client, run))) items.push({ graph, condition, client, run });
         }
       }
     }
     if (items.length === 0) continue;
     const net = `acc${process.pid % 10_000}c${ci}`;
-    const bdp = Math.ceil((condition.rateMbit * 1e6 * (condition.rttMs / 1000)) / 8 / 1500);
-    const spec: NetworkSpec = { name, paths: 1, rateMbit: condition.rateMbit, rttMs: condition.rttMs, loss: 0, queuePackets: Math.max(16, bdp) };
+    const spec = networkSpec(name, { paths: 1, rateMbit: condition.rateMbit, rttMs: condition.rttMs, loss: 0 });
     const topology = await topologyUp(net, spec, s.seed + ci);
     try {
       for (const item of items) {
         on.starting(item);
-        const site = basename(item.graph, ".json");
+        const site = siteName(item.graph);
         const resultFile = file;
         try {
           const result = await runReplay({

@@ -1,7 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Instrumentation, type Recording } from "@pagepath/profiler";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
 import type { ConnectionRecord, RequestRecord, RunConfiguration } from "@pagepath/results";
 import { NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
@@ -25,26 +25,35 @@ export interface ChromiumClientOptions {
  */
 export async function runChromiumClient(o: ChromiumClientOptions): Promise<ClientReport> {
   const dir = mkdtempSync(join(tmpdir(), "pagepath-chromium-"));
-  const wrapper = join(dir, "chromium");
-  const mptcp = o.configuration.transport === "mptcp" ? "mptcpize run " : "";
-  writeFileSync(wrapper, `#!/bin/sh\nexec "${requireBinary(NET_BINARY)}" exec "${o.topology.name}" client -- ${mptcp}"${DEFAULT_CHROMIUM}" "$@"\n`);
-  chmodSync(wrapper, 0o755);
-  const own = (f: string) => f.startsWith("--host-resolver-rules=") || f.startsWith("--ignore-certificate-errors-spki-list=");
   try {
-    const { recording } = await recordPage(o.url, {
-      executablePath: wrapper,
-      hostResolverRules: o.nameMap.hostResolverRules,
-      ignoreCertificateSpki: [o.nameMap.spkiHash],
-      extraArgs: o.nameMap.chromiumFlags.filter((f) => !own(f)),
-      stop: { quietMs: 1000, capMs: o.timeoutMs },
-      conditions: NO_CONDITIONS,
-      redact: true,
-      instrument: o.instrument,
-    });
+    const chromium = chromiumInNamespace(dir, o.topology.name, o.configuration.transport === "mptcp");
+    const { recording } = await recordPage(o.url, { ...replayChromiumOptions(o.nameMap, chromium, o.timeoutMs), instrument: o.instrument });
     return chromiumReport(recording, o.configuration);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A script in `dir` that runs Debian's Chromium in topology `net`'s client namespace, through mptcpize for MPTCP. */
+export function chromiumInNamespace(dir: string, net: string, mptcp: boolean): string {
+  const wrapper = join(dir, "chromium");
+  writeFileSync(wrapper, `#!/bin/sh\nexec "${requireBinary(NET_BINARY)}" exec "${net}" client -- ${mptcp ? "mptcpize run " : ""}"${DEFAULT_CHROMIUM}" "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return wrapper;
+}
+
+/** Profiler options that load a page from a replay as its name map says, stopping at `capMs`. */
+export function replayChromiumOptions(nameMap: ChromiumClientOptions["nameMap"], executablePath: string, capMs: number): ProfileOptions {
+  const own = (f: string) => f.startsWith("--host-resolver-rules=") || f.startsWith("--ignore-certificate-errors-spki-list=");
+  return {
+    executablePath,
+    hostResolverRules: nameMap.hostResolverRules,
+    ignoreCertificateSpki: [nameMap.spkiHash],
+    extraArgs: nameMap.chromiumFlags.filter((f) => !own(f)),
+    stop: { quietMs: 1000, capMs },
+    conditions: NO_CONDITIONS,
+    redact: true,
+  };
 }
 
 /** What a Chromium recording tells of a run: completion times, fetches, connections. */

@@ -1,10 +1,10 @@
 export { REPLAY_SERVER, ReplayServerExited, startReplayServer, type RunningReplayServer } from "./server-process.js";
 export { NET_BINARY, BROWSER_BINARY } from "./binaries.js";
-export { readTopology, topologyUp, topologyDown, pathCounters, counterDelta, type Topology, type NetworkSpec } from "./topology.js";
+export { networkSpec, readTopology, topologyUp, topologyDown, pathCounters, counterDelta, type Topology, type NetworkSpec } from "./topology.js";
 export { checkReplayInputs } from "./graph-check.js";
 export { serverArgs } from "./server-args.js";
 export { browserArgs, runEmulatedClient } from "./emulated-client.js";
-export { runChromiumClient, chromiumReport } from "./chromium-client.js";
-export { runReplay, type ReplayRun } from "./run-replay.js";
+export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumOptions } from "./chromium-client.js";
+export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, conditionName, type AccuracySweep, type Condition, type SweepItem } from "./accuracy-sweep.js";

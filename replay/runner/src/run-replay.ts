@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { release } from "node:os";
-import { dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { validateRunResult, RUN_RESULT_SCHEMA_VERSION, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { NET_BINARY } from "./binaries.js";
@@ -67,7 +67,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
     experiment: r.experiment ?? null,
-    site: { name: siteName(graph.source.url, r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: sha256(r.graphFile) },
+    site: { name: siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: sha256(r.graphFile) },
     client: r.client,
     configuration,
     run: r.run ?? 0,
@@ -89,10 +89,9 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   return result;
 }
 
-/** The corpus name of the graph (its file name), which run-result.md allows in site.name. */
-function siteName(url: string, graphFile: string): string {
-  const base = graphFile.replace(/^.*\//, "").replace(/\.json$/, "");
-  return (base || new URL(url).host).replace(/[^A-Za-z0-9._-]/g, "-");
+/** The corpus name of a graph (its file name), as run-result.md allows in site.name. */
+export function siteName(graphFile: string): string {
+  return basename(graphFile, ".json").replace(/[^A-Za-z0-9._-]/g, "-");
 }
 
 function sha256(file: string): string {

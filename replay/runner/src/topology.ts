@@ -63,6 +63,12 @@ export interface NetworkSpec {
   queuePackets: number;
 }
 
+/** The same link on every path; the bottleneck buffer defaults to one bandwidth-delay product, at least 16 packets. */
+export function networkSpec(name: string, link: Omit<NetworkSpec, "name" | "queuePackets"> & { queuePackets?: number }): NetworkSpec {
+  const bdpPackets = Math.ceil((link.rateMbit * 1e6 * (link.rttMs / 1000)) / 8 / 1500);
+  return { name, ...link, queuePackets: link.queuePackets ?? Math.max(16, bdpPackets) };
+}
+
 /** Brings up topology `name` for `spec`; the caller must call topologyDown, even on failure. */
 export async function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
   const args = ["up", "--name", name, "--paths", String(spec.paths), "--rate-mbit", String(spec.rateMbit), "--delay-ms", String(spec.rttMs / 2)];
