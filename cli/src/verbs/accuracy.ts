@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type AccuracySummary } from "@pagepath/results";
 import { conditionName, finishedRuns, runAccuracySweep, type Condition } from "@pagepath/runner";
 import { Progress } from "../progress.js";
+import { timestamp } from "../timestamp.js";
 import { UsageError, type Verb } from "../verb.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
@@ -48,7 +49,7 @@ OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
-    const out = resolve(String(values.out ?? join("accuracy", new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, ""))));
+    const out = resolve(String(values.out ?? join("accuracy", timestamp())));
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * runs * 2;
     const already = finishedRuns(out).size;

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { runReplay, topologyDown, topologyUp, type NetworkSpec } from "@pagepath/runner";
+import { networkSpec, runReplay, topologyDown, topologyUp } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
 
-const LINK: NetworkSpec = { name: "10mbit-40ms", paths: 1, rateMbit: 10, rttMs: 40, loss: 0, queuePackets: 34 };
+const LINK = networkSpec("10mbit-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 });
 
 /**
  * The demo's replay: the recorded page served by the replay servers over HTTP/2, through one

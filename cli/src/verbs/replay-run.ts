@@ -1,8 +1,9 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { checkReplayInputs, readTopology, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
+import { checkReplayInputs, networkSpec, readTopology, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
+import { timestamp } from "../timestamp.js";
 import { numberOption, UsageError } from "../verb.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
@@ -36,18 +37,15 @@ const OPTIONS = {
 } as const;
 
 /** The network to bring up from the options: the same link on every path. */
-export function networkSpec(values: Record<string, unknown>, name: string): NetworkSpec {
-  const rateMbit = numberOption(values, "rate-mbit", 10, 0.01, 10_000);
-  const rttMs = numberOption(values, "rtt-ms", 40, 0, 10_000);
-  const bdpPackets = Math.ceil((rateMbit * 1e6 * (rttMs / 1000)) / 8 / 1500);
-  return {
-    name,
+function optionsNetwork(values: Record<string, unknown>, name: string): NetworkSpec {
+  const queue = values["queue-packets"] === undefined ? {} : { queuePackets: numberOption(values, "queue-packets", 0, 1, 1_000_000) };
+  return networkSpec(name, {
     paths: numberOption(values, "paths", 1, 1, 8),
-    rateMbit,
-    rttMs,
+    rateMbit: numberOption(values, "rate-mbit", 10, 0.01, 10_000),
+    rttMs: numberOption(values, "rtt-ms", 40, 0, 10_000),
     loss: numberOption(values, "loss", 0, 0, 1),
-    queuePackets: numberOption(values, "queue-packets", Math.max(16, bdpPackets), 1, 1_000_000),
-  };
+    ...queue,
+  });
 }
 
 export async function replayRun(argv: string[]): Promise<number> {
@@ -60,13 +58,12 @@ export async function replayRun(argv: string[]): Promise<number> {
     throw new UsageError(`--protocol ${values.protocol}: Chromium speaks HTTP/1.1 with keep-alive only; use h1`);
   }
   const graphFile = positionals[0]!;
-  const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "");
-  const out = resolve(values.out ?? join("runs", `${basename(graphFile, ".json")}-${client}-${stamp}.json`));
+  const out = resolve(values.out ?? join("runs", `${basename(graphFile, ".json")}-${client}-${timestamp()}.json`));
   checkReplayInputs(graphFile, values.recording);
   const own = values.net === undefined ? `run${process.pid % 100_000}` : null;
   let topology: Topology;
   if (own) {
-    const spec = networkSpec(values, `${values["rate-mbit"] ?? 10}mbit-${values["rtt-ms"] ?? 40}ms`);
+    const spec = optionsNetwork(values, `${values["rate-mbit"] ?? 10}mbit-${values["rtt-ms"] ?? 40}ms`);
     process.stderr.write(`bringing up ${spec.paths} path${spec.paths > 1 ? "s" : ""} of ${spec.rateMbit} Mbit/s, ${spec.rttMs} ms RTT ...\n`);
     topology = await topologyUp(own, spec, settings.seed);
   } else {

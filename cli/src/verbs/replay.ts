@@ -1,5 +1,6 @@
 import { basename, resolve } from "node:path";
 import { rustBinary, runRustBinary } from "../rust-binary.js";
+import { timestamp } from "../timestamp.js";
 import { NET_BINARY } from "./net.js";
 import { UsageError, type Verb } from "../verb.js";
 import { replayRun, RUN_USAGE } from "./replay-run.js";
@@ -26,10 +27,6 @@ function takeValue(argv: string[], name: string): string | undefined {
   const value = argv[i + 1];
   argv.splice(i, 2);
   return value;
-}
-
-function timestamp(): string {
-  return new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-");
 }
 
 async function serve(argv: string[]): Promise<number> {
