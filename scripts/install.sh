@@ -20,6 +20,7 @@ DEBIAN_PACKAGES=(
   mptcpize          # Chromium over MPTCP (LD_PRELOAD), for MPTCP replays
   nginx-light       # bench replay: the reference web server
   nghttp2-client    # bench replay: h2load, the HTTP/1.1 and HTTP/2 load generator
+  redis-server      # the job queue (BullMQ) that spreads experiment runs over machines
 )
 
 missing=()
