@@ -37,7 +37,15 @@ export interface ExperimentPlan {
   /** Replications per cell. */
   runs: number;
   sites: PlanSite[];
+  /**
+   * Every network the plan runs. A plan as written may give them by `grid` or `sample` instead (or
+   * as well): readPlanFile adds the networks those make here, so readers see one list.
+   */
   networks: NetworkConfig[];
+  grid?: NetworkGrid;
+  sample?: NetworkSample;
+  /** The path layouts each grid or sample point is run under; one path when absent. */
+  topologies?: TopologyShape[];
   protocols: Protocol[];
   transports: Transport[];
   serverModels: ServerModel[];
@@ -45,6 +53,52 @@ export interface ExperimentPlan {
   chunkSizeBytes: number;
   /** Per protocol in `protocols`; null lets the client decide. */
   connectionsPerOrigin: Partial<Record<Protocol, number | null>>;
+  /** What a run waits for and the analyses measure; `load` when absent. */
+  metric?: "dcl" | "load" | "graph";
+  /** Whether the servers switch to a more urgent response at every chunk; false when absent. */
+  preemption?: boolean;
+  /** How long a run may take before it is ended as incomplete; DEFAULT_RUN_TIMEOUT_MS when absent. */
+  timeoutMs?: number;
+}
+
+export const DEFAULT_RUN_TIMEOUT_MS = 120_000;
+
+/** A full factorial grid of networks (seed 001 Table 4.1). Rates are the same up and down. */
+export interface NetworkGrid {
+  rateMbit?: number[];
+  rttMs: number[];
+  /** Random loss on every path and direction; [0] when absent. */
+  loss?: number[];
+  /** Drop-tail buffer in bandwidth-delay products of its path; [1.5] (PCP's) when absent. */
+  queueBdp?: number[];
+  /** Trace-driven paths (files relative to the plan), each run at every RTT and loss. */
+  traces?: { name: string; uplink: string; downlink: string }[];
+  /** A trace has no one rate to size a buffer by: its drop-tail buffer in packets (100 when absent). */
+  traceQueuePackets?: number;
+}
+
+/** Ranges sampled by the WSP space-filling design (seed 003 Table 5.1): `points` networks. */
+export interface NetworkSample {
+  points: number;
+  seed?: number;
+  rateMbit: [number, number];
+  rttMs: [number, number];
+  loss?: [number, number];
+  queueBdp?: [number, number];
+}
+
+/**
+ * How a grid point becomes paths: one path with the point's rate and RTT, or two where the other
+ * path has the RTT times rttFactor and the rate times rateFactor (seed 001 §6.3: equal paths, RTT
+ * mismatch, bandwidth mismatch). `first` says which is path 0, the path single-path transports use
+ * and MPTCP's first subflow takes.
+ */
+export interface TopologyShape {
+  name?: string;
+  paths: 1 | 2;
+  rttFactor?: number;
+  rateFactor?: number;
+  first?: "base" | "other";
 }
 
 /** Where a run sits in its plan's matrix: a value of each axis and the replication number. */
@@ -83,4 +137,25 @@ export function planStacks(plan: ExperimentPlan): { protocol: Protocol; transpor
 
 export function plannedRunCount(plan: ExperimentPlan): number {
   return plan.sites.length * plan.networks.length * planStacks(plan).length * plan.serverModels.length * plan.priorities.length * plan.runs;
+}
+
+/**
+ * Every cell of the plan, replication by replication: a sweep stopped early has run every cell once
+ * before it runs any twice. Within a replication the stacks of one site and network are neighbours,
+ * so the configurations an analysis compares finish close together in time.
+ */
+export function planCells(plan: ExperimentPlan): CellKey[] {
+  const cells: CellKey[] = [];
+  for (let run = 0; run < plan.runs; run++) {
+    for (const network of plan.networks) {
+      for (const site of plan.sites) {
+        for (const { protocol, transport } of planStacks(plan)) {
+          for (const serverModel of plan.serverModels) {
+            for (const priority of plan.priorities) cells.push({ site: site.name, network: network.name, protocol, transport, serverModel, priority, run });
+          }
+        }
+      }
+    }
+  }
+  return cells;
 }

@@ -29,6 +29,7 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
   axis("/configuration/priority", c.priority, plan.priorities, "priority schemes");
   if (r.run >= plan.runs) problems.push(`/run: ${r.run} is beyond the plan's ${plan.runs} runs per cell (0 to ${plan.runs - 1})`);
   else differs("/seed", r.seed, cellSeed(plan, r.run), `seed for run ${r.run} (baseSeed + run)`);
+  if (plan.preemption !== undefined) differs("/configuration/preemption", c.preemption ?? false, plan.preemption, "preemption");
   differs("/configuration/chunkSizeBytes", c.chunkSizeBytes, plan.chunkSizeBytes, "chunk size");
   if (c.protocol in plan.connectionsPerOrigin) {
     differs("/configuration/connectionsPerOrigin", c.connectionsPerOrigin, plan.connectionsPerOrigin[c.protocol], `connections per origin for ${c.protocol}`);
@@ -37,6 +38,6 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
 }
 
 function samePaths(a: PathConfig[], b: PathConfig[]): boolean {
-  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue?.discipline, p.queue?.packets].join(" ");
+  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue?.discipline, p.queue?.packets, p.trace?.uplink, p.trace?.downlink].join(" ");
   return a.length === b.length && a.every((p, i) => key(p) === key(b[i]!));
 }

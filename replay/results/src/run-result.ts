@@ -45,7 +45,6 @@ export interface Queue {
   packets: number;
 }
 
-/** One emulated path between client and servers; up is client to server. */
 /**
  * One path of the network. Null where the run could not know: a trace-driven link has no one rate,
  * and a topology brought up outside the run (`--net`) does not say its loss or queue.
@@ -58,6 +57,8 @@ export interface PathConfig {
   /** Probability that the link drops a packet at random, 0..1, on top of queue drops. */
   loss: number | null;
   queue: Queue | null;
+  /** Mahimahi delivery traces (relative to the plan's folder) that set the capacity; rates are then null. Absent before the field. */
+  trace?: { uplink: string; downlink: string } | null;
 }
 
 export interface NetworkConfig {
@@ -81,6 +82,8 @@ export interface RunConfiguration {
   http1?: Http1Mode;
   /** How the emulated browser was set up; null for Chromium runs. Absent in results made before the field. */
   emulation?: EmulationSettings | null;
+  /** Whether the servers switched to a more urgent response at every chunk. Absent in results made before the field. */
+  preemption?: boolean;
 }
 
 export interface EmulationSettings {

@@ -1,16 +1,22 @@
 /**
  * Checks an experiment plan (docs/formats/experiment-results.md): its shape with the JSON Schema,
- * then that names are unique, every protocol has a transport to run over and seeds stay exact.
+ * then the networks its grid and sample make, that names are unique, every protocol has a transport
+ * to run over and seeds stay exact.
  */
-import { basename } from "node:path";
+import { existsSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
+import { generatedNetworks } from "./plan-networks.js";
 import { transportsFor } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 
-/** Problems with a parsed plan, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
+/**
+ * Problems with a parsed plan, each "<where>: <pointer>: <what is wrong>"; empty when valid. A valid
+ * plan's `networks` then also holds the networks of its grid and sample (the value is changed).
+ */
 export function validatePlan(value: unknown, where: string): string[] {
-  const problems = versionProblem(value, EXPERIMENT_SCHEMA_VERSION) ?? shapeProblems(value, "experiment-plan") ?? consistencyProblems(value as ExperimentPlan);
+  const problems = versionProblem(value, EXPERIMENT_SCHEMA_VERSION) ?? shapeProblems(value, "experiment-plan") ?? networkProblems(value as ExperimentPlan) ?? consistencyProblems(value as ExperimentPlan);
   return capProblems(problems.map((p) => `${where}: ${p}`), where);
 }
 
@@ -19,12 +25,25 @@ export function readPlanFile(path: string): ExperimentPlan {
   const value = readJsonFile(path);
   const problems = validatePlan(value, path);
   const plan = value as ExperimentPlan;
+  if (problems.length === 0) problems.push(...missingTraces(plan, path));
   // The runs file is found by name, so a plan whose file name disagrees would lose its results.
   if (problems.length === 0 && basename(path) !== plan.name + PLAN_SUFFIX) {
     problems.push(`${path}: /name: ${JSON.stringify(plan.name)} does not match the file name (expected ${plan.name}${PLAN_SUFFIX})`);
   }
   if (problems.length > 0) throw new Error(`${path}: not a valid pagepath experiment plan:\n${problems.join("\n")}`);
   return plan;
+}
+
+function networkProblems(p: ExperimentPlan): string[] | undefined {
+  const { networks, problems } = generatedNetworks(p);
+  if (problems.length > 0) return problems;
+  p.networks = [...(p.networks ?? []), ...networks];
+  return undefined;
+}
+
+function missingTraces(p: ExperimentPlan, planFile: string): string[] {
+  const files = new Set(p.networks.flatMap((n) => n.paths.flatMap((path) => (path.trace ? [path.trace.uplink, path.trace.downlink] : []))));
+  return [...files].filter((f) => !existsSync(resolve(dirname(planFile), f))).map((f) => `${planFile}: trace ${f}: no such file (traces are found relative to the plan's folder)`);
 }
 
 function consistencyProblems(p: ExperimentPlan): string[] {
@@ -36,7 +55,10 @@ function consistencyProblems(p: ExperimentPlan): string[] {
   });
   p.transports.forEach((t, i) => {
     if (!p.protocols.some((protocol) => transportsFor(protocol).includes(t))) problems.push(`/transports/${i}: ${t} carries none of the protocols in /protocols`);
+    const multipath = t === "mptcp" || t === "mpquic";
+    if (multipath && !p.networks.some((n) => n.paths.length > 1)) problems.push(`/transports/${i}: ${t} needs a network with two paths, and every network of the plan has one (add a topology with "paths": 2)`);
   });
+  if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
   return problems;
 }
