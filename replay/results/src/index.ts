@@ -7,3 +7,5 @@ export { readExperiment, parseRuns, runsFileFor, type Experiment } from "./read-
 export { runToTrace, urlTail, type GraphLike, type RunTrace, type TraceEvent } from "./trace-events.js";
 export * from "./accuracy.js";
 export { accuracyScatterSvg, apeByConditionSvg } from "./accuracy-plot.js";
+export { generatedNetworks, DEFAULT_QUEUE_BDP } from "./plan-networks.js";
+export { wspUnitDesign } from "./wsp.js";

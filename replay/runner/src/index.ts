@@ -8,3 +8,10 @@ export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumO
 export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, conditionName, type AccuracySweep, type Condition, type SweepItem } from "./accuracy-sweep.js";
+export { networkUp } from "./topology.js";
+export { runCell, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
+export { appendRun } from "./sweep/runs-file.js";
+export { pendingCells } from "./sweep/pending.js";
+export { prepareExperiment, type PreparedExperiment } from "./sweep/prepare.js";
+export { runLocalSweep, describeCell, sweepTags, type LocalSweep, type SweepEvents } from "./sweep/local-sweep.js";
+export { estimateSweep, formatDuration, parseDuration, RUN_OVERHEAD_MS, type SweepEstimate } from "./sweep/estimate.js";

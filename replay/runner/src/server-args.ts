@@ -8,5 +8,6 @@ export function serverArgs(c: RunConfiguration, graphFile: string, seed: number,
   const args = ["--protocol", protocol, "--transport", c.transport, "--model", c.serverModel, "--priority", priority];
   args.push("--chunk-bytes", String(c.chunkSizeBytes), "--seed", String(seed), "--graph", graphFile);
   if (c.transport === "mpquic") args.push("--scheduler", scheduler);
+  if (c.preemption) args.push("--preemption");
   return args;
 }

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { NetworkConfig, PathBytes, PathConfig } from "@pagepath/results";
 import { NET_BINARY, requireBinary } from "./binaries.js";
@@ -80,6 +81,35 @@ export async function topologyUp(name: string, spec: NetworkSpec, seed: number):
   const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: "droptail", packets: spec.queuePackets } };
   const topology = readTopology(name);
   return { ...topology, network: { name: spec.name, paths: Array.from({ length: spec.paths }, () => ({ ...path })) } };
+}
+
+/**
+ * Brings up topology `name` with exactly the paths of `network` (docs/formats/topology.md): rates or
+ * traces (found relative to `baseDir`), RTT split evenly between the directions, loss and a drop-tail
+ * buffer on both. The caller must call topologyDown, even on failure.
+ */
+export async function networkUp(name: string, network: NetworkConfig, seed: number, baseDir: string): Promise<Topology> {
+  const direction = (p: PathConfig, trace: string | undefined) => ({
+    delayMs: p.rttMs / 2,
+    ...(trace ? { trace: resolve(baseDir, trace) } : p.downMbps === null ? {} : { rateMbit: p.downMbps }),
+    ...(p.queue ? { queue: { type: p.queue.discipline, packets: p.queue.packets } } : {}),
+    ...(p.loss ? { loss: p.loss } : {}),
+  });
+  const paths = network.paths.map((p, i) => ({
+    name: `path${i}`,
+    uplink: { ...direction(p, p.trace?.uplink), ...(p.upMbps !== null && !p.trace ? { rateMbit: p.upMbps } : {}) },
+    downlink: direction(p, p.trace?.downlink),
+  }));
+  const file = join(tmpdir(), `pagepath-${name}.topology.json`);
+  writeFileSync(file, JSON.stringify({ schemaVersion: 1, description: `network ${network.name}`, paths }));
+  try {
+    await run(requireBinary(NET_BINARY), ["up", file, "--name", name, "--seed", String(seed)]).catch((e) => {
+      throw new Error(`pagepath net up ${name} (network ${network.name}) failed: ${(e.stderr || e.message).trim()}`);
+    });
+  } finally {
+    rmSync(file, { force: true });
+  }
+  return { ...readTopology(name), network };
 }
 
 export async function topologyDown(name: string): Promise<void> {

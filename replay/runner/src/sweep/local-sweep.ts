@@ -1,0 +1,58 @@
+import { type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
+import { appendRun } from "./runs-file.js";
+import { runCell } from "./run-cell.js";
+
+export interface LocalSweep {
+  plan: ExperimentPlan;
+  planFile: string;
+  runsFile: string;
+  cells: CellKey[];
+  /** Runs at once, each in a topology of its own. */
+  workers: number;
+  /** Set to stop starting runs (Ctrl-C): the running ones finish and are recorded. */
+  stop?: { requested: boolean };
+}
+
+export interface SweepEvents {
+  started(cell: CellKey, running: number): void;
+  finished(cell: CellKey, result: RunResult, running: number): void;
+}
+
+/**
+ * Runs the cells with `workers` runs at a time, appending each result to the runs file the moment it
+ * is in, so that a sweep stopped at any point resumes where it was. Resolves when every cell has run,
+ * or, after a stop request, when the running ones have.
+ */
+export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ done: number; failed: number }> {
+  let next = 0;
+  let running = 0;
+  let done = 0;
+  let failed = 0;
+  const tags = sweepTags(s.workers);
+  const worker = async (w: number) => {
+    while (next < s.cells.length && !s.stop?.requested) {
+      const cell = s.cells[next++]!;
+      running++;
+      on.started(cell, running);
+      const result = await runCell({ plan: s.plan, planFile: s.planFile, cell, tag: tags[w]! });
+      appendRun(s.runsFile, result);
+      running--;
+      done++;
+      if (result.status === "failed") failed++;
+      on.finished(cell, result, running);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(s.workers, s.cells.length)) }, (_, w) => worker(w)));
+  return { done, failed };
+}
+
+/** A cell as people read it in a progress line. */
+export function describeCell(c: CellKey): string {
+  return `${c.site} ${c.network} ${c.protocol}/${c.transport} ${c.serverModel} ${c.priority} run ${c.run}`;
+}
+
+/** The topology tags of a sweep's workers: one per worker, distinct from other processes' (pid). */
+export function sweepTags(workers: number): string[] {
+  const base = (process.pid % 100_000).toString(36);
+  return Array.from({ length: workers }, (_, w) => `${base}${w.toString(36)}`);
+}

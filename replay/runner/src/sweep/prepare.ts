@@ -1,0 +1,60 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { PLAN_SUFFIX, readPlanFile, runsFileFor, validatePlan, type ExperimentPlan } from "@pagepath/results";
+import { checkReplayInputs } from "../graph-check.js";
+
+export interface PreparedExperiment {
+  /** The resolved plan: every network explicit, paths relative to its own folder. */
+  plan: ExperimentPlan;
+  planFile: string;
+  runsFile: string;
+  outDir: string;
+}
+
+/**
+ * Checks a plan as a user wrote it and everything its runs will need (every graph valid, every fetch
+ * archived), then writes the resolved plan to `<outDir>/<name>.plan.json` (default outDir:
+ * `<plan folder>/<name>/`), where the runs file will grow beside it. Throws before any run starts,
+ * naming every problem. A sweep that resumes must find the same resolved plan it began with.
+ */
+export function prepareExperiment(sourcePlanFile: string, outDir?: string): PreparedExperiment {
+  const source = resolve(sourcePlanFile);
+  const plan = readPlanFile(source);
+  const sourceDir = dirname(source);
+  const problems = plan.sites.flatMap((site, i) => {
+    try {
+      checkReplayInputs(resolve(sourceDir, site.graph));
+      return [];
+    } catch (e) {
+      return [`${source}: /sites/${i} (${site.name}): ${(e as Error).message}`];
+    }
+  });
+  if (problems.length > 0) throw new Error(`${source}: the plan's sites cannot be replayed:\n${problems.join("\n")}`);
+
+  const out = resolve(outDir ?? join(sourceDir, plan.name));
+  const planFile = join(out, plan.name + PLAN_SUFFIX);
+  const resolved = planFile === source ? plan : rebase(plan, sourceDir, out);
+  const text = JSON.stringify(resolved, null, 2) + "\n";
+  if (existsSync(planFile)) {
+    if (planFile !== source && readFileSync(planFile, "utf8") !== text) {
+      throw new Error(`${planFile}: holds a different plan than ${source} resolves to: the plan changed since this sweep began. Give another --out, or remove ${out} to start over`);
+    }
+  } else {
+    mkdirSync(out, { recursive: true });
+    writeFileSync(planFile, text);
+  }
+  const problemsOut = validatePlan(JSON.parse(text), planFile);
+  if (problemsOut.length > 0) throw new Error(`the resolved plan is not valid (a bug in pagepath):\n${problemsOut.join("\n")}`);
+  return { plan: resolved, planFile, runsFile: runsFileFor(planFile), outDir: out };
+}
+
+/** The plan with its networks explicit and its files found from `to` instead of `from`. */
+function rebase(plan: ExperimentPlan, from: string, to: string): ExperimentPlan {
+  const move = (file: string) => relative(to, resolve(from, file));
+  const { grid: _grid, sample: _sample, topologies: _topologies, ...rest } = plan;
+  return {
+    ...rest,
+    sites: plan.sites.map((s) => ({ ...s, graph: move(s.graph) })),
+    networks: plan.networks.map((n) => ({ ...n, paths: n.paths.map((p) => (p.trace ? { ...p, trace: { uplink: move(p.trace.uplink), downlink: move(p.trace.downlink) } } : p)) })),
+  };
+}

@@ -1,0 +1,125 @@
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { release } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import {
+  cellSeed,
+  DEFAULT_RUN_TIMEOUT_MS,
+  RUN_RESULT_SCHEMA_VERSION,
+  runsFileFor,
+  type CellKey,
+  type ExperimentPlan,
+  type NetworkConfig,
+  type RunConfiguration,
+  type RunResult,
+} from "@pagepath/results";
+import { TOOL_VERSION } from "@pagepath/profiler";
+import { runReplay } from "../run-replay.js";
+import { networkUp, topologyDown } from "../topology.js";
+
+export interface CellRun {
+  plan: ExperimentPlan;
+  /** The resolved plan, whose folder holds the runs file, the graphs' relative paths and the logs. */
+  planFile: string;
+  cell: CellKey;
+  /** Names this run's topology: distinct for runs at the same time on one machine, [a-z0-9]{1,8}. */
+  tag: string;
+}
+
+/**
+ * One cell of a plan in a topology of its own, brought up for the run and taken down after it: its
+ * seed drives the emulator's randomness, so a cell replays the same whichever worker runs it. A run
+ * that fails is tried once more; what comes back is the run result, ok, incomplete or failed: this
+ * does not throw because a run went wrong.
+ */
+export async function runCell(c: CellRun): Promise<RunResult> {
+  const first = await attempt(c);
+  if (first.status !== "failed") return first;
+  const second = await attempt(c);
+  return { ...second, warnings: [...second.warnings, `retried once: the first attempt failed: ${first.error}`] };
+}
+
+async function attempt(c: CellRun): Promise<RunResult> {
+  const { plan, cell } = c;
+  const network = plan.networks.find((n) => n.name === cell.network)!;
+  const graphFile = siteGraph(c);
+  const resultFile = runsFileFor(c.planFile);
+  const serverOut = join(dirname(c.planFile), "logs", logName(cell));
+  const topologyName = `x${c.tag}`;
+  try {
+    const topology = await networkUp(topologyName, network, cellSeed(plan, cell.run), dirname(c.planFile));
+    try {
+      const result = await runReplay({
+        graphFile,
+        client: plan.client,
+        configuration: cellConfiguration(plan, cell),
+        topology,
+        seed: cellSeed(plan, cell.run),
+        timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+        serverOut,
+        resultFile,
+        experiment: plan.name,
+        run: cell.run,
+      });
+      // The servers' logs explain a run that went wrong; for one that went right they are only bulk.
+      if (result.status === "ok") rmSync(serverOut, { recursive: true, force: true });
+      return result;
+    } finally {
+      await topologyDown(topologyName);
+    }
+  } catch (e) {
+    return failedRunResult(c, network, (e as Error).message);
+  }
+}
+
+/** The configuration a cell runs with: the plan's fixed settings and the cell's axis values. */
+export function cellConfiguration(plan: ExperimentPlan, cell: CellKey): Omit<RunConfiguration, "network"> {
+  const emulated = plan.client === "emulated";
+  return {
+    protocol: cell.protocol,
+    transport: cell.transport,
+    serverModel: cell.serverModel,
+    priority: cell.priority,
+    chunkSizeBytes: plan.chunkSizeBytes,
+    connectionsPerOrigin: plan.connectionsPerOrigin[cell.protocol] ?? null,
+    ...(cell.protocol === "h1" ? { http1: "1.1" as const } : {}),
+    emulation: emulated ? { preloader: true, cpuFactor: 1, waitFor: plan.metric ?? "load" } : null,
+    preemption: plan.preemption ?? false,
+  };
+}
+
+/** A run that could not be made, recorded so that it is counted and reported rather than lost. */
+export function failedRunResult(c: CellRun, network: NetworkConfig, error: string): RunResult {
+  const graphFile = siteGraph(c);
+  const graph = c.plan.sites.find((s) => s.name === c.cell.site)!.graph;
+  return {
+    schemaVersion: RUN_RESULT_SCHEMA_VERSION,
+    kind: "pagepath-run",
+    experiment: c.plan.name,
+    site: { name: c.cell.site, graph, graphSha256: existsSync(graphFile) ? createHash("sha256").update(readFileSync(graphFile)).digest("hex") : "0".repeat(64) },
+    client: c.plan.client,
+    configuration: { ...cellConfiguration(c.plan, c.cell), network },
+    run: c.cell.run,
+    seed: cellSeed(c.plan, c.cell.run),
+    versions: { pagepath: TOOL_VERSION, kernel: release() },
+    startedAt: new Date().toISOString(),
+    status: "failed",
+    error,
+    timeoutMs: c.plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+    metrics: { domContentLoadedMs: null, loadMs: null, graphCompleteMs: null },
+    nodeTimings: null,
+    requests: null,
+    connections: [],
+    paths: network.paths.map((_, path) => ({ path, bytesUp: null, bytesDown: null })),
+    warnings: [],
+  };
+}
+
+function siteGraph(c: CellRun): string {
+  return resolve(dirname(c.planFile), c.plan.sites.find((s) => s.name === c.cell.site)!.graph);
+}
+
+/** A folder name per cell: its axis values, which are plan names and so safe in a path. */
+export function logName(cell: CellKey): string {
+  return [cell.site, cell.network, cell.protocol, cell.transport, cell.serverModel, cell.priority, `run${cell.run}`].join("_");
+}
