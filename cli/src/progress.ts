@@ -6,6 +6,7 @@ export class Progress {
   private done = 0;
   private failed = 0;
   private current = "";
+  private inFlight: number | null = null;
   private readonly started = Date.now();
   private readonly tty = process.stderr.isTTY === true;
 
@@ -13,6 +14,12 @@ export class Progress {
 
   working(what: string): void {
     this.current = what;
+    this.draw();
+  }
+
+  /** How many items are under way at once, for work spread over parallel workers. */
+  running(n: number): void {
+    this.inFlight = n;
     this.draw();
   }
 
@@ -40,7 +47,7 @@ export class Progress {
     const bar = "#".repeat(filled) + "-".repeat(width - filled);
     const pct = Math.floor((this.done / Math.max(1, this.total)) * 100);
     const cols = process.stderr.columns ?? 100;
-    const line = `${this.label} [${bar}] ${this.done}/${this.total} ${pct}% failed ${this.failed} elapsed ${clock(Date.now() - this.started)} ETA ${this.eta()} ${this.current}`;
+    const line = `${this.label} [${bar}] ${this.done}/${this.total} ${pct}% failed ${this.failed}${this.inFlight === null ? "" : ` running ${this.inFlight}`} elapsed ${clock(Date.now() - this.started)} ETA ${this.eta()} ${this.current}`;
     process.stderr.write(`\r${line.slice(0, cols - 1).padEnd(cols - 1)}`);
   }
 }
