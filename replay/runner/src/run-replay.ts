@@ -28,6 +28,8 @@ export interface ReplayRun {
   /** The file the result will be written to: site.graph is relative to its folder. */
   resultFile: string;
   experiment?: string | null;
+  /** The site's name in its plan; by default the graph file's name. */
+  site?: string;
   run?: number;
   /** Multipath QUIC scheduler on both ends. */
   scheduler?: string;
@@ -67,7 +69,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
     experiment: r.experiment ?? null,
-    site: { name: siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: sha256(r.graphFile) },
+    site: { name: r.site ?? siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: sha256(r.graphFile) },
     client: r.client,
     configuration,
     run: r.run ?? 0,

@@ -48,27 +48,27 @@ async function attempt(c: CellRun): Promise<RunResult> {
   const topologyName = `x${c.tag}`;
   try {
     const topology = await networkUp(topologyName, network, cellSeed(plan, cell.run), dirname(c.planFile));
-    try {
-      const result = await runReplay({
-        graphFile,
-        client: plan.client,
-        configuration: cellConfiguration(plan, cell),
-        topology,
-        seed: cellSeed(plan, cell.run),
-        timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
-        serverOut,
-        resultFile,
-        experiment: plan.name,
-        run: cell.run,
-      });
-      // The servers' logs explain a run that went wrong; for one that went right they are only bulk.
-      if (result.status === "ok") rmSync(serverOut, { recursive: true, force: true });
-      return result;
-    } finally {
-      await topologyDown(topologyName);
-    }
+    const result = await runReplay({
+      graphFile,
+      client: plan.client,
+      configuration: cellConfiguration(plan, cell),
+      topology,
+      seed: cellSeed(plan, cell.run),
+      timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+      serverOut,
+      resultFile,
+      experiment: plan.name,
+      site: cell.site,
+      run: cell.run,
+    });
+    // The servers' logs explain a run that went wrong; for one that went right they are only bulk.
+    if (result.status === "ok") rmSync(serverOut, { recursive: true, force: true });
+    return result;
   } catch (e) {
     return failedRunResult(c, network, (e as Error).message);
+  } finally {
+    // Also after a failed bring-up, which may have left part of the topology behind.
+    await topologyDown(topologyName);
   }
 }
 
