@@ -57,9 +57,11 @@ interface Axis {
 }
 
 function linearAxis(xs: number[]): Axis {
-  const lo = Math.min(0, ...xs);
-  const top = Math.max(lo, ...xs);
-  const step = niceStep(top > lo ? (top - lo) / 5 : 1);
+  const min = Math.min(0, ...xs);
+  const top = Math.max(min, ...xs);
+  const step = niceStep(top > min ? (top - min) / 5 : 1);
+  // Values below 0 (differences) get a tick at or below the smallest, as the largest gets one above.
+  const lo = Math.floor(min / step) * step;
   const hi = Math.max(Math.ceil(top / step) * step, lo + step);
   const ticks: number[] = [];
   // Summing steps drifts (0.1 + 0.2); twelve digits drop the drift and keep every real tick.

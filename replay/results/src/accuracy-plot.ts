@@ -5,11 +5,11 @@
  * always gives the same bytes.
  */
 import { median, type AccuracyCell, type AccuracySummary } from "./accuracy.js";
+import { escapeXml, niceCeiling, SVG_FONT, svgDocument, svgNumber as n, svgText } from "./analysis/svg-parts.js";
 
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 /** Beyond this many points, site names next to them would cover each other: hovering shows them instead. */
 const MAX_POINT_LABELS = 30;
-const FONT = `font-family="sans-serif"`;
 
 /** Emulated against Chromium median load time, log axes, with y = x and its ±10% band. */
 export function accuracyScatterSvg(summary: AccuracySummary): string {
@@ -28,7 +28,7 @@ export function accuracyScatterSvg(summary: AccuracySummary): string {
   out.push(`<clipPath id="plot"><rect x="${m.left}" y="${m.top}" width="${size}" height="${size}"/></clipPath>`);
   for (const v of logTicks(lo, hi)) {
     out.push(`<line x1="${n(x(v))}" y1="${m.top}" x2="${n(x(v))}" y2="${m.top + size}" stroke="#eee"/>`, `<line x1="${m.left}" y1="${n(y(v))}" x2="${m.left + size}" y2="${n(y(v))}" stroke="#eee"/>`);
-    out.push(text(x(v), m.top + size + 16, formatMs(v), "middle", 10), text(m.left - 6, y(v) + 3, formatMs(v), "end", 10));
+    out.push(svgText(x(v), m.top + size + 16, formatMs(v), "middle", 10), svgText(m.left - 6, y(v) + 3, formatMs(v), "end", 10));
   }
   const band = [
     [lo, lo * 0.9],
@@ -42,14 +42,14 @@ export function accuracyScatterSvg(summary: AccuracySummary): string {
   for (const c of summary.cells) {
     const cx = x(c.chromium.medianMs!);
     const cy = y(c.emulated.medianMs!);
-    out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="4" fill="${colour(c.condition)}" stroke="#fff" stroke-width="0.5"><title>${esc(describe(c))}</title></circle>`);
-    if (summary.cells.length <= MAX_POINT_LABELS) out.push(text(cx + 6, cy - 6, c.site, "start", 9));
+    out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="4" fill="${colour(c.condition)}" stroke="#fff" stroke-width="0.5"><title>${escapeXml(describe(c))}</title></circle>`);
+    if (summary.cells.length <= MAX_POINT_LABELS) out.push(svgText(cx + 6, cy - 6, c.site, "start", 9));
   }
-  out.push(text(m.left + size / 2, height - 18, "Chromium median load time (log scale)", "middle", 12));
-  out.push(`<text transform="translate(18 ${m.top + size / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${FONT}>Emulated median load time (log scale)</text>`);
+  out.push(svgText(m.left + size / 2, height - 18, "Chromium median load time (log scale)", "middle", 12));
+  out.push(`<text transform="translate(18 ${m.top + size / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${SVG_FONT}>Emulated median load time (log scale)</text>`);
   const legend: [string, string][] = [...new Set(summary.cells.map((c) => c.condition))].sort().map((k) => [k, colour(k)]);
   out.push(...legendItems(m.left + size + 20, m.top, [...legend, ["y = x", "#555"], ["±10% of Chromium", "#ccc"]]));
-  return document(width, height, "Emulated vs Chromium median load time per cell", headline(summary), out);
+  return svgDocument(width, height, "Emulated vs Chromium median load time per cell", headline(summary), out);
 }
 
 /** Each cell's APE, grouped by condition: a bar at the condition's median, a dot per site. */
@@ -67,23 +67,23 @@ export function apeByConditionSvg(summary: AccuracySummary): string {
   const out: string[] = [];
   for (let i = 0; i <= 5; i++) {
     const v = (top * i) / 5;
-    out.push(`<line x1="${m.left}" y1="${n(y(v))}" x2="${m.left + plotW}" y2="${n(y(v))}" stroke="#eee"/>`, text(m.left - 6, y(v) + 3, `${round(v)}%`, "end", 10));
+    out.push(`<line x1="${m.left}" y1="${n(y(v))}" x2="${m.left + plotW}" y2="${n(y(v))}" stroke="#eee"/>`, svgText(m.left - 6, y(v) + 3, `${round(v)}%`, "end", 10));
   }
   conditions.forEach((condition, i) => {
     const centre = m.left + (i + 0.5) * band;
     const cells = summary.cells.filter((c) => c.condition === condition);
     const mid = median(cells.map((c) => c.apePercent));
-    out.push(`<rect x="${n(centre - band * 0.3)}" y="${n(y(mid))}" width="${n(band * 0.6)}" height="${n(m.top + plotH - y(mid))}" fill="${colour(condition)}" fill-opacity="0.25"><title>${esc(`${condition}: median APE ${round(mid)}% over ${cells.length} sites`)}</title></rect>`);
+    out.push(`<rect x="${n(centre - band * 0.3)}" y="${n(y(mid))}" width="${n(band * 0.6)}" height="${n(m.top + plotH - y(mid))}" fill="${colour(condition)}" fill-opacity="0.25"><title>${escapeXml(`${condition}: median APE ${round(mid)}% over ${cells.length} sites`)}</title></rect>`);
     const step = Math.min(8, (band * 0.5) / cells.length);
     cells.forEach((c, j) => {
       const cx = centre + (j - (cells.length - 1) / 2) * step;
-      out.push(`<circle cx="${n(cx)}" cy="${n(y(c.apePercent))}" r="3.5" fill="${colour(condition)}"><title>${esc(describe(c))}</title></circle>`);
+      out.push(`<circle cx="${n(cx)}" cy="${n(y(c.apePercent))}" r="3.5" fill="${colour(condition)}"><title>${escapeXml(describe(c))}</title></circle>`);
     });
-    out.push(`<text transform="translate(${n(centre)} ${m.top + plotH + 14}) rotate(-30)" text-anchor="end" font-size="10" ${FONT}>${esc(condition)}</text>`);
+    out.push(`<text transform="translate(${n(centre)} ${m.top + plotH + 14}) rotate(-30)" text-anchor="end" font-size="10" ${SVG_FONT}>${escapeXml(condition)}</text>`);
   });
   out.push(`<rect x="${m.left}" y="${m.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#333"/>`);
-  out.push(`<text transform="translate(18 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${FONT}>APE of the emulated median</text>`);
-  return document(width, height, "APE by condition (bar: median over sites; dot: one site)", headline(summary), out);
+  out.push(`<text transform="translate(18 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${SVG_FONT}>APE of the emulated median</text>`);
+  return svgDocument(width, height, "APE by condition (bar: median over sites; dot: one site)", headline(summary), out);
 }
 
 function headline(s: AccuracySummary): string {
@@ -98,21 +98,8 @@ function describe(c: AccuracyCell): string {
   return `${c.site} / ${c.condition}: Chromium ${round(c.chromium.medianMs!)} ms (${c.chromium.measured} runs), emulated ${round(c.emulated.medianMs!)} ms (${c.emulated.measured} runs), APE ${round(c.apePercent)}%`;
 }
 
-function document(width: number, height: number, title: string, subtitle: string, body: string[]): string {
-  return [
-    `<?xml version="1.0" encoding="UTF-8"?>`,
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">`,
-    `<rect width="${width}" height="${height}" fill="#fff"/>`,
-    text(width / 2, 24, title, "middle", 15),
-    text(width / 2, 44, subtitle, "middle", 12),
-    ...body,
-    `</svg>`,
-    "",
-  ].join("\n");
-}
-
 function legendItems(left: number, top: number, items: [string, string][]): string[] {
-  return items.flatMap(([label, fill], i) => [`<rect x="${left}" y="${top + i * 18}" width="10" height="10" fill="${fill}"/>`, text(left + 16, top + i * 18 + 9, label, "start", 11)]);
+  return items.flatMap(([label, fill], i) => [`<rect x="${left}" y="${top + i * 18}" width="10" height="10" fill="${fill}"/>`, svgText(left + 16, top + i * 18 + 9, label, "start", 11)]);
 }
 
 /** A colour per condition, by the condition's place in sorted order. */
@@ -128,29 +115,10 @@ function logTicks(lo: number, hi: number): number[] {
   return ticks;
 }
 
-/** The smallest of 1, 2, 5 times a power of ten at or above v. */
-function niceCeiling(v: number): number {
-  const power = 10 ** Math.floor(Math.log10(v));
-  return [1, 2, 5, 10].map((f) => f * power).find((c) => c >= v)!;
-}
-
 function formatMs(v: number): string {
   return v >= 1000 ? `${v / 1000} s` : `${v} ms`;
 }
 
-function text(x: number, y: number, s: string, anchor: "start" | "middle" | "end", size: number): string {
-  return `<text x="${n(x)}" y="${n(y)}" text-anchor="${anchor}" font-size="${size}" ${FONT}>${esc(s)}</text>`;
-}
-
-/** Coordinates to two decimals: enough for a screen, and the same digits on every machine. */
-function n(v: number): string {
-  return String(Math.round(v * 100) / 100);
-}
-
 function round(v: number): string {
   return String(Math.round(v * 10) / 10);
-}
-
-function esc(s: string): string {
-  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 }
