@@ -1,0 +1,92 @@
+import type { ExperimentPlan, NetworkGrid, TopologyShape } from "@pagepath/results";
+
+/**
+ * The three thesis experiments the reproduction report runs, reduced: fewer sites, a 3 x 3 grid of
+ * the thesis's bandwidths and RTTs instead of 7 x 4 or 9 x 5, and few runs instead of 50.
+ */
+export interface ReproductionOptions {
+  /** Site name and graph path (relative to the plans' folder). */
+  sites: { name: string; graph: string }[];
+  runs: number;
+  grid: Pick<NetworkGrid, "rateMbit" | "rttMs">;
+}
+
+export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
+
+export interface ReproducedExperiment {
+  plan: ExperimentPlan;
+  /** The thesis figure it stands beside, and what that figure showed. */
+  figure: string;
+  /** Selectors for `pagepath analyze`: the baseline and the configuration compared with it. */
+  baseline: string;
+  candidate: string;
+}
+
+export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[] {
+  const common = {
+    schemaVersion: 1 as const,
+    kind: "pagepath-experiment-plan" as const,
+    client: "emulated" as const,
+    baseSeed: 1,
+    runs: o.runs,
+    sites: o.sites,
+    serverModels: ["out-of-order" as const],
+    chunkSizeBytes: 16384,
+    metric: "load" as const,
+  };
+  // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone.
+  const grid = { ...o.grid, loss: [0], queueBdp: [1.5] };
+  const twoPaths = (rttFactor: number): TopologyShape[] => [{ paths: 2, ...(rttFactor === 1 ? {} : { rttFactor }) }];
+  return [
+    {
+      figure: "Figs 4.15-4.16",
+      baseline: "protocol=h1",
+      candidate: "protocol=h2",
+      plan: {
+        ...common,
+        name: "h1-vs-h2",
+        description: "HTTP/1.1 with 6 connections per origin against HTTP/2 with one, no prioritisation, one path (seed 001 Figs 4.15-4.16)",
+        networks: [],
+        grid,
+        protocols: ["h1", "h2"],
+        transports: ["tcp"],
+        priorities: ["none"],
+        connectionsPerOrigin: { h1: 6, h2: 1 },
+      },
+    },
+    {
+      figure: "Fig 6.4",
+      baseline: "transport=tcp",
+      candidate: "transport=mptcp",
+      plan: {
+        ...common,
+        name: "mptcp-equal-paths",
+        description: "HTTP/2 with critical-path prioritisation over MPTCP on two equal paths against single-path TCP on the first (seed 001 Fig 6.4)",
+        networks: [],
+        grid,
+        topologies: twoPaths(1),
+        protocols: ["h2"],
+        transports: ["tcp", "mptcp"],
+        priorities: ["critical-path"],
+        connectionsPerOrigin: { h2: 1 },
+      },
+    },
+    {
+      figure: "Fig 6.6",
+      baseline: "transport=tcp",
+      candidate: "transport=mptcp",
+      plan: {
+        ...common,
+        name: "mptcp-rtt-mismatch",
+        description: "HTTP/2 over MPTCP where the second path has 5x the first's RTT, against single-path TCP on the first, faster path (seed 001 Fig 6.6)",
+        networks: [],
+        grid,
+        topologies: twoPaths(5),
+        protocols: ["h2"],
+        transports: ["tcp", "mptcp"],
+        priorities: ["critical-path"],
+        connectionsPerOrigin: { h2: 1 },
+      },
+    },
+  ];
+}

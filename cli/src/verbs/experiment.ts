@@ -1,0 +1,114 @@
+import { execFileSync } from "node:child_process";
+import { availableParallelism } from "node:os";
+import { relative } from "node:path";
+import { readExperiment, type RunResult } from "@pagepath/results";
+import { describeCell, estimateSweep, formatDuration, NET_BINARY, parseDuration, pendingCells, prepareExperiment, runLocalSweep, sweepTags } from "@pagepath/runner";
+import { Progress } from "../progress.js";
+import { numberOption, UsageError, type Verb } from "../verb.js";
+
+export const experimentVerb: Verb = {
+  name: "experiment",
+  summary: "run an experiment plan: every site x network x protocol x ... cell, in parallel, resumable",
+  usage: `
+usage: pagepath experiment PLAN.plan.json [--out DIR] [--workers N] [--time-budget DURATION]
+                           [--retry-failed] [--dry-run] [--queue redis://HOST:PORT]
+
+Checks the plan (docs/formats/experiment-results.md) and every graph and recording it names, writes
+the resolved plan (every network of its grid and sample explicit) to OUT/<name>.plan.json, then
+runs each cell in a topology of its own, --workers at a time, appending each result to
+OUT/<name>.runs.jsonl as it finishes. Run it again to resume: cells with a result are skipped. A
+failed run is retried once, then recorded as failed. Ctrl-C stops at once; the runs under way are
+dropped and run again on resume. Look at the results with: pagepath analyze OUT, pagepath view OUT.
+  --out DIR              where results go (default: a folder named after the plan, beside it)
+  --workers N            runs at once, each in its own topology (default ${defaultWorkers()}: half the cores)
+  --time-budget D        refuse a plan whose estimated duration exceeds D (e.g. 90m, 2h, 1h30m)
+  --retry-failed         also run again the cells whose recorded run failed
+  --dry-run              check the plan and print its size and estimated duration, run nothing
+  --queue URL            enqueue the runs on a Redis-backed BullMQ queue for \`pagepath worker\`
+                         processes (on this or other machines) and collect their results here
+`,
+  options: {
+    out: { type: "string" },
+    workers: { type: "string" },
+    "time-budget": { type: "string" },
+    "retry-failed": { type: "boolean", default: false },
+    "dry-run": { type: "boolean", default: false },
+    queue: { type: "string" },
+  },
+  async run(values, positionals) {
+    if (positionals.length !== 1) throw new UsageError("give one plan file (NAME.plan.json)");
+    const workers = numberOption(values, "workers", defaultWorkers(), 1, 64);
+    if (!Number.isInteger(workers)) throw new UsageError(`--workers "${values.workers}": expected a whole number`);
+    const budgetMs = values["time-budget"] === undefined ? null : parseDuration(String(values["time-budget"]));
+    if (budgetMs === null && values["time-budget"] !== undefined) throw new UsageError(`--time-budget "${values["time-budget"]}": expected a duration such as 90m, 2h or 1h30m`);
+    const x = prepareExperiment(positionals[0]!, values.out as string | undefined);
+    const retryFailed = values["retry-failed"] === true;
+    const cells = pendingCells(x.plan, x.runsFile, retryFailed);
+    const done = readExperiment(x.planFile).runs;
+    const estimate = estimateSweep(x.plan, x.planFile, cells, values.queue ? 1 : workers, done);
+    const total = cells.length + done.length - (retryFailed ? done.filter((r) => r.status === "failed").length : 0);
+    const lanes = values.queue ? "on one worker" : `with ${estimate.workers} worker${estimate.workers === 1 ? "" : "s"}`;
+    process.stderr.write(
+      `${x.plan.name}: ${x.plan.sites.length} sites x ${x.plan.networks.length} networks x ... = ${total} runs; ${cells.length} to go` +
+        `, about ${formatDuration(estimate.totalMs)} ${lanes} (${(estimate.perRunMs / 1000).toFixed(1)} s a run${estimate.calibratedBy ? `, scaled by ${estimate.calibratedBy} runs done` : ""})\n` +
+        `results: ${relative(process.cwd(), x.runsFile) || x.runsFile}\n`,
+    );
+    if (budgetMs !== null && estimate.totalMs > budgetMs) {
+      throw new UsageError(
+        `${positionals[0]}: the plan's ${cells.length} runs would take about ${formatDuration(estimate.totalMs)} ${lanes}, more than --time-budget ${values["time-budget"]}: ` +
+          `cut sites, networks, protocols or runs, add --workers or machines (--queue), or raise --time-budget`,
+      );
+    }
+    if (values["dry-run"] === true || cells.length === 0) {
+      if (cells.length === 0) process.stderr.write(`every cell has a result already\n`);
+      return 0;
+    }
+    if (values.queue) {
+      // Loaded only here: a local sweep needs neither BullMQ nor a Redis client.
+      const { queueExperiment } = await import("./experiment-queue.js");
+      const r = await queueExperiment({ planFile: x.planFile, plan: x.plan, runsFile: x.runsFile, queueUrl: String(values.queue), retryFailed });
+      return finish(x.planFile, r.failed, []);
+    }
+    const progress = new Progress(cells.length, x.plan.name);
+    const stop = { requested: false };
+    const tags = sweepTags(workers);
+    process.once("SIGINT", () => {
+      stop.requested = true;
+      process.stderr.write(`\nstopping: the runs under way are dropped; run the same command to resume\n`);
+      for (const tag of tags) execFileSync(NET_BINARY, ["down", `x${tag}`], { stdio: "ignore" });
+      process.exit(130);
+    });
+    const failures: string[] = [];
+    const result = await runLocalSweep(
+      { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers, stop },
+      {
+        started: (cell, running) => {
+          progress.running(running);
+          progress.working(describeCell(cell));
+        },
+        finished: (cell, r: RunResult, running) => {
+          progress.running(running);
+          const ok = r.status !== "failed";
+          progress.finished(describeCell(cell), ok, ok ? `${r.status} load ${r.metrics.loadMs?.toFixed(0) ?? "-"} ms` : (r.error ?? "").split("\n")[0]!.slice(0, 160));
+          if (!ok) failures.push(`${describeCell(cell)}: ${r.error}`);
+        },
+      },
+    );
+    progress.end();
+    return finish(x.planFile, result.failed, failures);
+  },
+};
+
+function finish(planFile: string, failed: number, failures: string[]): number {
+  const x = readExperiment(planFile);
+  const counted = x.runs.length;
+  const failedTotal = x.runs.filter((r) => r.status === "failed").length;
+  process.stdout.write(`${x.plan.name}: ${counted} runs recorded, ${failedTotal} failed${failed ? ` (${failed} in this sweep)` : ""}\n`);
+  for (const f of failures) process.stdout.write(`  failed: ${f.split("\n")[0]}\n`);
+  process.stdout.write(`analyze: pagepath analyze ${relative(process.cwd(), planFile)}\nbrowse:  pagepath view ${relative(process.cwd(), planFile).replace(/[^/]*$/, "") || "."}\n`);
+  return failedTotal > 0 ? 1 : 0;
+}
+
+function defaultWorkers(): number {
+  return Math.max(1, Math.floor(availableParallelism() / 2));
+}

@@ -1,0 +1,66 @@
+import { writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { analyzeExperiment, readExperiment, runsCsv } from "@pagepath/results";
+import { DEFAULT_GRID } from "../reproduction/plans.js";
+import { writeReport } from "../reproduction/report.js";
+import { runReproduction } from "../reproduction/run.js";
+import { numberOption, UsageError, type Verb } from "../verb.js";
+import { DEFAULT_DATA } from "./corpus-build.js";
+
+export const reproduceVerb: Verb = {
+  name: "reproduce",
+  summary: "run reduced versions of three thesis experiments over the corpus and write a report beside the thesis's findings",
+  usage: `
+usage: pagepath reproduce [--data DIR] [--sites A,B,...] [--runs N] [--rates MBIT,...] [--rtts MS,...]
+                          [--workers N] [--work DIR] [--out DIR]
+
+Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
+with 6 connections against HTTP/2 with one over a bandwidth x RTT grid (Figs 4.15-4.16); MPTCP on
+two equal paths against single-path TCP (Fig 6.4); and MPTCP with the second path at 5x the RTT
+(Fig 6.6). Then writes OUT/README.md: the heatmaps, a table per grid point with significance tests,
+and each of the thesis's findings checked against pagepath's, with the likely reason where they
+differ. Runs are resumable (WORK/results/<experiment>/); running it again only writes the report.
+  --data DIR      the corpus (default ${DEFAULT_DATA})
+  --sites A,B     only these corpus sites (default: all)
+  --runs N        runs per cell (default 1)
+  --rates LIST    bandwidths in Mbit/s (default ${DEFAULT_GRID.rateMbit.join(",")})
+  --rtts LIST     RTTs in ms (default ${DEFAULT_GRID.rttMs.join(",")})
+  --workers N     runs at once (default 2)
+  --work DIR      plans, runs and logs (default reproduction)
+  --out DIR       the report and its plots (default docs/reproduction)
+`,
+  options: {
+    data: { type: "string", default: DEFAULT_DATA },
+    sites: { type: "string" },
+    runs: { type: "string" },
+    rates: { type: "string" },
+    rtts: { type: "string" },
+    workers: { type: "string" },
+    work: { type: "string", default: "reproduction" },
+    out: { type: "string", default: join("docs", "reproduction") },
+  },
+  async run(values) {
+    const list = (name: string, fallback: number[]) => {
+      if (values[name] === undefined) return fallback;
+      const xs = String(values[name]).split(",").map(Number);
+      if (xs.some((x) => !(x > 0))) throw new UsageError(`--${name} "${values[name]}": expected positive numbers separated by commas`);
+      return xs;
+    };
+    const grid = { rateMbit: list("rates", DEFAULT_GRID.rateMbit), rttMs: list("rtts", DEFAULT_GRID.rttMs) };
+    const runs = numberOption(values, "runs", 1, 1, 100);
+    const workers = numberOption(values, "workers", 2, 1, 64);
+    const sites = values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean);
+    const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers });
+    const out = String(values.out);
+    const inputs = experiments.map(({ experiment, prepared }) => {
+      const results = readExperiment(prepared.planFile);
+      const analysis = analyzeExperiment(results, { baseline: experiment.baseline, candidates: [experiment.candidate] });
+      return { experiment, results, analysis };
+    });
+    const command = ["pagepath reproduce", ...process.argv.slice(3)].join(" ");
+    const report = writeReport(out, inputs, command);
+    for (const i of inputs) writeFileSync(join(out, i.experiment.plan.name, "runs.csv"), runsCsv(i.analysis.rows));
+    process.stdout.write(`wrote ${relative(process.cwd(), report)} and its plots; the runs are in ${String(values.work)}/results\n`);
+    return 0;
+  },
+};
