@@ -1,13 +1,13 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchGraphBuild, benchNet, benchProfiler, benchReplay, benchViewer, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchViewer, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer|net|replay [--loads N] [--seconds S] [--graphs DIR] [--out DIR]
+usage: pagepath bench profiler|build|viewer|net|replay|experiment [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -26,20 +26,28 @@ replay     the replay server / nginx serving the same 20 files (8x1 KB, 8x10 KB,
            requests per second with h2load (8 connections; 10 streams each on HTTP/2), and the
            mean time per request with one request at a time, with the latency pagepath adds;
            medians of 3 runs each, alternating the servers.
+experiment sweep throughput (needs root and a built corpus): the same plan (the --sites smallest
+           corpus pages x 10 and 50 Mbit/s x 20 and 80 ms x HTTP/1.1 and HTTP/2, emulated browser)
+           with 1 worker and with 2, in page loads per minute (ratio 2 workers / 1), and the share
+           of a run's time that is topology setup and teardown plus server start and stop (each
+           timed alone, 5 times) and that is not the page load.
   --loads N    loads (profiler) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
+  --data DIR   experiment: the corpus (default corpus-data)
+  --sites N    experiment: how many corpus pages (default 4)
   --out DIR    where the JSON result goes (default bench/results)
 `,
-  options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, out: { type: "string", default: "bench/results" } },
+  options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, data: { type: "string", default: "corpus-data" }, sites: { type: "string" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net or replay`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay or experiment`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
     if (which === "replay") return reportReplay(await benchReplay(numberOption(values, "seconds", 2, 1, 30), log), String(values.out));
+    if (which === "experiment") return reportExperiment(await benchExperiment(String(values.data), numberOption(values, "sites", 4, 1, 100), log), String(values.out));
     if (which === "build") return reportBuild(await benchGraphBuild(loads, log), String(values.out));
     if (which === "viewer") return reportViewer(await benchViewer(String(values.graphs), numberOption(values, "seconds", 4, 1, 60), String(values.out), log), String(values.out));
     const r = await benchProfiler(loads, log);
@@ -120,6 +128,19 @@ function reportReplay(r: ReplayBenchResult, out: string): number {
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
   const file = join(out, "replay.json");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
+  process.stdout.write(`wrote ${file}\n`);
+  return 0;
+}
+
+function reportExperiment(r: ExperimentBenchResult, out: string): number {
+  const lines = [`experiment sweep throughput (${r.sites.length} sites x ${r.networks.length} networks x 2 protocols, emulated browser)`];
+  for (const s of r.sweeps) lines.push(`  ${s.workers} worker${s.workers === 1 ? " " : "s"}: ${s.loadsPerMinute.toFixed(1)} page loads/min (${s.runs} runs, ${s.failed} failed, ${s.seconds.toFixed(1)} s); a run takes ${s.meanRunMs.toFixed(0)} ms, its page load ${s.meanLoadMs.toFixed(0)} ms`);
+  lines.push(`  2 workers / 1 worker: ${r.speedup.toFixed(2)}x`);
+  lines.push(`  per run: topology up and down ${r.topologyMs.toFixed(0)} ms + servers ${r.serverMs.toFixed(0)} ms = ${(r.overheadShare * 100).toFixed(0)}% of a run; not the page load: ${(r.nonLoadShare * 100).toFixed(0)}%`);
+  process.stdout.write(lines.join("\n") + "\n");
+  mkdirSync(out, { recursive: true });
+  const file = join(out, "experiment.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
   process.stdout.write(`wrote ${file}\n`);
   return 0;

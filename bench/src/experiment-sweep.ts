@@ -1,0 +1,139 @@
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { readPlanFile, type NetworkConfig } from "@pagepath/results";
+import { NET_BINARY, networkUp, pendingCells, prepareExperiment, runLocalSweep, serverArgs, startReplayServer, topologyDown, checkReplayInputs } from "@pagepath/runner";
+
+export interface SweepThroughput {
+  workers: number;
+  runs: number;
+  failed: number;
+  seconds: number;
+  loadsPerMinute: number;
+  /** Mean wall time of one run, and of the page load inside it (the client's load time). */
+  meanRunMs: number;
+  meanLoadMs: number;
+}
+
+export interface ExperimentBenchResult {
+  sites: string[];
+  networks: string[];
+  sweeps: SweepThroughput[];
+  /** 2-worker throughput / 1-worker throughput. */
+  speedup: number;
+  /** Mean ms of a topology brought up and taken down, and of the replay servers started and stopped. */
+  topologyMs: number;
+  serverMs: number;
+  /** (topology + servers) / mean run wall time with one worker. */
+  overheadShare: number;
+  /** (run wall time − load time) / run wall time with one worker: everything but the page load. */
+  nonLoadShare: number;
+}
+
+const NETWORK: NetworkConfig = { name: "bench", paths: [{ upMbps: 20, downMbps: 20, rttMs: 40, loss: 0, queue: { discipline: "droptail", packets: 100 } }] };
+
+/**
+ * Sweep throughput: the same small plan (the `sites` smallest corpus pages x 2 rates x 2 RTTs x
+ * HTTP/1.1 and HTTP/2, emulated client) run with 1 worker and then 2, and what a run costs besides
+ * its page load, from topology and server setups timed alone.
+ */
+export async function benchExperiment(dataDir: string, siteCount: number, log: (line: string) => void): Promise<ExperimentBenchResult> {
+  const graphs = join(dataDir, "graphs");
+  if (!existsSync(graphs)) throw new Error(`--data ${dataDir}: no graphs/ folder; build the corpus first (pagepath corpus build --data ${dataDir})`);
+  const sites = readdirSync(graphs)
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => ({ name: f.slice(0, -5), size: statSync(join(graphs, f)).size }))
+    .sort((a, b) => a.size - b.size)
+    .slice(0, siteCount)
+    .map((s) => s.name);
+  const dir = join(tmpdir(), `pagepath-bench-experiment-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  try {
+    const planFile = join(dir, "bench.plan.json");
+    const plan = {
+      schemaVersion: 1,
+      kind: "pagepath-experiment-plan",
+      name: "bench",
+      description: "sweep throughput benchmark",
+      client: "emulated",
+      baseSeed: 1,
+      runs: 1,
+      sites: sites.map((name) => ({ name, graph: relative(dir, join(graphs, `${name}.json`)) })),
+      grid: { rateMbit: [10, 50], rttMs: [20, 80] },
+      protocols: ["h1", "h2"],
+      transports: ["tcp"],
+      serverModels: ["out-of-order"],
+      priorities: ["none"],
+      chunkSizeBytes: 16384,
+      connectionsPerOrigin: { h1: 6, h2: 1 },
+    };
+    writeFileSync(planFile, JSON.stringify(plan));
+    const networks = readPlanFile(planFile).networks.map((n) => n.name);
+    const sweeps: SweepThroughput[] = [];
+    for (const workers of [1, 2]) sweeps.push(await sweep(planFile, join(dir, `workers-${workers}`), workers, log));
+    const topologyMs = await meanOf(5, async () => {
+      await networkUp("xbench", NETWORK, 1, dir);
+      await topologyDown("xbench");
+    });
+    const { recording } = checkReplayInputs(join(graphs, `${sites[0]}.json`));
+    await networkUp("xbench", NETWORK, 1, dir);
+    let serverMs: number;
+    try {
+      const configuration = { protocol: "h2" as const, transport: "tcp" as const, network: NETWORK, serverModel: "out-of-order" as const, priority: "none" as const, chunkSizeBytes: 16384, connectionsPerOrigin: 1 };
+      const args = [recording, "--out", join(dir, "server"), "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, join(graphs, `${sites[0]}.json`), 1, "minrtt")];
+      serverMs = await meanOf(5, async () => (await startReplayServer(args, [NET_BINARY, "exec", "xbench", "server", "--"])).stop());
+    } finally {
+      await topologyDown("xbench");
+    }
+    const one = sweeps[0]!;
+    log(`topology up and down ${topologyMs.toFixed(0)} ms, servers started and stopped ${serverMs.toFixed(0)} ms`);
+    return {
+      sites,
+      networks,
+      sweeps,
+      speedup: sweeps[1]!.loadsPerMinute / one.loadsPerMinute,
+      topologyMs,
+      serverMs,
+      overheadShare: (topologyMs + serverMs) / one.meanRunMs,
+      nonLoadShare: (one.meanRunMs - one.meanLoadMs) / one.meanRunMs,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function sweep(sourcePlan: string, out: string, workers: number, log: (line: string) => void): Promise<SweepThroughput> {
+  const x = prepareExperiment(sourcePlan, out);
+  const cells = pendingCells(x.plan, x.runsFile, false);
+  const started = new Map<string, number>();
+  const runMs: number[] = [];
+  const loadMs: number[] = [];
+  let failed = 0;
+  const t0 = performance.now();
+  await runLocalSweep(
+    { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers },
+    {
+      started: (cell) => started.set(JSON.stringify(cell), performance.now()),
+      finished: (cell, r) => {
+        runMs.push(performance.now() - started.get(JSON.stringify(cell))!);
+        if (r.status === "ok" && r.metrics.loadMs !== null) loadMs.push(r.metrics.loadMs);
+        else failed++;
+      },
+    },
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+  const result = { workers, runs: cells.length, failed, seconds, loadsPerMinute: (cells.length / seconds) * 60, meanRunMs: mean(runMs), meanLoadMs: mean(loadMs) };
+  log(`${workers} worker${workers === 1 ? "" : "s"}: ${cells.length} runs in ${seconds.toFixed(1)} s, ${result.loadsPerMinute.toFixed(1)} loads/min, a run ${result.meanRunMs.toFixed(0)} ms of which the load ${result.meanLoadMs.toFixed(0)} ms`);
+  return result;
+}
+
+async function meanOf(times: number, f: () => Promise<unknown>): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await f();
+    total += performance.now() - t;
+  }
+  return total / times;
+}
