@@ -5,29 +5,14 @@ import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { planCells, plannedRunCount, readPlanFile, validatePlan, wspUnitDesign, type ExperimentPlan } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
+import { samplePlan } from "./results-fixture.js";
 import { tempDir } from "./fixture-profile.js";
 
 const GRAPH = fileURLToPath(new URL("../../../graph-builder/test-vectors/valid/two-frames.json", import.meta.url));
 
 function plan(over: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    schemaVersion: 1,
-    kind: "pagepath-experiment-plan",
-    name: "p",
-    description: "test",
-    client: "emulated",
-    baseSeed: 1,
-    runs: 2,
-    sites: [{ name: "two-frames", graph: GRAPH }],
-    grid: { rateMbit: [1, 10], rttMs: [20, 200] },
-    protocols: ["h1", "h2"],
-    transports: ["tcp"],
-    serverModels: ["out-of-order"],
-    priorities: ["none"],
-    chunkSizeBytes: 16384,
-    connectionsPerOrigin: { h1: 6, h2: 1 },
-    ...over,
-  };
+  const base = samplePlan("p", { runs: 2, sites: [{ name: "two-frames", graph: GRAPH }], networks: [], grid: { rateMbit: [1, 10], rttMs: [20, 200] } });
+  return { ...base, ...over };
 }
 
 /** Validates a plan; on success `networks` holds the generated networks. */
@@ -95,7 +80,7 @@ describe("experiment plans: grids, samples and topologies", () => {
       [{ topologies: [{ paths: 1, rttFactor: 5 }] }, /\/topologies\/0\/rttFactor: only a two-path topology/],
       [{ transports: ["tcp", "mptcp"] }, /\/transports\/1: mptcp needs a network with two paths/],
       [{ grid: undefined, sample: { points: 4, rateMbit: [50, 5], rttMs: [10, 20] } }, /\/sample\/rateMbit: the range \[50, 5\] runs backwards/],
-      [{ grid: undefined }, /must have required property 'networks'|networks/],
+      [{ grid: undefined }, /\/networks: the plan has no network to run over/],
       [{ metric: "onload" }, /\/metric: must be one of/],
       [{ networks: [{ name: "10M-200ms", paths: [{ upMbps: 1, downMbps: 1, rttMs: 1, loss: 0, queue: null }] }] }, /\/networks\/4\/name: network "10M-200ms" is already used by \/networks\/0/],
     ];
