@@ -40,7 +40,7 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
     "",
     "- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; pagepath runs the Linux kernel's CUBIC and upstream MPTCP with its default path manager and scheduler, real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control.",
     "- **Corpus.** A handful of packaged open-source sites, each under 1.1 MB and 3 to 5 origins, against 300 live sites with a median of about 100 resources and 20 domains.",
-    "- **Scale.** A 3 x 3 grid and one run per cell instead of up to 10 x 5 and 50 runs: differences of a few percent between neighbouring cells are within run-to-run noise here.",
+    "- **Scale.** A 3 x 3 grid and one run per cell instead of up to 10 x 5 and 50 runs: differences of a few percent between neighbouring cells are within run-to-run noise here, and with 8 sites per cell the Wilcoxon test's normal approximation is rough (p below 0.05 needs nearly every site to move the same way).",
     "",
   );
   const file = join(out, "README.md");

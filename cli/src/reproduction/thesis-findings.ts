@@ -60,7 +60,17 @@ export const MPTCP_EQUAL: FindingCheck[] = [
     whyWeMayDiffer: "Linux MPTCP opens the second subflow only after the first handshake completes and an ADD_ADDR or path-manager round, and its default scheduler fills the lowest-RTT subflow first, so short connections may never use the second path; PCP's simulated MPTCP joined subflows without that delay.",
   },
   {
-    claim: "The win is largest where pages are bandwidth-limited (below 10 Mbit/s, where a second path nearly halves the load time) and shrinks as bandwidth grows (about 20% at 10 Mbit/s, up to 6% at high rates).",
+    claim: "Below 10 Mbit/s, where pages are bandwidth-limited, adding a second equal path nearly halves the load time (Fig 6.4).",
+    verdict: (c) => {
+      const low = measured(c).filter((p) => p.point.bandwidthMbps! < 10);
+      const mean = low.reduce((a, p) => a + p.reductionPercent!, 0) / Math.max(1, low.length);
+      return { agrees: low.length > 0 && mean >= 40, evidence: `below 10 Mbit/s the mean reduction is ${mean.toFixed(1)}% (${low.map((p) => `${label(p)}: ${pct(p.reductionPercent)}`).join("; ")})` };
+    },
+    whyWeMayDiffer:
+      "MPTCP did split the bytes about evenly there (the last column: 40 to 50% on path 1), so what is missing is the part of a load that is not transfer: the time our pages take with no network in the way (0.3 to 1.3 s to load on loopback as recorded: computation and server delays) and their dependency chains' round trips do not shrink with a second path, and at under 1.1 MB a page spends only a few seconds transferring even at 2 Mbit/s. The thesis's larger pages at 0.5 to 5 Mbit/s were almost all transfer.",
+  },
+  {
+    claim: "The win shrinks as bandwidth grows (about 20% at 10 Mbit/s, up to 6% at high rates), as pages become latency-bound (Fig 6.4).",
     verdict: (c) => {
       const rates = [...new Set(measured(c).map((p) => p.point.bandwidthMbps!))].sort((a, b) => a - b);
       const mean = (rate: number) => {
@@ -68,9 +78,9 @@ export const MPTCP_EQUAL: FindingCheck[] = [
         return v.reduce((a, b) => a + b, 0) / v.length;
       };
       const rows = rates.map((r) => ({ rate: r, mean: mean(r) }));
-      return { agrees: rows.length > 1 && rows[0]!.mean > rows.at(-1)!.mean, evidence: `mean reduction by bandwidth: ${rows.map((r) => `${r.rate} Mbit/s: ${r.mean.toFixed(1)}%`).join(", ")}` };
+      return { agrees: rows.length > 1 && rows.every((r, i) => i === 0 || r.mean < rows[i - 1]!.mean), evidence: `mean reduction by bandwidth: ${rows.map((r) => `${r.rate} Mbit/s: ${r.mean.toFixed(1)}%`).join(", ")}` };
     },
-    whyWeMayDiffer: "our pages are smaller than 1.1 MB each, so even at 2 Mbit/s a load is only a few seconds of transfer, and a second subflow that starts a round trip later has less time to help.",
+    whyWeMayDiffer: "Linux MPTCP opens the second subflow only after the first handshake completes, and its default scheduler fills the lowest-RTT subflow first, so the short connections of a fast link may never use the second path.",
   },
 ];
 
