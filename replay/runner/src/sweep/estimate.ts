@@ -4,10 +4,10 @@ import { DEFAULT_RUN_TIMEOUT_MS, type CellKey, type ExperimentPlan, type Network
 
 /**
  * What a run costs besides the page load: a topology up and down, the replay servers started and
- * stopped, the emulator's counters read twice. Measured by `pagepath bench experiment` on a 2-core
- * machine (about 1.9 s); Chromium adds a browser start.
+ * stopped, the emulator's counters read twice. `pagepath bench experiment` measured 1.4 s on a
+ * 2-core machine; Chromium adds a browser start.
  */
-export const RUN_OVERHEAD_MS = { emulated: 2000, chromium: 3500 };
+export const RUN_OVERHEAD_MS = { emulated: 1500, chromium: 3000 };
 /** Round trips a page load spends on handshakes and dependency chains beyond its transfer time. */
 const LATENCY_ROUNDS = 8;
 
