@@ -11,3 +11,7 @@ export function bytes(v: number): string {
 export function escapeHtml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
+
+export function percent(v: number | null): string {
+  return v === null ? "–" : `${v.toFixed(1)}%`;
+}

@@ -2,8 +2,8 @@
  * What the results charts show, computed from an experiment's runs. Only runs that are ok and measured
  * a load time count: a missing or failed measurement is left out and said so, never filled in.
  */
-import type { NetworkConfig, PathConfig } from "@pagepath/results";
 import type { ExperimentData, RunRow } from "../src/server/api.js";
+import type { Placed } from "./heatmap.js";
 
 export type Config = Pick<RunRow, "protocol" | "transport" | "serverModel" | "priority">;
 
@@ -37,56 +37,27 @@ export function median(values: number[]): number {
   return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
-/**
- * Networks that differ only in the first path's bandwidth and RTT share a heatmap. Further paths are
- * described relative to the first, so "second path at 5x the RTT" is one family across the grid, as in
- * the thesis's multipath heatmaps.
- */
-export function familyOf(n: NetworkConfig): string {
-  const [first, ...rest] = n.paths;
-  // A network brought up outside a plan may not know its loss, queue or (trace links) rate.
-  const queue = (p: PathConfig) => p.queue?.discipline ?? "unknown queue";
-  const own = `${n.paths.length} path${n.paths.length > 1 ? "s" : ""}, loss ${first!.loss ?? "unknown"}, ${queue(first!)}`;
-  const others = rest.map((p, i) => {
-    const ratio = (a: number | null, b: number | null, unit: string) => (a === null || b === null ? "unknown" : b > 0 ? `${+(a / b).toFixed(3)}x` : `${a} ${unit}`);
-    return `path ${i + 2}: ${ratio(p.downMbps, first!.downMbps, "Mbit/s")} bandwidth, ${ratio(p.rttMs, first!.rttMs, "ms")} RTT, loss ${p.loss ?? "unknown"}, ${queue(p)}`;
-  });
-  return [own, ...others].join("; ");
-}
-
-export interface HeatCell {
-  bandwidth: number;
-  rtt: number;
-  /** The plan has a network here. */
-  planned: boolean;
+export interface LoadCell extends Placed {
   runs: number;
   measured: number;
   median: number | null;
 }
 
-export interface Heatmap {
-  bandwidths: number[];
-  rtts: number[];
-  cells: HeatCell[];
-}
-
-/** Median load time over all sites and runs of one configuration, per first-path bandwidth and RTT. */
-export function heatmap(x: ExperimentData, config: string, family: string): Heatmap {
-  const nets = x.plan.networks.filter((n) => familyOf(n) === family);
-  const axis = (f: (n: NetworkConfig) => number) => [...new Set(nets.map(f))].sort((a, b) => a - b);
-  const bandwidths = axis((n) => n.paths[0]!.downMbps ?? 0);
-  const rtts = axis((n) => n.paths[0]!.rttMs);
+/** Median load time over all sites and runs of one configuration, per grid point of one family of networks. */
+export function heatmap(x: ExperimentData, config: string, familyKey: string): LoadCell[] {
   const byNetwork = new Map<string, RunRow[]>();
   for (const r of x.runs) if (configKey(r) === config) byNetwork.set(r.network, [...(byNetwork.get(r.network) ?? []), r]);
-  const cells = bandwidths.flatMap((bandwidth) =>
-    rtts.map((rtt): HeatCell => {
-      const here = nets.filter((n) => (n.paths[0]!.downMbps ?? 0) === bandwidth && n.paths[0]!.rttMs === rtt);
-      const runs = here.flatMap((n) => byNetwork.get(n.name) ?? []);
-      const loads = runs.map(measuredLoad).filter((v) => v !== null);
-      return { bandwidth, rtt, planned: here.length > 0, runs: runs.length, measured: loads.length, median: loads.length ? median(loads) : null };
-    }),
-  );
-  return { bandwidths, rtts, cells };
+  // Networks of a family at one grid point share its cell, as the analysis pools them.
+  const cells = new Map<string, Placed & { runs: RunRow[] }>();
+  for (const p of x.places.filter((p) => p.familyKey === familyKey)) {
+    const key = JSON.stringify([p.row, p.point.rttMs]);
+    const cell = cells.get(key) ?? { point: p.point, row: p.row, runs: [] };
+    cells.set(key, { ...cell, runs: [...cell.runs, ...(byNetwork.get(p.network) ?? [])] });
+  }
+  return [...cells.values()].map(({ point, row, runs }) => {
+    const loads = runs.map(measuredLoad).filter((v) => v !== null);
+    return { point, row, runs: runs.length, measured: loads.length, median: loads.length ? median(loads) : null };
+  });
 }
 
 export interface CdfPoint {
@@ -123,7 +94,12 @@ export function cdf(x: ExperimentData, a: string, b: string, net: string, scale:
     const vb = o.sum / o.n;
     return [{ site: s.site, network: s.network, value: scale === "diff" ? va - vb : va / vb }];
   });
-  pairs.sort((p, q) => p.value - q.value);
   const unpaired = new Set([...ma.keys(), ...mb.keys()]).size - pairs.length;
-  return { points: pairs.map((p, i) => ({ ...p, y: (i + 1) / pairs.length })), unpaired };
+  return { points: cdfPoints(pairs), unpaired };
+}
+
+/** In rising order, each with the fraction of the values at or below it. */
+export function cdfPoints(values: Omit<CdfPoint, "y">[]): CdfPoint[] {
+  const sorted = [...values].sort((p, q) => p.value - q.value);
+  return sorted.map((p, i) => ({ ...p, y: (i + 1) / sorted.length }));
 }

@@ -1,18 +1,19 @@
-/** The results view: the experiments, and for one of them its runs, heatmaps and CDFs (tabs). */
+/** The results view: the experiments, and for one of them its runs, heatmaps, CDFs and analysis (tabs). */
 import type { ExperimentData } from "../src/server/api.js";
+import { showAnalysis } from "./analysis-view.js";
 import { drawCdf } from "./cdf-chart.js";
 import { escapeHtml } from "./format.js";
 import { fetchJson } from "./fetch-json.js";
-import { drawHeatmap } from "./heatmap.js";
+import { drawLoadHeatmap } from "./load-heatmap.js";
 import { selectControl } from "./results-controls.js";
-import { cdf, configLabel, familyOf, heatmap, planConfigs } from "./results-data.js";
+import { cdf, configLabel, heatmap, planConfigs } from "./results-data.js";
 import { renderExperimentList } from "./results-list.js";
 import type { ResultsState, ResultsTab } from "./results-state.js";
 import { drawRunsTable } from "./runs-table.js";
 import { go, readState } from "./state.js";
 
-const TAB_TITLES: Record<ResultsTab, string> = { runs: "runs", heatmap: "heatmaps", cdf: "CDF" };
-const FRESH = { tab: "runs", config: null, family: null, a: null, b: null, net: null, scale: "diff" } as const;
+const TAB_TITLES: Record<ResultsTab, string> = { runs: "runs", heatmap: "heatmaps", cdf: "CDF", analysis: "analysis" };
+const FRESH = { tab: "runs", config: null, family: null, a: null, b: null, net: null, scale: "diff", baseline: null, candidate: null, metric: null, margin: null } as const;
 
 /** Fetched once per experiment opened; opening the list again forgets it, so a growing sweep is re-read. */
 let loaded: { file: string; data: Promise<ExperimentData> } | null = null;
@@ -45,20 +46,21 @@ export async function renderResults(main: HTMLElement, s: ResultsState): Promise
     controls.remove();
     drawRunsTable(body, x.runs);
   } else if (s.tab === "heatmap") showHeatmap(x, s, controls, body);
-  else showCdf(x, s, controls, body);
+  else if (s.tab === "cdf") showCdf(x, s, controls, body);
+  else await showAnalysis(x, s, controls, body, goResults);
 }
 
 function showHeatmap(x: ExperimentData, s: ResultsState, controls: HTMLElement, body: HTMLElement): void {
   const configs = planConfigs(x);
-  const families = [...new Set(x.plan.networks.map(familyOf))];
+  const families = new Map(x.places.map((p) => [p.familyKey, p.family]));
   const config = configs.find((c) => c === s.config) ?? configs[0]!;
-  const family = families.find((f) => f === s.family) ?? families[0]!;
+  const family = families.has(s.family ?? "") ? s.family! : families.keys().next().value!;
   controls.append(selectControl("heat-config", "configuration", configs.map((c) => [c, configLabel(c)]), config, (v) => goResults({ config: v })));
-  if (families.length > 1) controls.append(selectControl("heat-family", "networks", families.map((f) => [f, f]), family, (v) => goResults({ family: v })));
+  if (families.size > 1) controls.append(selectControl("heat-family", "networks", [...families], family, (v) => goResults({ family: v })));
   // One colour scale across the configurations, so switching between them compares like with like.
-  const medians = configs.flatMap((c) => heatmap(x, c, family).cells.flatMap((cell) => (cell.median === null ? [] : [cell.median])));
+  const medians = configs.flatMap((c) => heatmap(x, c, family).flatMap((cell) => (cell.median === null ? [] : [cell.median])));
   const domain: [number, number] | null = medians.length ? [Math.min(...medians), Math.max(...medians)] : null;
-  drawHeatmap(body, heatmap(x, config, family), domain, `${x.plan.name}: ${configLabel(config)}${families.length > 1 ? `; ${family}` : ""}`);
+  drawLoadHeatmap(body, heatmap(x, config, family), domain, `${x.plan.name}: ${configLabel(config)}${families.size > 1 ? `; ${families.get(family)}` : ""}`);
   body.insertAdjacentHTML("beforeend", `<p class="note">"missing": no run of the cell has finished; "not measured": runs finished but none measured a load time (failed runs do not count). Hover a cell for its run counts.</p>`);
 }
 
@@ -78,7 +80,13 @@ function showCdf(x: ExperimentData, s: ResultsState, controls: HTMLElement, body
   const { points, unpaired } = cdf(x, a, b, net, s.scale);
   const xLabel = s.scale === "diff" ? "mean load time of A − mean load time of B (ms); below 0: A is faster" : "mean load time of A / mean load time of B; below 1: A is faster";
   const what = net === "*" ? "site and network pairs" : "sites";
-  drawCdf(body, points, s.scale, [`${x.plan.name}, network ${net === "*" ? "all" : net}: ${points.length} ${what} paired`, `A: ${configLabel(a)}`, `B: ${configLabel(b)}`], xLabel, `fraction of ${what}`);
+  drawCdf(body, [{ name: "A vs B", points }], {
+    title: [`${x.plan.name}, network ${net === "*" ? "all" : net}: ${points.length} ${what} paired`, `A: ${configLabel(a)}`, `B: ${configLabel(b)}`],
+    xLabel,
+    yLabel: `fraction of ${what}`,
+    guides: [{ value: s.scale === "diff" ? 0 : 1, label: "A = B" }],
+    valueText: (v) => (s.scale === "diff" ? `${v.toFixed(1)} ms` : `${v.toFixed(3)}x`),
+  });
   const left = unpaired ? `${unpaired} site and network pairs have measured runs under only one of A and B and are left out. ` : "";
   body.insertAdjacentHTML("beforeend", `<p class="note">${left}A point's value is the site's mean over its runs that measured a load time; run r of A and of B share seed baseSeed + r.</p>`);
 }

@@ -1,6 +1,6 @@
 /** What the viewer's JSON API returns; the browser UI imports these types too. */
 import type { CriticalPath } from "@pagepath/graph-builder";
-import type { CellKey, ExperimentPlan, Protocol, RunResult, Transport } from "@pagepath/results";
+import type { CellKey, Comparison, ExperimentAnalysis, ExperimentPlan, GridPoint, MetricName, PointComparison, Protocol, RunResult, Transport } from "@pagepath/results";
 
 export interface SiteSummary {
   /** Path of the graph file relative to the served directory, with "/" separators. */
@@ -92,7 +92,31 @@ export interface ExperimentData {
   stacks: { protocol: Protocol; transport: Transport }[];
   runs: RunRow[];
   warnings: string[];
+  /** One per network of the plan, in plan order. */
+  places: NetworkPlace[];
+  /** What an analysis can be asked for: a selector that picks just the configuration, and the metrics with their titles. */
+  analysisChoices: { configurations: { label: string; selector: string }[]; metrics: Record<MetricName, string> };
 }
+
+/**
+ * Where a network sits in the heatmaps, as @pagepath/results places it: the browser cannot import
+ * that package, so the server works it out and the UI keeps no copy of the rules.
+ */
+export interface NetworkPlace {
+  network: string;
+  /** Networks with the same familyKey share a heatmap. */
+  familyKey: string;
+  /** familyLabel: the family in a few words. */
+  family: string;
+  point: GridPoint;
+  /** The heatmap row of the point: bandwidthLabel. */
+  row: string;
+}
+
+/** GET /api/analysis: analyzeExperiment's result without its per-run rows, each grid point with its heatmap row. */
+export type AnalysisData = Omit<ExperimentAnalysis, "rows" | "comparisons"> & { file: string; comparisons: AnalysedComparison[] };
+export type AnalysedComparison = Omit<Comparison, "points"> & { points: AnalysedPoint[] };
+export type AnalysedPoint = PointComparison & { row: string };
 
 /** A run that replayed one graph, with what the timeline draws of it. */
 export type ReplayedRun = Pick<RunResult, "status" | "error" | "metrics" | "nodeTimings" | "connections" | "paths" | "warnings"> & {

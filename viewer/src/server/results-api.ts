@@ -1,7 +1,24 @@
 import { statSync } from "node:fs";
 import { basename } from "node:path";
 import type { ServerResponse } from "node:http";
-import { cellOf, PLAN_SUFFIX, plannedRunCount, planStacks, readExperiment, runsFileFor, RUNS_SUFFIX } from "@pagepath/results";
+import {
+  bandwidthLabel,
+  cellOf,
+  familyKey,
+  familyLabel,
+  gridPointOf,
+  METRIC_TITLES,
+  PLAN_SUFFIX,
+  planConfigurations,
+  plannedRunCount,
+  planStacks,
+  readExperiment,
+  runsFileFor,
+  RUNS_SUFFIX,
+  SELECTOR_KEYS,
+  type Experiment,
+  type ExperimentPlan,
+} from "@pagepath/results";
 import type { ExperimentData, ExperimentIndex, ExperimentRow, RunRow } from "./api.js";
 import type { FileCache } from "./file-cache.js";
 import { findExperiments } from "./find-experiments.js";
@@ -19,7 +36,7 @@ export async function experimentsApi(res: ServerResponse, root: string, cache: F
     const file = relativeUrlPath(root, planPath);
     const name = basename(planPath, PLAN_SUFFIX);
     try {
-      const x = await load(root, planPath, cache);
+      const x = await readCached(root, planPath, cache, loaded);
       const failed = x.runs.filter((r) => r.status === "failed").length;
       const p = x.plan;
       rows.push({ ok: true, file, name, description: p.description, client: p.client, sites: p.sites.length, networks: p.networks.length, planned: plannedRunCount(p), done: x.runs.length, failed, warnings: x.warnings.length });
@@ -37,30 +54,60 @@ export async function experimentsApi(res: ServerResponse, root: string, cache: F
 
 /** GET /api/experiment?file=REL.plan.json: the plan, its runs (without per-node timings) and warnings. */
 export async function experimentApi(res: ServerResponse, root: string, params: URLSearchParams, cache: FileCache<LoadedExperiment>): Promise<void> {
-  const file = params.get("file");
-  if (!file || !file.endsWith(PLAN_SUFFIX)) return sendError(res, 400, `expected ?file=<path of a *${PLAN_SUFFIX} relative to the served directory>`);
-  const planPath = resolveUnder(root, file);
-  if (planPath === null) return sendError(res, 403, `${file}: outside the served directory`);
-  let x: LoadedExperiment;
-  try {
-    x = await load(root, planPath, cache);
-  } catch (e) {
-    const err = e as NodeJS.ErrnoException;
-    return sendError(res, err.code === "ENOENT" ? 404 : 422, err.code === "ENOENT" ? `${file}: no such file` : err.message);
-  }
+  const planPath = requestedPlan(res, root, params);
+  if (planPath === null) return;
+  const x = await readOrRefuse(res, root, planPath, cache, loaded);
+  if (x === null) return;
   const data: ExperimentData = { file: relativeUrlPath(root, planPath), ...x };
   sendJson(res, data);
 }
 
+/** The plan file `?file=` names inside root, or null once the request has been refused. */
+export function requestedPlan(res: ServerResponse, root: string, params: URLSearchParams): string | null {
+  const file = params.get("file");
+  if (!file || !file.endsWith(PLAN_SUFFIX)) {
+    sendError(res, 400, `expected ?file=<path of a *${PLAN_SUFFIX} relative to the served directory>`);
+    return null;
+  }
+  const planPath = resolveUnder(root, file);
+  if (planPath === null) sendError(res, 403, `${file}: outside the served directory`);
+  return planPath;
+}
+
+/** The experiment through `cache`, shaped; or null once the request has been answered with why it cannot be read. */
+export async function readOrRefuse<T>(res: ServerResponse, root: string, planPath: string, cache: FileCache<T>, shape: (x: Experiment) => T): Promise<T | null> {
+  try {
+    return await readCached(root, planPath, cache, shape);
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException;
+    const file = relativeUrlPath(root, planPath);
+    sendError(res, err.code === "ENOENT" ? 404 : 422, err.code === "ENOENT" ? `${file}: no such file` : err.message);
+    return null;
+  }
+}
+
 /** Read again whenever the plan or the runs file changes: a sweep appends while the viewer is open. */
-async function load(root: string, planPath: string, cache: FileCache<LoadedExperiment>): Promise<LoadedExperiment> {
+async function readCached<T>(root: string, planPath: string, cache: FileCache<T>, shape: (x: Experiment) => T): Promise<T> {
   const runsPath = runsFileFor(planPath);
   // The plan's folder is inside root, but a runs file there may be a link that leads out of it.
   if (!insideRoot(root, runsPath)) throw new Error(`${relativeUrlPath(root, runsPath)}: outside the served directory`);
-  return cache.get(planPath, runsVersion(runsPath), async () => {
-    const x = readExperiment(planPath);
-    return { plan: x.plan, stacks: planStacks(x.plan), runs: x.runs.map((r): RunRow => ({ ...cellOf(r), seed: r.seed, status: r.status, error: r.error, ...r.metrics })), warnings: x.warnings };
-  });
+  return cache.get(planPath, runsVersion(runsPath), async () => shape(readExperiment(planPath)));
+}
+
+function loaded(x: Experiment): LoadedExperiment {
+  return {
+    plan: x.plan,
+    stacks: planStacks(x.plan),
+    runs: x.runs.map((r): RunRow => ({ ...cellOf(r), seed: r.seed, status: r.status, error: r.error, ...r.metrics })),
+    warnings: x.warnings,
+    places: x.plan.networks.map((n) => ({ network: n.name, familyKey: familyKey(n), family: familyLabel(n), point: gridPointOf(n), row: bandwidthLabel(gridPointOf(n)) })),
+    analysisChoices: { configurations: configurationChoices(x.plan), metrics: METRIC_TITLES },
+  };
+}
+
+/** Each configuration with a selector naming every key, so that it picks that configuration alone. */
+function configurationChoices(plan: ExperimentPlan): { label: string; selector: string }[] {
+  return planConfigurations(plan).map((c) => ({ label: c.label, selector: SELECTOR_KEYS.map((k) => `${k}=${c[k]}`).join(",") }));
 }
 
 function runsVersion(path: string): string {

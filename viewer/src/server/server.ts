@@ -4,6 +4,8 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { existsSync, statSync } from "node:fs";
 import { RULES, type Graph } from "@pagepath/graph-builder";
+import type { Experiment } from "@pagepath/results";
+import { analysisApi } from "./analysis-api.js";
 import type { Layout } from "./api.js";
 import { FileCache } from "./file-cache.js";
 import { prewarmLayouts } from "./prewarm.js";
@@ -45,6 +47,8 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
   const graphs = new FileCache<Graph>(64);
   const layouts = new FileCache<Layout>(32);
   const experiments = new FileCache<LoadedExperiment>(16);
+  // Few: an experiment is kept with every run's requests, for as long as its analysis is being explored.
+  const analysed = new FileCache<Experiment>(4);
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, 405, "only GET");
     const [rawPath = "/", query = ""] = (req.url ?? "/").split("?", 2);
@@ -57,6 +61,7 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     if (rawPath === "/api/layout") return layoutApi(res, root, params, graphs, layouts);
     if (rawPath === "/api/experiments") return experimentsApi(res, root, experiments);
     if (rawPath === "/api/experiment") return experimentApi(res, root, params, experiments);
+    if (rawPath === "/api/analysis") return analysisApi(res, root, params, analysed);
     if (rawPath === "/api/runs") return runsApi(res, root, params);
     for (const [prefix, base] of [["/static/", STATIC_DIR], ["/ui/", UI_DIR], ["/files/", root]] as const) {
       if (!rawPath.startsWith(prefix)) continue;
