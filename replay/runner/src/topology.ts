@@ -71,16 +71,9 @@ export function networkSpec(name: string, link: Omit<NetworkSpec, "name" | "queu
 }
 
 /** Brings up topology `name` for `spec`; the caller must call topologyDown, even on failure. */
-export async function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
-  const args = ["up", "--name", name, "--paths", String(spec.paths), "--rate-mbit", String(spec.rateMbit), "--delay-ms", String(spec.rttMs / 2)];
-  args.push("--queue", `droptail:packets=${spec.queuePackets}`, "--seed", String(seed));
-  if (spec.loss > 0) args.push("--loss", String(spec.loss));
-  await run(requireBinary(NET_BINARY), args).catch((e) => {
-    throw new Error(`pagepath net up ${name} failed: ${(e.stderr || e.message).trim()}`);
-  });
+export function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
   const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: "droptail", packets: spec.queuePackets } };
-  const topology = readTopology(name);
-  return { ...topology, network: { name: spec.name, paths: Array.from({ length: spec.paths }, () => ({ ...path })) } };
+  return networkUp(name, { name: spec.name, paths: Array.from({ length: spec.paths }, () => ({ ...path })) }, seed, process.cwd());
 }
 
 /**
