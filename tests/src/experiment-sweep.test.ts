@@ -4,6 +4,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } 
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { cellId, cellOf, planCells, readExperiment, readPlanFile, type ExperimentPlan, type RunResult } from "@pagepath/results";
+import { cellTopologyName, workerTagBase } from "@pagepath/runner";
 import { CLI, runCli } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
 import { tempDir } from "./fixture-profile.js";
@@ -31,10 +32,10 @@ function writePlan(name: string, over: Partial<ExperimentPlan> = {}): string {
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 /**
- * Topologies a sweep left up: their state files, named x<tag> (replay/runner's sweepTags). The last
+ * Topologies a sweep left up: their state files, named from the sweep's tags (sweepTags). The last
  * counters (.stats.json) stay after `down` by design.
  */
-const sweepTopologies = (pid: number) => (existsSync(NET_STATE) ? readdirSync(NET_STATE).filter((f) => f.startsWith(`x${(pid % 100_000).toString(36)}`) && !f.endsWith(".stats.json")) : []);
+const sweepTopologies = (pid: number) => (existsSync(NET_STATE) ? readdirSync(NET_STATE).filter((f) => f.startsWith(cellTopologyName(workerTagBase("", pid))) && !f.endsWith(".stats.json")) : []);
 
 describe("pagepath experiment: a local sweep", () => {
   before(async () => {

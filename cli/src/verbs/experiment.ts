@@ -1,9 +1,9 @@
-import { execFileSync } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { relative } from "node:path";
-import { readExperiment, type RunResult } from "@pagepath/results";
-import { describeCell, estimateSweep, formatDuration, NET_BINARY, parseDuration, pendingCells, prepareExperiment, runLocalSweep, sweepTags } from "@pagepath/runner";
+import { readExperiment } from "@pagepath/results";
+import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, runLocalSweep, sweepTags } from "@pagepath/runner";
 import { Progress } from "../progress.js";
+import { sweepProgress } from "../sweep-progress.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const experimentVerb: Verb = {
@@ -37,14 +37,14 @@ dropped and run again on resume. Look at the results with: pagepath analyze OUT,
   },
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError("give one plan file (NAME.plan.json)");
-    const workers = numberOption(values, "workers", defaultWorkers(), 1, 64);
+    const workers = numberOption(values, "workers", defaultWorkers(), 1, MAX_CONCURRENCY);
     if (!Number.isInteger(workers)) throw new UsageError(`--workers "${values.workers}": expected a whole number`);
     const budgetMs = values["time-budget"] === undefined ? null : parseDuration(String(values["time-budget"]));
     if (budgetMs === null && values["time-budget"] !== undefined) throw new UsageError(`--time-budget "${values["time-budget"]}": expected a duration such as 90m, 2h or 1h30m`);
     const x = prepareExperiment(positionals[0]!, values.out as string | undefined);
     const retryFailed = values["retry-failed"] === true;
-    const cells = pendingCells(x.plan, x.runsFile, retryFailed);
     const done = readExperiment(x.planFile).runs;
+    const cells = owedCells(x.plan, done, retryFailed);
     const estimate = estimateSweep(x.plan, x.planFile, cells, values.queue ? 1 : workers, done);
     const total = cells.length + done.length - (retryFailed ? done.filter((r) => r.status === "failed").length : 0);
     const lanes = values.queue ? "on one worker" : `with ${estimate.workers} worker${estimate.workers === 1 ? "" : "s"}`;
@@ -70,29 +70,15 @@ dropped and run again on resume. Look at the results with: pagepath analyze OUT,
       return finish(x.planFile, r.failed, []);
     }
     const progress = new Progress(cells.length, x.plan.name);
-    const stop = { requested: false };
-    const tags = sweepTags(workers);
     process.once("SIGINT", () => {
-      stop.requested = true;
       process.stderr.write(`\nstopping: the runs under way are dropped; run the same command to resume\n`);
-      for (const tag of tags) execFileSync(NET_BINARY, ["down", `x${tag}`], { stdio: "ignore" });
+      abandonRuns(sweepTags(workers));
       process.exit(130);
     });
     const failures: string[] = [];
     const result = await runLocalSweep(
-      { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers, stop },
-      {
-        started: (cell, running) => {
-          progress.running(running);
-          progress.working(describeCell(cell));
-        },
-        finished: (cell, r: RunResult, running) => {
-          progress.running(running);
-          const ok = r.status !== "failed";
-          progress.finished(describeCell(cell), ok, ok ? `${r.status} load ${r.metrics.loadMs?.toFixed(0) ?? "-"} ms` : (r.error ?? "").split("\n")[0]!.slice(0, 160));
-          if (!ok) failures.push(`${describeCell(cell)}: ${r.error}`);
-        },
-      },
+      { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers },
+      sweepProgress(progress, (cell, r) => failures.push(`${describeCell(cell)}: ${r.error}`)),
     );
     progress.end();
     return finish(x.planFile, result.failed, failures);

@@ -9,9 +9,9 @@ export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, conditionName, type AccuracySweep, type Condition, type SweepItem } from "./accuracy-sweep.js";
 export { networkUp } from "./topology.js";
-export { runCell, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
+export { runCell, cellTopologyName, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
 export { appendRun } from "./sweep/runs-file.js";
-export { pendingCells } from "./sweep/pending.js";
+export { pendingCells, owedCells } from "./sweep/pending.js";
 export { prepareExperiment, type PreparedExperiment } from "./sweep/prepare.js";
 export { runLocalSweep, describeCell, sweepTags, type LocalSweep, type SweepEvents } from "./sweep/local-sweep.js";
 export { estimateSweep, formatDuration, parseDuration, RUN_OVERHEAD_MS, type SweepEstimate } from "./sweep/estimate.js";
@@ -23,3 +23,4 @@ export { collectExperiment, type Collection, type CollectEvent } from "./queue/c
 export { jobRunResult } from "./queue/job-result.js";
 export { runQueueWorker, MAX_STALLED_COUNT, type QueueWorkerOptions, type QueueWorkerEvent, type QueueWorkerSummary } from "./queue/worker.js";
 export { TagPool, workerTagBase, MAX_CONCURRENCY } from "./queue/worker-tags.js";
+export { abandonRuns } from "./queue/abandon-runs.js";

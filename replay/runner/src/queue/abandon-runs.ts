@@ -1,11 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { NET_BINARY } from "../binaries.js";
+import { cellTopologyName } from "../sweep/run-cell.js";
 
 /**
  * Cleans up after runs this process gave up on while they were going (they cannot be cancelled):
  * kills this process's children, its replay servers and clients, and takes down the runs'
- * topologies (runCell names them x<tag>), all synchronously, so that nothing of those runs gets to
+ * topologies, all synchronously, so that nothing of those runs gets to
  * start again before the process exits.
  */
 export function abandonRuns(tags: string[]): void {
@@ -18,7 +19,7 @@ export function abandonRuns(tags: string[]): void {
   }
   for (const tag of tags) {
     try {
-      execFileSync(NET_BINARY, ["down", `x${tag}`], { stdio: "ignore" });
+      execFileSync(NET_BINARY, ["down", cellTopologyName(tag)], { stdio: "ignore" });
     } catch {
       // not up (yet, or any more)
     }

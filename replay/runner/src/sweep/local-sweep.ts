@@ -1,6 +1,7 @@
 import { type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
 import { appendRun } from "./runs-file.js";
 import { runCell } from "./run-cell.js";
+import { workerTagBase } from "../queue/worker-tags.js";
 
 export interface LocalSweep {
   plan: ExperimentPlan;
@@ -9,8 +10,6 @@ export interface LocalSweep {
   cells: CellKey[];
   /** Runs at once, each in a topology of its own. */
   workers: number;
-  /** Set to stop starting runs (Ctrl-C): the running ones finish and are recorded. */
-  stop?: { requested: boolean };
 }
 
 export interface SweepEvents {
@@ -20,8 +19,7 @@ export interface SweepEvents {
 
 /**
  * Runs the cells with `workers` runs at a time, appending each result to the runs file the moment it
- * is in, so that a sweep stopped at any point resumes where it was. Resolves when every cell has run,
- * or, after a stop request, when the running ones have.
+ * is in, so that a sweep stopped at any point resumes where it was. Resolves when every cell has run.
  */
 export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ done: number; failed: number }> {
   let next = 0;
@@ -30,7 +28,7 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
   let failed = 0;
   const tags = sweepTags(s.workers);
   const worker = async (w: number) => {
-    while (next < s.cells.length && !s.stop?.requested) {
+    while (next < s.cells.length) {
       const cell = s.cells[next++]!;
       running++;
       on.started(cell, running);
@@ -51,8 +49,8 @@ export function describeCell(c: CellKey): string {
   return `${c.site} ${c.network} ${c.protocol}/${c.transport} ${c.serverModel} ${c.priority} run ${c.run}`;
 }
 
-/** The topology tags of a sweep's workers: one per worker, distinct from other processes' (pid). */
+/** The topology tags of a sweep's workers: one per worker, distinct from other processes' (pid), as a queue worker's. */
 export function sweepTags(workers: number): string[] {
-  const base = (process.pid % 100_000).toString(36);
-  return Array.from({ length: workers }, (_, w) => `${base}${w.toString(36)}`);
+  const base = workerTagBase("");
+  return Array.from({ length: workers }, (_, w) => base + w.toString(36));
 }

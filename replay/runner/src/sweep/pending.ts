@@ -1,4 +1,4 @@
-import { cellId, cellOf, planCells, PLAN_SUFFIX, readExperiment, RUNS_SUFFIX, type CellKey, type ExperimentPlan } from "@pagepath/results";
+import { cellId, cellOf, planCells, PLAN_SUFFIX, readExperiment, RUNS_SUFFIX, type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
 
 /**
  * The cells of a plan that have no line in its runs file yet, in plan order; with retryFailed also
@@ -7,7 +7,11 @@ import { cellId, cellOf, planCells, PLAN_SUFFIX, readExperiment, RUNS_SUFFIX, ty
  */
 export function pendingCells(plan: ExperimentPlan, runsFile: string, retryFailed: boolean): CellKey[] {
   if (!runsFile.endsWith(RUNS_SUFFIX)) throw new Error(`${runsFile}: a runs file's name must end in ${RUNS_SUFFIX}`);
-  const { runs } = readExperiment(runsFile.slice(0, -RUNS_SUFFIX.length) + PLAN_SUFFIX);
+  return owedCells(plan, readExperiment(runsFile.slice(0, -RUNS_SUFFIX.length) + PLAN_SUFFIX).runs, retryFailed);
+}
+
+/** pendingCells over the runs that count, for a caller that has read them already. */
+export function owedCells(plan: ExperimentPlan, runs: readonly RunResult[], retryFailed: boolean): CellKey[] {
   const done = new Set(runs.filter((r) => !(retryFailed && r.status === "failed")).map((r) => cellId(cellOf(r))));
   return planCells(plan).filter((c) => !done.has(cellId(c)));
 }

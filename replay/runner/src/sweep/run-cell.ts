@@ -45,7 +45,7 @@ async function attempt(c: CellRun): Promise<RunResult> {
   const graphFile = siteGraph(c);
   const resultFile = runsFileFor(c.planFile);
   const serverOut = join(dirname(c.planFile), "logs", logName(cell));
-  const topologyName = `x${c.tag}`;
+  const topologyName = cellTopologyName(c.tag);
   try {
     const topology = await networkUp(topologyName, network, cellSeed(plan, cell.run), dirname(c.planFile));
     const result = await runReplay({
@@ -70,6 +70,11 @@ async function attempt(c: CellRun): Promise<RunResult> {
     // Also after a failed bring-up, which may have left part of the topology behind.
     await topologyDown(topologyName);
   }
+}
+
+/** The topology a run with this tag brings up: what a stop that abandons runs must take down. */
+export function cellTopologyName(tag: string): string {
+  return `x${tag}`;
 }
 
 /** The configuration a cell runs with: the plan's fixed settings and the cell's axis values. */
