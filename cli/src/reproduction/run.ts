@@ -1,7 +1,9 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { describeCell, pendingCells, prepareExperiment, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
+import { pendingCells, prepareExperiment, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
+import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
+import { sweepProgress } from "../sweep-progress.js";
 import { reproductionPlans, type ReproducedExperiment, type ReproductionOptions } from "./plans.js";
 
 export interface ReproductionRun {
@@ -21,12 +23,9 @@ export interface ReproductionRun {
  * after another, resuming as `pagepath experiment` does. Returns each experiment, prepared.
  */
 export async function runReproduction(r: ReproductionRun): Promise<{ experiment: ReproducedExperiment; prepared: PreparedExperiment }[]> {
-  const graphs = join(resolve(r.data), "graphs");
-  if (!existsSync(graphs)) throw new Error(`--data ${r.data}: no graphs/ folder; build the corpus first (pagepath corpus build --data ${r.data})`);
-  const all = readdirSync(graphs).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
-  const names = r.sites ?? all;
-  const unknown = names.filter((s) => !all.includes(s));
-  if (unknown.length > 0) throw new Error(`--sites: ${unknown.join(", ")} not in ${graphs}`);
+  const corpus = corpusSites(r.data, r.sites);
+  const graphs = resolve(corpus.graphsDir);
+  const names = corpus.sites;
   const plansDir = join(resolve(r.work), "plans");
   mkdirSync(plansDir, { recursive: true });
   const sites = names.map((name) => ({ name, graph: relative(plansDir, join(graphs, `${name}.json`)) }));
@@ -40,19 +39,7 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
     const cells = pendingCells(x.plan, x.runsFile, false);
     if (cells.length === 0) continue;
     const progress = new Progress(cells.length, x.plan.name);
-    await runLocalSweep(
-      { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers: r.workers },
-      {
-        started: (cell, running) => {
-          progress.running(running);
-          progress.working(describeCell(cell));
-        },
-        finished: (cell, result, running) => {
-          progress.running(running);
-          progress.finished(describeCell(cell), result.status !== "failed", result.status === "failed" ? (result.error ?? "").split("\n")[0]! : `load ${result.metrics.loadMs?.toFixed(0)} ms`);
-        },
-      },
-    );
+    await runLocalSweep({ plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers: r.workers }, sweepProgress(progress));
     progress.end();
   }
   return prepared;

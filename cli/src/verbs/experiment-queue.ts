@@ -1,6 +1,7 @@
-import { cellOf, type ExperimentPlan, type RunResult } from "@pagepath/results";
+import { cellOf, type ExperimentPlan } from "@pagepath/results";
 import { collectExperiment, describeCell, fileSha256, openRunQueue, pendingCells } from "@pagepath/runner";
 import { Progress } from "../progress.js";
+import { runNote } from "../sweep-progress.js";
 
 export interface QueueExperiment {
   /** The resolved plan (prepareExperiment), an absolute path every worker sees too. */
@@ -41,7 +42,7 @@ export async function queueExperiment(o: QueueExperiment): Promise<{ done: numbe
       signal: stop.signal,
       onEvent: (e) => {
         if (e.type === "running") progress.running(e.running);
-        else progress.finished(describeCell(cellOf(e.result)), e.result.status !== "failed", note(e.result));
+        else progress.finished(describeCell(cellOf(e.result)), e.result.status !== "failed", runNote(e.result));
       },
     });
     progress.end();
@@ -54,9 +55,4 @@ export async function queueExperiment(o: QueueExperiment): Promise<{ done: numbe
     process.off("SIGTERM", interrupt);
     await queue.close();
   }
-}
-
-function note(r: RunResult): string {
-  if (r.status === "ok") return r.metrics.loadMs === null ? "" : `load ${r.metrics.loadMs.toFixed(0)} ms`;
-  return `${r.status}: ${(r.error ?? "").split("\n")[0]}`;
 }
