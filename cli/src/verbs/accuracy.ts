@@ -1,7 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type AccuracySummary } from "@pagepath/results";
 import { conditionName, finishedRuns, runAccuracySweep, type Condition } from "@pagepath/runner";
+import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
 import { UsageError, type Verb } from "../verb.js";
@@ -40,12 +41,7 @@ OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
   },
   async run(values) {
     const settings = runSettings(values, "emulated");
-    const graphsDir = join(String(values.data), "graphs");
-    if (!existsSync(graphsDir)) throw new UsageError(`--data ${values.data}: no graphs/ folder; build the corpus first (pagepath corpus build --data ${values.data})`);
-    const all = readdirSync(graphsDir).filter((f) => f.endsWith(".json")).map((f) => f.slice(0, -5)).sort();
-    const wanted = values.sites === undefined ? all : String(values.sites).split(",").filter(Boolean);
-    const unknown = wanted.filter((s) => !all.includes(s));
-    if (unknown.length > 0) throw new UsageError(`--sites: ${unknown.join(", ")} not in ${graphsDir}`);
+    const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
