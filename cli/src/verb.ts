@@ -1,3 +1,4 @@
+import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 
 export interface Verb {
@@ -8,6 +9,12 @@ export interface Verb {
   run(values: Record<string, unknown>, positionals: string[]): Promise<number>;
   /** A verb made of subcommands (`pagepath corpus stats`): run is then not called. */
   subcommands?: Verb[];
+  /**
+   * The options (and, with positionals, every positional) that name files or folders. They are made
+   * absolute as they are parsed, so that a relative path means the same in every part and in every
+   * child process, whatever its working directory.
+   */
+  paths?: { options?: string[]; positionals?: boolean };
   /** A verb that parses its own arguments (a wrapped binary): gets them untouched. */
   raw?: (argv: string[]) => Promise<number>;
 }
@@ -18,7 +25,7 @@ export class UsageError extends Error {}
 export function parseVerbArgs(verb: Verb, argv: string[]): { values: Record<string, unknown>; positionals: string[] } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options: verb.options, allowPositionals: true, strict: true });
-    return { values, positionals };
+    return absolutePaths(verb.paths ?? {}, values, positionals);
   } catch (e) {
     throw new UsageError((e as Error).message);
   }
@@ -35,4 +42,19 @@ export function numberOption(values: Record<string, unknown>, name: string, fall
   const n = Number(raw);
   if (!Number.isFinite(n) || n < min || n > max) throw new UsageError(`--${name} "${raw}": expected a number from ${min} to ${max}`);
   return n;
+}
+
+/** Paths given on the command line, made absolute against the working directory once, here. */
+export function absolutePaths(
+  paths: { options?: string[]; positionals?: boolean },
+  values: Record<string, unknown>,
+  positionals: string[],
+): { values: Record<string, unknown>; positionals: string[] } {
+  const out = { ...values };
+  for (const name of paths.options ?? []) {
+    const v = out[name];
+    if (typeof v === "string") out[name] = resolve(v);
+    else if (Array.isArray(v)) out[name] = v.map((p) => resolve(String(p)));
+  }
+  return { values: out, positionals: paths.positionals ? positionals.map((p) => resolve(p)) : positionals };
 }

@@ -29,6 +29,7 @@ OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
   --runs N            runs of each client per site and condition (default 3)
   --out DIR           (default accuracy/<time>)${RUN_OPTIONS_HELP}
 `,
+  paths: { options: ["data", "out"] },
   options: {
     ...RUN_OPTIONS,
     "wait-for": { type: "string", default: "load" },

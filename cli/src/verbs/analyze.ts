@@ -47,6 +47,7 @@ Writes summary.md, analysis.json (docs/formats/analysis.md), runs.csv and per co
   --margin-ms N       "equal or better" allows the candidate this much slower (default ${DEFAULT_MARGIN_MS})
   --out DIR           where to write (default <plan folder>/<name>.analysis/; for a folder, DIR/<name>.analysis/)
 `,
+  paths: { options: ["out"], positionals: true },
   options: {
     metric: { type: "string" },
     baseline: { type: "string" },

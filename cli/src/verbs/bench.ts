@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchViewer, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { numberOption, UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const benchVerb: Verb = {
   name: "bench",
@@ -39,6 +40,7 @@ experiment sweep throughput (needs root and a built corpus): the same plan (the 
   --sites N    experiment: how many corpus pages (default 4)
   --out DIR    where the JSON result goes (default bench/results)
 `,
+  paths: { options: ["graphs", "data", "out"] },
   options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, data: { type: "string", default: "corpus-data" }, sites: { type: "string" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
@@ -64,7 +66,7 @@ experiment sweep throughput (needs root and a built corpus): the same plan (the 
     mkdirSync(out, { recursive: true });
     const file = join(out, "profiler.json");
     writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), loads, ...r }, null, 2) + "\n");
-    process.stdout.write(`wrote ${file}\n`);
+    process.stdout.write(`wrote ${shownPath(file)}\n`);
     return 0;
   },
 };
@@ -111,7 +113,7 @@ function reportNet(r: NetBenchResult, out: string): number {
   mkdirSync(out, { recursive: true });
   const file = join(out, "net.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
-  process.stdout.write(`wrote ${file}\n`);
+  process.stdout.write(`wrote ${shownPath(file)}\n`);
   return 0;
 }
 
@@ -129,7 +131,7 @@ function reportReplay(r: ReplayBenchResult, out: string): number {
   mkdirSync(out, { recursive: true });
   const file = join(out, "replay.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
-  process.stdout.write(`wrote ${file}\n`);
+  process.stdout.write(`wrote ${shownPath(file)}\n`);
   return 0;
 }
 
@@ -142,6 +144,6 @@ function reportExperiment(r: ExperimentBenchResult, out: string): number {
   mkdirSync(out, { recursive: true });
   const file = join(out, "experiment.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
-  process.stdout.write(`wrote ${file}\n`);
+  process.stdout.write(`wrote ${shownPath(file)}\n`);
   return 0;
 }

@@ -19,6 +19,7 @@ network-only graph, and says so. One bad recording does not stop the others.
   -o, --out DIR          where graphs go, one <recording name>.json each (default ./graphs)
   --allow-incomplete     also build recordings marked incomplete
 `,
+  paths: { options: ["out"], positionals: true },
   options: { out: { type: "string", short: "o", default: "graphs" }, "allow-incomplete": { type: "boolean" } },
   async run(values, positionals) {
     if (positionals.length === 0) throw new UsageError("expected one or more recording directories");

@@ -1,6 +1,7 @@
 import { buildCorpus, corpusCatalogue, DEFAULT_GENERATED } from "@pagepath/corpus";
 import { Progress } from "../progress.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const DEFAULT_DATA = "corpus-data";
 const KINDS = ["fixture", "realistic", "generated"];
@@ -25,6 +26,7 @@ built are skipped unless --force; a failing site is reported and the others go o
   --quiet-ms MS     quiet period after load before a recording stops (default 2500)
   --force           rebuild sites that are already built
 `,
+  paths: { options: ["data"] },
   options: {
     data: { type: "string", default: DEFAULT_DATA },
     generated: { type: "string" },
@@ -50,7 +52,7 @@ built are skipped unless --force; a failing site is reported and the others go o
     });
     progress.end();
     const failed = results.filter((r) => r.status === "failed");
-    const lines = [`corpus in ${data}: ${results.filter((r) => r.status === "built").length} built, ${results.filter((r) => r.status === "skipped").length} already there, ${failed.length} failed`];
+    const lines = [`corpus in ${shownPath(data)}: ${results.filter((r) => r.status === "built").length} built, ${results.filter((r) => r.status === "skipped").length} already there, ${failed.length} failed`];
     for (const r of results) lines.push(`  ${r.status.padEnd(8)} ${r.site.name}: ${r.message}`);
     process.stdout.write(lines.join("\n") + "\n");
     return failed.length ? 1 : 0;

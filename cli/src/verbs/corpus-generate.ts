@@ -22,6 +22,7 @@ The same seed and parameters give the same pages, byte for byte.
   --params FILE    JSON with the parameters to change, merged over the defaults
   --print-params   print the default parameters as JSON (a starting point for --params) and exit
 `,
+  paths: { options: ["out", "params"] },
   options: {
     count: { type: "string" },
     seed: { type: "string" },

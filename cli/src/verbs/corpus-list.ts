@@ -17,6 +17,7 @@ resources, bytes, domains and critical path.
   --data DIR        the corpus directory (default ${DEFAULT_DATA})
   --generated N     synthetic sites in the catalogue (default ${DEFAULT_GENERATED})
 `,
+  paths: { options: ["data"] },
   options: { data: { type: "string", default: DEFAULT_DATA }, generated: { type: "string" } },
   async run(values) {
     const data = String(values.data);

@@ -22,6 +22,7 @@ cannot be read is reported and the others go on.
                        where pagepath profile writes)
   -o, --out DIR        where the report goes (default ./stats)
 `,
+  paths: { options: ["out"], positionals: true },
   options: { out: { type: "string", short: "o", default: "stats" } },
   async run(values, positionals) {
     const dirs = positionals.length ? positionals : [DEFAULT_DIR];

@@ -21,6 +21,7 @@ emulated browser and with Chromium (as root), and prints what was recorded, the 
 the replayed load times.
   --out DIR     where to write (default ./out/demo)
 `,
+  paths: { options: ["out"] },
   options: { out: { type: "string", default: "out/demo" } },
   async run(values) {
     const out = resolve(String(values.out));

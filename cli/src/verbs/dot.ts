@@ -1,6 +1,7 @@
 import { writeFileSync } from "node:fs";
 import { DOT_BIN, readGraphFile, runDot, toDot } from "@pagepath/graph-builder";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 const FORMATS = ["dot", "svg", "pdf", "png"] as const;
 type Format = (typeof FORMATS)[number];
@@ -22,6 +23,7 @@ Default output: <graph.json> with .json replaced by the format's extension.
   --all                 also draw nodes the emulator leaves out (dotted, faded)
   --rankdir DIR         LR (default: left to right) or TB (top to bottom)
 `,
+  paths: { options: ["out"], positionals: true },
   options: {
     out: { type: "string", short: "o" },
     format: { type: "string" },
@@ -39,7 +41,7 @@ Default output: <graph.json> with .json replaced by the format's extension.
     if (out === "-") process.stdout.write(output);
     else {
       writeFileSync(out, output);
-      process.stdout.write(`wrote ${out}\n`);
+      process.stdout.write(`wrote ${shownPath(out)}\n`);
     }
     return 0;
   },

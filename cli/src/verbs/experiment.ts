@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
-import { relative } from "node:path";
+import { dirname } from "node:path";
+import { shownPath } from "../shown-path.js";
 import { readExperiment } from "@pagepath/results";
 import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, runLocalSweep, sweepTags } from "@pagepath/runner";
 import { Progress } from "../progress.js";
@@ -27,6 +28,7 @@ dropped and run again on resume. Look at the results with: pagepath analyze OUT,
   --queue URL            enqueue the runs on a Redis-backed BullMQ queue for \`pagepath worker\`
                          processes (on this or other machines) and collect their results here
 `,
+  paths: { options: ["out"], positionals: true },
   options: {
     out: { type: "string" },
     workers: { type: "string" },
@@ -51,7 +53,7 @@ dropped and run again on resume. Look at the results with: pagepath analyze OUT,
     process.stderr.write(
       `${x.plan.name}: ${x.plan.sites.length} sites x ${x.plan.networks.length} networks x ... = ${total} runs; ${cells.length} to go` +
         `, about ${formatDuration(estimate.totalMs)} ${lanes} (${(estimate.perRunMs / 1000).toFixed(1)} s a run${estimate.calibratedBy ? `, scaled by ${estimate.calibratedBy} runs done` : ""})\n` +
-        `results: ${relative(process.cwd(), x.runsFile) || x.runsFile}\n`,
+        `results: ${shownPath(x.runsFile)}\n`,
     );
     if (budgetMs !== null && estimate.totalMs > budgetMs) {
       throw new UsageError(
@@ -91,7 +93,7 @@ function finish(planFile: string, failed: number, failures: string[]): number {
   const failedTotal = x.runs.filter((r) => r.status === "failed").length;
   process.stdout.write(`${x.plan.name}: ${counted} runs recorded, ${failedTotal} failed${failed ? ` (${failed} in this sweep)` : ""}\n`);
   for (const f of failures) process.stdout.write(`  failed: ${f.split("\n")[0]}\n`);
-  process.stdout.write(`analyze: pagepath analyze ${relative(process.cwd(), planFile)}\nbrowse:  pagepath view ${relative(process.cwd(), planFile).replace(/[^/]*$/, "") || "."}\n`);
+  process.stdout.write(`analyze: pagepath analyze ${shownPath(planFile)}\nbrowse:  pagepath view ${shownPath(dirname(planFile))}\n`);
   return failedTotal > 0 ? 1 : 0;
 }
 

@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { readBody, readRecording, toHar } from "@pagepath/profiler";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const harVerb: Verb = {
   name: "har",
@@ -14,6 +15,7 @@ extensions are kept (_initiator with its stack, _priority, _resourceType, _fromC
 included, binary ones base64-encoded. Default output: <recording-dir>/recording.har
   -o, --out FILE        where to write the HAR ("-" for standard output)
 `,
+  paths: { options: ["out"], positionals: true },
   options: { out: { type: "string", short: "o" } },
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError("expected exactly one recording directory");
@@ -24,7 +26,7 @@ included, binary ones base64-encoded. Default output: <recording-dir>/recording.
     if (out === "-") process.stdout.write(har + "\n");
     else {
       writeFileSync(out, har);
-      process.stdout.write(`wrote ${out}\n`);
+      process.stdout.write(`wrote ${shownPath(out)}\n`);
     }
     return 0;
   },

@@ -20,6 +20,7 @@ incomplete with the reason; the others go on. Complete recordings already in --o
   --concurrency N        pages at once, each in its own browser (default 1)
   --force                record again even if a complete recording exists
 ${PROFILE_OPTIONS_HELP}`,
+  paths: { options: ["list", "out"] },
   options: {
     list: { type: "string" },
     out: { type: "string", default: "recordings" },

@@ -4,7 +4,8 @@ import { parseArgs } from "node:util";
 import { checkReplayInputs, networkSpec, readTopology, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
 import { timestamp } from "../timestamp.js";
-import { numberOption, UsageError } from "../verb.js";
+import { absolutePaths, numberOption, UsageError } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
 export const RUN_USAGE = `
@@ -49,7 +50,8 @@ function optionsNetwork(values: Record<string, unknown>, name: string): NetworkS
 }
 
 export async function replayRun(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const { values, positionals } = absolutePaths({ options: ["recording", "out"], positionals: true }, parsed.values, parsed.positionals) as typeof parsed;
   if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
   const client = values.client;
   if (client !== "emulated" && client !== "chromium") throw new UsageError(`--client "${client ?? ""}": expected emulated or chromium`);
@@ -71,7 +73,7 @@ export async function replayRun(argv: string[]): Promise<number> {
   }
   let result: RunResult;
   try {
-    process.stderr.write(`replaying ${graphFile} with ${client === "emulated" ? "the emulated browser" : "Chromium"} over ${settings.configuration.protocol}/${settings.configuration.transport} ...\n`);
+    process.stderr.write(`replaying ${shownPath(graphFile)} with ${client === "emulated" ? "the emulated browser" : "Chromium"} over ${settings.configuration.protocol}/${settings.configuration.transport} ...\n`);
     result = await runReplay({
       graphFile,
       recording: values.recording,
@@ -102,8 +104,8 @@ function summary(r: RunResult, file: string): string {
     `  DOMContentLoaded ${f(m.domContentLoadedMs)}, load ${f(m.loadMs)}, whole graph ${f(m.graphCompleteMs)}`,
     `  ${r.requests?.length ?? 0} requests over ${r.connections.length} connections; ${paths}`,
     ...r.warnings.slice(0, 5).map((w) => `  warning: ${w}`),
-    `run result: ${file}`,
-    `  as a trace for Perfetto: pagepath trace ${file}`,
+    `run result: ${shownPath(file)}`,
+    `  as a trace for Perfetto: pagepath trace ${shownPath(file)}`,
     "",
   ].join("\n");
 }

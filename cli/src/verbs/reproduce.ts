@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join } from "node:path";
+import { shownPath } from "../shown-path.js";
 import { analyzeExperiment, readExperiment, runsCsv } from "@pagepath/results";
 import { DEFAULT_GRID } from "../reproduction/plans.js";
 import { writeReport } from "../reproduction/report.js";
@@ -29,6 +30,7 @@ differ. Runs are resumable (WORK/results/<experiment>/); running it again only w
   --work DIR      plans, runs and logs (default reproduction)
   --out DIR       the report and its plots (default docs/reproduction)
 `,
+  paths: { options: ["data", "work", "out"] },
   options: {
     data: { type: "string", default: DEFAULT_DATA },
     sites: { type: "string" },
@@ -60,7 +62,7 @@ differ. Runs are resumable (WORK/results/<experiment>/); running it again only w
     const command = ["pagepath reproduce", ...process.argv.slice(3)].join(" ");
     const report = writeReport(out, inputs, command);
     for (const i of inputs) writeFileSync(join(out, i.experiment.plan.name, "runs.csv"), runsCsv(i.analysis.rows));
-    process.stdout.write(`wrote ${relative(process.cwd(), report)} and its plots; the runs are in ${String(values.work)}/results\n`);
+    process.stdout.write(`wrote ${shownPath(report)} and its plots; the runs are in ${shownPath(join(String(values.work), "results"))}\n`);
     return 0;
   },
 };

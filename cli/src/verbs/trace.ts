@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { readGraphFile, type Graph } from "@pagepath/graph-builder";
 import { readRunResultFile, runToTrace, validateRunResult, type RunResult, type RunTrace } from "@pagepath/results";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const traceVerb: Verb = {
   name: "trace",
@@ -22,6 +23,7 @@ Default output: the run file with .json (or .jsonl) replaced by .trace.json (.li
   -o, --out FILE   where to write ("-" for standard output)
   --line N         the line of a runs file to export, from 1 (default 1)
 `,
+  paths: { options: ["graph", "out"], positionals: true },
   options: {
     graph: { type: "string" },
     out: { type: "string", short: "o" },
@@ -48,7 +50,7 @@ Default output: the run file with .json (or .jsonl) replaced by .trace.json (.li
     if (out === "-") process.stdout.write(traceJson(trace));
     else {
       writeFileSync(out, traceJson(trace));
-      process.stdout.write(`wrote ${out}: ${trace.traceEvents.length} trace events; open it in Perfetto or chrome://tracing\n`);
+      process.stdout.write(`wrote ${shownPath(out)}: ${trace.traceEvents.length} trace events; open it in Perfetto or chrome://tracing\n`);
     }
     return 0;
   },
@@ -100,7 +102,7 @@ function siteGraph(run: RunResult, runPath: string): Graph | undefined {
 
 function explicitGraph(run: RunResult, path: string): Graph {
   const graph = readGraphFile(path);
-  if (sha256(path) !== run.site.graphSha256) process.stderr.write(`pagepath trace: warning: ${path}: is not the graph this run replayed (its SHA-256 differs from site.graphSha256); its labels may not fit\n`);
+  if (sha256(path) !== run.site.graphSha256) process.stderr.write(`pagepath trace: warning: ${shownPath(path)}: is not the graph this run replayed (its SHA-256 differs from site.graphSha256); its labels may not fit\n`);
   return graph;
 }
 

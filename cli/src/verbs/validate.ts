@@ -2,6 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { readGraphFile } from "@pagepath/graph-builder";
 import { readRecording } from "@pagepath/profiler";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const validateVerb: Verb = {
   name: "validate",
@@ -13,13 +14,14 @@ A directory is read as a recording (manifest, event log, trace, archive, bodies)
 (JSON Schema graph-builder/schema/graph.schema.json, plus references, critical path and acyclicity).
 Reports, per item, "ok" or the file and place that is wrong. Exit code 1 if any is invalid.
 `,
+  paths: { positionals: true },
   options: {},
   async run(_values, positionals) {
     if (positionals.length === 0) throw new UsageError("expected one or more recordings or graph files");
     let bad = 0;
     for (const path of positionals) {
       try {
-        process.stdout.write(`ok       ${path}: ${describe(path)}\n`);
+        process.stdout.write(`ok       ${shownPath(path)}: ${describe(path)}\n`);
       } catch (e) {
         bad++;
         process.stdout.write(`INVALID  ${(e as Error).message}\n`);

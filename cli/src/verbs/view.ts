@@ -1,5 +1,7 @@
+import { resolve } from "node:path";
 import { DEFAULT_HOST, DEFAULT_PORT, startViewer } from "@pagepath/viewer";
 import { numberOption, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const viewVerb: Verb = {
   name: "view",
@@ -17,12 +19,13 @@ open; stop with Ctrl-C.
   --host HOST   address to listen on (default ${DEFAULT_HOST}: this machine only)
   --port PORT   port (default ${DEFAULT_PORT}; 0 picks a free one)
 `,
+  paths: { positionals: true },
   options: { host: { type: "string", default: DEFAULT_HOST }, port: { type: "string" } },
   async run(values, positionals) {
-    const dir = positionals[0] ?? "corpus-data";
+    const dir = positionals[0] ?? resolve("corpus-data");
     const port = numberOption(values, "port", DEFAULT_PORT, 0, 65535);
     const viewer = await startViewer({ dir, host: String(values.host), port });
-    process.stdout.write(`pagepath viewer for ${dir}: open ${viewer.url}\n`);
+    process.stdout.write(`pagepath viewer for ${shownPath(dir)}: open ${viewer.url}\n`);
     await new Promise<void>((done) => {
       const stop = (): void => void viewer.close().then(done);
       process.once("SIGINT", stop);

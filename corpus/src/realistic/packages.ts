@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import type { PackagePin } from "./recipe.js";
 
 const STAMP = ".pagepath-integrity";
@@ -17,7 +17,10 @@ export function packageDir(storeDir: string, pin: PackagePin): string {
  * store. A tarball that does not match is refused: the corpus is the same on every machine or
  * not built at all.
  */
-export function obtainPackage(storeDir: string, pin: PackagePin): string {
+export function obtainPackage(store: string, pin: PackagePin): string {
+  // npm runs in the work folder and is told to pack into it: a relative path would name a folder
+  // inside itself
+  const storeDir = resolve(store);
   const dir = packageDir(storeDir, pin);
   if (existsSync(join(dir, STAMP)) && readFileSync(join(dir, STAMP), "utf8") === pin.integrity) return dir;
   mkdirSync(storeDir, { recursive: true });
