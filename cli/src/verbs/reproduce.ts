@@ -28,7 +28,8 @@ differ. Runs are resumable (WORK/results/<experiment>/); running it again only w
   --rtts LIST     RTTs in ms (default ${DEFAULT_GRID.rttMs.join(",")})
   --workers N     runs at once (default 2)
   --work DIR      plans, runs and logs (default reproduction)
-  --out DIR       the report and its plots (default docs/reproduction)
+  --out DIR       the report and its plots (default WORK/report; the committed report is
+                  docs/reproduction)
 `,
   paths: { options: ["data", "work", "out"] },
   options: {
@@ -39,7 +40,7 @@ differ. Runs are resumable (WORK/results/<experiment>/); running it again only w
     rtts: { type: "string" },
     workers: { type: "string" },
     work: { type: "string", default: "reproduction" },
-    out: { type: "string", default: join("docs", "reproduction") },
+    out: { type: "string" },
   },
   async run(values) {
     const list = (name: string, fallback: number[]) => {
@@ -53,7 +54,7 @@ differ. Runs are resumable (WORK/results/<experiment>/); running it again only w
     const workers = numberOption(values, "workers", 2, 1, 64);
     const sites = values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean);
     const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers });
-    const out = String(values.out);
+    const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const inputs = experiments.map(({ experiment, prepared }) => {
       const results = readExperiment(prepared.planFile);
       const analysis = analyzeExperiment(results, { baseline: experiment.baseline, candidates: [experiment.candidate] });
