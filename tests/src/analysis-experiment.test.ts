@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -262,6 +262,25 @@ describe("pagepath analyze", () => {
     assert.match(r.stdout, /empty\.plan\.json: no finished runs yet/);
     assert.ok(existsSync(join(out, "sweep.analysis", "summary.md")));
     assert.match(readFileSync(join(out, "sweep.analysis", "summary.md"), "utf8"), /metric: DOMContentLoaded time/);
+  });
+
+  it("finds the results where experiment wrote them: from the plan, the output folder, or a folder above", async () => {
+    // `pagepath experiment plans/sweep.plan.json` (default --out) writes the resolved plan and the
+    // runs to plans/sweep/, a folder named after the plan beside it.
+    const plans = join(tempDir("analyze-experiment-out"), "plans");
+    const results = join(plans, "sweep");
+    mkdirSync(results, { recursive: true });
+    writeFileSync(join(plans, "sweep.plan.json"), JSON.stringify(sweep, null, 2));
+    writeExperiment(results, sweep, sweepRuns());
+    const analysis = join(results, "sweep.analysis");
+    for (const target of [join(plans, "sweep.plan.json"), results, plans]) {
+      rmSync(analysis, { recursive: true, force: true });
+      const r = await runCli(["analyze", target], 60_000);
+      assert.equal(r.code, 0, `analyze ${target}: ${r.stdout}${r.stderr}`);
+      assert.match(r.stdout, /^sweep: 69 of 72 runs \(68 ok\)/, `analyze ${target}`);
+      assert.equal(r.stdout.match(/wrote 6 files to/g)?.length, 1, `analyze ${target} analyses the experiment once: ${r.stdout}`);
+      assert.ok(existsSync(join(analysis, "summary.md")), `analyze ${target} writes beside the runs, in ${analysis}`);
+    }
   });
 
   it("bad input is one line naming the file", async () => {

@@ -1,5 +1,5 @@
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, resolve } from "node:path";
+import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
 import { cdf, cdfSvg, type CdfPlot } from "@pagepath/corpus";
 import {
   analyzeExperiment,
@@ -8,11 +8,14 @@ import {
   comparisonHeatmaps,
   comparisonPlotFiles,
   DEFAULT_MARGIN_MS,
+  findExperimentResults,
   gridPointLabel,
   METRIC_TITLES,
   METRICS,
   PLAN_SUFFIX,
+  planName,
   readExperiment,
+  readPlanFile,
   runsCsv,
   summaryMarkdown,
   type Comparison,
@@ -20,6 +23,7 @@ import {
   type MetricName,
   type PointComparison,
 } from "@pagepath/results";
+import { findExperiments } from "@pagepath/viewer";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const analyzeVerb: Verb = {
@@ -29,7 +33,10 @@ export const analyzeVerb: Verb = {
 usage: pagepath analyze <NAME.plan.json | FOLDER> [--metric load|dcl|graph] [--baseline SEL]
                         [--candidate SEL]... [--margin-ms 20] [--out DIR]
 
-Analyses an experiment (docs/formats/experiment-results.md), or every *.plan.json in a folder.
+Analyses an experiment (docs/formats/experiment-results.md), or every one whose *.plan.json is in a
+folder or up to four folders below it. A plan's runs are found where "pagepath experiment PLAN" wrote
+them: beside the plan, else in its default output folder (NAME/ beside the plan). For results written
+elsewhere with experiment's --out, give that folder, or the plan in it.
 A configuration is a protocol/transport, server model and priority scheme on one family of networks
 (networks that differ only in the first path's bandwidth and RTT, the heatmaps' grid). Per
 configuration and network: runs, how they ended, and the mean, median, p90 and sample sd of the
@@ -45,7 +52,8 @@ Writes summary.md, analysis.json (docs/formats/analysis.md), runs.csv and per co
                       each family's two configurations are compared, the first in plan order as baseline
   --candidate SEL     what to compare with the baseline (repeatable; default: every other configuration)
   --margin-ms N       "equal or better" allows the candidate this much slower (default ${DEFAULT_MARGIN_MS})
-  --out DIR           where to write (default <plan folder>/<name>.analysis/; for a folder, DIR/<name>.analysis/)
+  --out DIR           where to write (default <name>.analysis/ beside the runs file; for a folder,
+                      DIR/<name>.analysis/)
 `,
   paths: { options: ["out"], positionals: true },
   options: {
@@ -62,20 +70,29 @@ Writes summary.md, analysis.json (docs/formats/analysis.md), runs.csv and per co
     const input = positionals[0]!;
     const folder = existsSync(input) && statSync(input).isDirectory();
     const plans = folder ? planFiles(input) : [input];
+    // A source plan and the resolved plan experiment wrote beside its runs are one experiment.
+    const analysed = new Set<string>();
+    const outs = new Map<string, string>();
     let code = 0;
     for (const plan of plans) {
       try {
         if (!existsSync(plan)) throw new Error(`${plan}: no such file`);
         if (!plan.endsWith(PLAN_SUFFIX)) throw new Error(`${plan}: not an experiment plan (its name must end in ${PLAN_SUFFIX})`);
-        const experiment = readExperiment(plan);
-        if (experiment.runs.length === 0) {
-          process.stdout.write(`${plan}: no finished runs yet, nothing to analyze\n`);
+        readPlanFile(plan);
+        const results = findExperimentResults(plan);
+        if (analysed.has(results.runsFile)) continue;
+        analysed.add(results.runsFile);
+        const experiment = existsSync(results.runsFile) ? readExperiment(results.planFile) : null;
+        if (!experiment || experiment.runs.length === 0) {
+          process.stdout.write(`${plan}: no finished runs yet (${experiment ? `none in ${results.runsFile}` : `no ${results.runsFile}`}), nothing to analyze\n`);
           code = Math.max(code, 1);
           continue;
         }
         const analysis = analyzeExperiment(experiment, options);
-        const name = basename(plan).slice(0, -PLAN_SUFFIX.length);
-        const out = resolve(folder ? join(String(values.out ?? input), `${name}.analysis`) : String(values.out ?? join(dirname(plan), `${name}.analysis`)));
+        const name = planName(plan);
+        const out = resolve(values.out === undefined ? join(results.dir, `${name}.analysis`) : folder ? join(String(values.out), `${name}.analysis`) : String(values.out));
+        if (outs.has(out)) throw new Error(`${plan}: another experiment named ${name} (${outs.get(out)}) was analysed into ${out} already: analyze this one on its own, with its own --out`);
+        outs.set(out, plan);
         const files = writeAnalysis(analysis, out);
         process.stdout.write(report(analysis, out, files));
       } catch (e) {
@@ -93,9 +110,10 @@ function metricOption(raw: string): MetricName {
   return m;
 }
 
+/** The plans in dir and below it, found as `pagepath view` finds them. */
 function planFiles(dir: string): string[] {
-  const plans = readdirSync(dir).filter((f) => f.endsWith(PLAN_SUFFIX)).sort().map((f) => join(dir, f));
-  if (plans.length === 0) throw new UsageError(`${dir}: no *${PLAN_SUFFIX} in it`);
+  const plans = findExperiments(dir).plans;
+  if (plans.length === 0) throw new UsageError(`${dir}: no *${PLAN_SUFFIX} in it or up to four folders below`);
   return plans;
 }
 

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
-import { PLAN_SUFFIX, readPlanFile, runsFileFor, validatePlan, type ExperimentPlan } from "@pagepath/results";
+import { dirname, relative, resolve } from "node:path";
+import { experimentOutput, readPlanFile, validatePlan, type ExperimentPlan } from "@pagepath/results";
 import { checkReplayInputs } from "../graph-check.js";
 
 export interface PreparedExperiment {
@@ -13,9 +13,9 @@ export interface PreparedExperiment {
 
 /**
  * Checks a plan as a user wrote it and everything its runs will need (every graph valid, every fetch
- * archived), then writes the resolved plan to `<outDir>/<name>.plan.json` (default outDir:
- * `<plan folder>/<name>/`), where the runs file will grow beside it. Throws before any run starts,
- * naming every problem. A sweep that resumes must find the same resolved plan it began with.
+ * archived), then writes the resolved plan where experimentOutput says (by default
+ * `<plan folder>/<name>/<name>.plan.json`), where the runs file will grow beside it. Throws before
+ * any run starts, naming every problem. A sweep that resumes must find the same resolved plan it began with.
  */
 export function prepareExperiment(sourcePlanFile: string, outDir?: string): PreparedExperiment {
   const source = resolve(sourcePlanFile);
@@ -31,8 +31,7 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string): Prep
   });
   if (problems.length > 0) throw new Error(`${source}: the plan's sites cannot be replayed:\n${problems.join("\n")}`);
 
-  const out = resolve(outDir ?? join(sourceDir, plan.name));
-  const planFile = join(out, plan.name + PLAN_SUFFIX);
+  const { dir: out, planFile, runsFile } = experimentOutput(source, outDir);
   const resolved = planFile === source ? plan : rebase(plan, sourceDir, out);
   const text = JSON.stringify(resolved, null, 2) + "\n";
   if (existsSync(planFile)) {
@@ -45,7 +44,7 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string): Prep
   }
   const problemsOut = validatePlan(JSON.parse(text), planFile);
   if (problemsOut.length > 0) throw new Error(`the resolved plan is not valid (a bug in pagepath):\n${problemsOut.join("\n")}`);
-  return { plan: resolved, planFile, runsFile: runsFileFor(planFile), outDir: out };
+  return { plan: resolved, planFile, runsFile, outDir: out };
 }
 
 /** The plan with its networks explicit and its files found from `to` instead of `from`. */
