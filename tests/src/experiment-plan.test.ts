@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -82,6 +82,7 @@ describe("experiment plans: grids, samples and topologies", () => {
       [{ grid: undefined, sample: { points: 4, rateMbit: [50, 5], rttMs: [10, 20] } }, /\/sample\/rateMbit: the range \[50, 5\] runs backwards/],
       [{ grid: undefined }, /\/networks: the plan has no network to run over/],
       [{ metric: "onload" }, /\/metric: must be one of/],
+      [{ client: "chromium", protocols: ["h3"], transports: ["quic", "mpquic"], connectionsPerOrigin: { h3: 1 }, topologies: [{ paths: 2 }] }, /\/transports\/1: mpquic: Chromium has no multipath QUIC/],
       [{ networks: [{ name: "10M-200ms", paths: [{ upMbps: 1, downMbps: 1, rttMs: 1, loss: 0, queue: null }] }] }, /\/networks\/4\/name: network "10M-200ms" is already used by \/networks\/0/],
     ];
     for (const [over, expected] of cases) {
@@ -111,6 +112,11 @@ describe("experiment plans: grids, samples and topologies", () => {
     const norec = await runCli(["experiment", bad]);
     assert.notEqual(norec.code, 0);
     assert.match(norec.stderr, /\/sites\/0 \(two-frames\): .*cannot find the recording to serve/);
+    writeFileSync(bad, JSON.stringify(plan({ client: "chromium", protocols: ["h3"], transports: ["mpquic"], connectionsPerOrigin: { h3: 1 }, topologies: [{ paths: 2 }] })));
+    const mpquic = await runCli(["experiment", bad]);
+    assert.notEqual(mpquic.code, 0);
+    assert.match(mpquic.stderr, /p\.plan\.json: \/transports\/0: mpquic: Chromium has no multipath QUIC; use "client": "emulated" for mpquic, or "quic"/);
+    assert.ok(!existsSync(join(dir, "p")), "nothing was written for the plan");
     const usage = await runCli(["experiment", bad, "--time-budget", "soon"]);
     assert.equal(usage.code, 2);
     assert.match(usage.stderr, /--time-budget "soon": expected a duration/);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readGraphFile, type Graph } from "@pagepath/graph-builder";
@@ -53,6 +53,19 @@ describe("replay clients: bad input and stalled loads", () => {
     const archive = JSON.parse(readFileSync(join(copy, "archive.json"), "utf8"));
     writeFileSync(join(copy, "archive.json"), JSON.stringify(archive.filter((e: any) => !missing.resource!.archiveIds.includes(e.id))));
     await rejected([graphFile, "--client", "chromium", "--recording", copy], /archive\.json/, new RegExp(missing.resource!.url.replace(/[.?*+()[\]]/g, "\\$&")));
+  });
+
+  it("refuses Chromium over multipath QUIC, which Chromium does not have, in replay and in accuracy", async () => {
+    await rejected(
+      [graphFile, "--client", "chromium", "--protocol", "h3", "--transport", "mpquic", "--paths", "2", "--recording", recording, "--out", join(work, "mpquic.json")],
+      /--transport mpquic: Chromium has no multipath QUIC/,
+      /use --client emulated for mpquic, or --transport quic/,
+    );
+    const out = join(work, "accuracy-mpquic");
+    const r = await runCli(["accuracy", "--data", data, "--sites", SITE, "--protocol", "h3", "--transport", "mpquic", "--conditions", "100:20", "--runs", "1", "--out", out], 120_000);
+    assert.equal(r.code, 2, r.stdout + r.stderr);
+    assert.match(r.stderr, /pagepath accuracy: --transport mpquic: Chromium has no multipath QUIC/);
+    assert.ok(!existsSync(out), "no run was made");
   });
 
   it("refuses a topology that is not up", async () => {

@@ -6,7 +6,7 @@ import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
 import { UsageError, type Verb } from "../verb.js";
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
+import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
 /** Bandwidths from 1 to 100 Mbit/s against RTTs from 20 to 200 ms. */
 const DEFAULT_CONDITIONS = "1:100,2:200,5:50,10:200,25:20,100:80";
@@ -42,6 +42,7 @@ OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
   },
   async run(values) {
     const settings = runSettings(values, "emulated");
+    refuseTransport("chromium", settings.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic");
     const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);

@@ -1,4 +1,4 @@
-import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportsFor, type RunConfiguration } from "@pagepath/results";
+import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportRefusal, transportsFor, type Client, type RunConfiguration, type Transport } from "@pagepath/results";
 import { numberOption, UsageError } from "../verb.js";
 
 /** Options of a replay run's configuration, shared by `pagepath replay` and `pagepath accuracy`. */
@@ -19,7 +19,7 @@ export const RUN_OPTIONS = {
 
 export const RUN_OPTIONS_HELP = `
   --protocol h1|h1.0|h1-pipelined|h2|h3   (default h2; h1 keeps k connections per origin alive)
-  --transport tcp|mptcp|quic|mpquic       (default tcp, quic for h3)
+  --transport tcp|mptcp|quic|mpquic       (default tcp, quic for h3; mpquic: emulated browser only)
   --connections K         HTTP/1.x connections per origin, emulated browser (default 6)
   --model serial|parallel|out-of-order    server model (default out-of-order)
   --priority none|browser|mime|critical-path   how servers order ready responses (default none)
@@ -57,6 +57,7 @@ export function runSettings(values: Record<string, unknown>, client: "emulated" 
   if (!named) throw new UsageError(`--protocol "${values.protocol}": expected one of ${Object.keys(PROTOCOL_NAMES).join(", ")}`);
   const transports = transportsFor(named.protocol);
   const transport = oneOf("transport", values.transport ?? transports[0], transports);
+  refuseTransport(client, transport, "use --client emulated for mpquic, or --transport quic");
   const emulated = client === "emulated";
   const configuration: RunSettings["configuration"] = {
     protocol: named.protocol,
@@ -76,4 +77,10 @@ export function runSettings(values: Record<string, unknown>, client: "emulated" 
     timeoutMs: numberOption(values, "timeout", 120, 1, 3600) * 1000,
     seed: numberOption(values, "seed", Math.floor(Math.random() * 2 ** 48), 0, Number.MAX_SAFE_INTEGER),
   };
+}
+
+/** A transport `client` cannot run, as a usage error saying why and what to ask for instead. */
+export function refuseTransport(client: Client, transport: Transport, instead: string): void {
+  const refusal = transportRefusal(client, transport);
+  if (refusal) throw new UsageError(`--transport ${transport}: ${refusal}; ${instead}`);
 }

@@ -39,6 +39,14 @@ export function transportsFor(protocol: Protocol): readonly Transport[] {
   return protocol === "h3" ? ["quic", "mpquic"] : ["tcp", "mptcp"];
 }
 
+/**
+ * Why `client` cannot run over `transport`, or null when it can. Chromium has no multipath QUIC: asked
+ * for mpquic it would load over single-path QUIC, and the run would be labelled multipath.
+ */
+export function transportRefusal(client: Client, transport: Transport): string | null {
+  return client === "chromium" && transport === "mpquic" ? "Chromium has no multipath QUIC" : null;
+}
+
 export interface Queue {
   discipline: (typeof QUEUE_DISCIPLINES)[number];
   /** Bottleneck buffer in 1500-byte packets, as the link emulator used it (a plan's BDP multiple resolved). */

@@ -1,13 +1,13 @@
 /**
  * Checks an experiment plan (docs/formats/experiment-results.md): its shape with the JSON Schema,
  * then the networks its grid and sample make, that names are unique, every protocol has a transport
- * to run over and seeds stay exact.
+ * to run over, the client can run every transport, and seeds stay exact.
  */
 import { existsSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
 import { generatedNetworks } from "./plan-networks.js";
-import { transportsFor } from "./run-result.js";
+import { transportRefusal, transportsFor } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 
@@ -57,6 +57,8 @@ function consistencyProblems(p: ExperimentPlan): string[] {
     if (!p.protocols.some((protocol) => transportsFor(protocol).includes(t))) problems.push(`/transports/${i}: ${t} carries none of the protocols in /protocols`);
     const multipath = t === "mptcp" || t === "mpquic";
     if (multipath && !p.networks.some((n) => n.paths.length > 1)) problems.push(`/transports/${i}: ${t} needs a network with two paths, and every network of the plan has one (add a topology with "paths": 2)`);
+    const refusal = transportRefusal(p.client, t);
+    if (refusal) problems.push(`/transports/${i}: ${t}: ${refusal}; use "client": "emulated" for ${t}, or "quic" in /transports`);
   });
   if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);

@@ -93,7 +93,8 @@ function connectionsOf(archive: ArchiveEntry[], c: RunConfiguration, ms: (s: num
     const r = e.response;
     if (!r?.connectionId || r.connectionId === "0") continue;
     const protocol = r.protocol === "h2" ? "h2" : r.protocol === "h3" ? "h3" : "h1";
-    const transport = protocol === "h3" ? (c.transport === "mpquic" ? "mpquic" : "quic") : c.transport === "mptcp" ? "mptcp" : "tcp";
+    // Chromium has no multipath QUIC (runReplay refuses mpquic for it): its HTTP/3 is QUIC.
+    const transport = protocol === "h3" ? "quic" : c.transport === "mptcp" ? "mptcp" : "tcp";
     const connect = r.timing && r.timing.connectStart >= 0 ? ms(r.timing.requestTime + r.timing.connectStart / 1000) : null;
     const opened = Math.max(0, connect ?? ms(e.times.start) ?? 0);
     const id = `chromium-${r.connectionId}`;

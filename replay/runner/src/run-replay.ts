@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { release } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { validateRunResult, RUN_RESULT_SCHEMA_VERSION, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { NET_BINARY } from "./binaries.js";
 import { runChromiumClient } from "./chromium-client.js";
@@ -37,11 +37,13 @@ export interface ReplayRun {
 
 /**
  * One replay of one page: the servers in the topology's server namespace, one client in its
- * client namespace, and the run result (validated) of what happened. Bad input (a graph that fails
- * validation, fetches missing from the archive, a topology that is not up) throws before anything
- * starts; a stalled load comes back as an incomplete result.
+ * client namespace, and the run result (validated) of what happened. Bad input (a transport the client
+ * does not have, a graph that fails validation, fetches missing from the archive, a topology that is
+ * not up) throws before anything starts; a stalled load comes back as an incomplete result.
  */
 export async function runReplay(r: ReplayRun): Promise<RunResult> {
+  const refusal = transportRefusal(r.client, r.configuration.transport);
+  if (refusal) throw new Error(`the ${r.client} client over ${r.configuration.transport}: ${refusal}`);
   const { graph, recording } = checkReplayInputs(r.graphFile, r.recording);
   const configuration: RunConfiguration = { ...r.configuration, network: r.topology.network };
   const scheduler = r.scheduler ?? "minrtt";
