@@ -1,5 +1,10 @@
 //! Sends each fetch to the transport that serves its origin: the run's protocol for https
 //! origins, clear HTTP/1.1 for http origins (the replay serves those as recorded).
+//!
+//! A run has at most one transport of each kind, because each numbers its connections from 1
+//! ("tcp-1", "quic-1") and ids must be unique in the run: the TCP transport serves http origins
+//! itself (clear HTTP/1.1 whatever its protocol), so http and https origins over TCP share it, and
+//! only an HTTP/3 run adds a second one, whose ids carry another prefix.
 
 use super::quic::QuicTransport;
 use super::tcp::{TcpProtocol, TcpTransport};
@@ -10,37 +15,43 @@ pub struct Router {
     config: TransportConfig,
     protocol: Protocol,
     events: Events,
-    secure: Option<Box<dyn Transport>>,
-    clear: Option<Box<dyn Transport>>,
+    tcp: Option<TcpTransport>,
+    quic: Option<QuicTransport>,
 }
 
 impl Router {
     pub fn new(config: TransportConfig, protocol: Protocol, events: Events) -> Router {
-        Router { config, protocol, events, secure: None, clear: None }
+        Router { config, protocol, events, tcp: None, quic: None }
     }
 
-    /// Opens transports on first use, so a page without http origins starts no clear one.
+    /// Opens transports on first use, so a page without http origins in an HTTP/3 run starts no
+    /// TCP one.
     pub fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String> {
-        let slot = if tls { &mut self.secure } else { &mut self.clear };
-        if slot.is_none() {
-            let events = self.events.clone();
-            let config = self.config.clone();
+        let (config, events) = (&self.config, &self.events);
+        if tls && self.protocol == Protocol::H3 {
+            if self.quic.is_none() {
+                self.quic = Some(QuicTransport::new(config.clone(), events.clone())?);
+            }
+            self.quic.as_mut().expect("opened above").fetch(fetch);
+            return Ok(());
+        }
+        if self.tcp.is_none() {
             // config.http1 is the run's HTTP/1.x mode, keep-alive when the run is not HTTP/1.x: what
             // an http origin gets.
-            *slot = Some(match (tls, self.protocol) {
-                (true, Protocol::H3) => Box::new(QuicTransport::new(config, events)?),
-                (true, Protocol::H2) => Box::new(TcpTransport::new(config, TcpProtocol::Http2, events)?),
-                _ => Box::new(TcpTransport::new(config, TcpProtocol::Http1, events)?),
-            });
+            let protocol = if self.protocol == Protocol::H2 { TcpProtocol::Http2 } else { TcpProtocol::Http1 };
+            self.tcp = Some(TcpTransport::new(config.clone(), protocol, events.clone())?);
         }
-        slot.as_mut().expect("opened above").fetch(fetch);
+        self.tcp.as_mut().expect("opened above").fetch(fetch);
         Ok(())
     }
 
     pub fn finish(self) -> Vec<ConnectionRecord> {
         let mut records = Vec::new();
-        for t in [self.secure, self.clear].into_iter().flatten() {
-            records.extend(t.finish());
+        if let Some(t) = self.quic {
+            records.extend(Box::new(t).finish());
+        }
+        if let Some(t) = self.tcp {
+            records.extend(Box::new(t).finish());
         }
         records
     }

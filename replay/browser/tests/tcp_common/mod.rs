@@ -34,12 +34,13 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 /// archive.json and bodies/ (docs/formats/recording.md), each body its size in one letter.
-fn write_recording(dir: &Path, origin: &str, resources: &[Resource]) {
+fn write_recording(dir: &Path, sites: &[(&str, &[Resource])]) {
     std::fs::create_dir_all(dir.join("bodies")).unwrap();
-    let entries: Vec<Value> = resources
+    let entries: Vec<Value> = sites
         .iter()
+        .flat_map(|&(origin, resources)| resources.iter().map(move |r| (origin, r)))
         .enumerate()
-        .map(|(i, r)| {
+        .map(|(i, (origin, r))| {
             let body = vec![b'A' + (i % 26) as u8; r.bytes];
             let digest = ring::digest::digest(&ring::digest::SHA256, &body);
             let sha256: String = digest.as_ref().iter().map(|b| format!("{b:02x}")).collect();
@@ -71,9 +72,14 @@ pub struct ReplayServer {
 impl ReplayServer {
     /// Serves `resources` from `origin` with pagepath-server; `args` add to `serve`'s.
     pub fn start(name: &str, origin: &str, first_address: &str, resources: &[Resource], args: &[&str]) -> ReplayServer {
+        ReplayServer::start_sites(name, &[(origin, resources)], first_address, args)
+    }
+
+    /// Serves each origin's resources, each origin from its own address from `first_address` up.
+    pub fn start_sites(name: &str, sites: &[(&str, &[Resource])], first_address: &str, args: &[&str]) -> ReplayServer {
         let dir = scratch(name);
         let recording = dir.join("recording");
-        write_recording(&recording, origin, resources);
+        write_recording(&recording, sites);
         let out = dir.join("out");
         let binary = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/pagepath-server");
         assert!(binary.is_file(), "{} is missing: cargo build --release -p pagepath-server", binary.display());
