@@ -55,4 +55,12 @@ fi
 echo "install: building"
 npx --no-install tsc -b
 cargo build --release --locked --quiet --manifest-path replay/Cargo.toml
+# The commands on PATH, as the docs and the CLI's hints write them: links to this checkout's, so a
+# rebuild is picked up without installing again.
+if [ "$(id -u)" -eq 0 ]; then
+  ln -sfn "$PWD/pagepath" /usr/local/bin/pagepath
+  for b in pagepath-netprobe pagepath-fetch; do ln -sfn "$PWD/replay/target/release/$b" "/usr/local/bin/$b"; done
+else
+  echo "install: not root, so pagepath is not put on PATH: run it as $PWD/pagepath"
+fi
 echo "install: done ($(/usr/bin/chromium --version 2>/dev/null || echo 'chromium: not found'), node $(node --version))"

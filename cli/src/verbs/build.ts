@@ -4,6 +4,7 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Progress } from "../progress.js";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const buildVerb: Verb = {
   name: "build",
@@ -33,9 +34,9 @@ network-only graph, and says so. One bad recording does not stop the others.
     const results = buildMany(dirs, String(values.out), { allowIncomplete: values["allow-incomplete"] === true }, (r) => progress.finished(r.recording, r.ok));
     progress.end();
     const failed = results.filter((r) => !r.ok);
-    const lines = [`built ${results.length - failed.length} of ${results.length} graph(s) into ${values.out}`];
+    const lines = [`built ${results.length - failed.length} of ${results.length} graph(s) into ${shownPath(String(values.out))}`];
     for (const r of results) {
-      lines.push(r.ok ? `  ok      ${r.output}: ${r.message}` : `  FAILED  ${r.message}`);
+      lines.push(r.ok ? `  ok      ${shownPath(r.output ?? "")}: ${r.message}` : `  FAILED  ${r.message}`);
       for (const w of r.warnings) lines.push(`          warning: ${w}`);
     }
     process.stdout.write(lines.join("\n") + "\n");

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { networkSpec, runReplay, topologyDown, topologyUp } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
+import { shownPath } from "../shown-path.js";
 
 const LINK = networkSpec("10mbit-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 });
 
@@ -39,7 +40,7 @@ export async function demoReplays(graphFile: string, out: string): Promise<strin
       writeFileSync(resultFile, JSON.stringify(run, null, 1) + "\n");
       const m = run.metrics;
       const name = client === "emulated" ? "emulated browser" : "Chromium        ";
-      lines.push(`  ${name} ${run.status}: DOMContentLoaded ${m.domContentLoadedMs?.toFixed(0)} ms, load ${m.loadMs?.toFixed(0)} ms  (${resultFile}; pagepath trace ${resultFile})`);
+      lines.push(`  ${name} ${run.status}: DOMContentLoaded ${m.domContentLoadedMs?.toFixed(0)} ms, load ${m.loadMs?.toFixed(0)} ms  (${shownPath(resultFile)}; pagepath trace ${shownPath(resultFile)})`);
     }
   } finally {
     await topologyDown(net);

@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { buildGraph, loadRecording, toDot } from "@pagepath/graph-builder";
 import { DEFAULT_CHROMIUM, readBody, readRecording, recordPage, toHar, writeRecording } from "@pagepath/profiler";
 import type { Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 import { demoReplays } from "./demo-replay.js";
 
 export const demoVerb: Verb = {
@@ -44,7 +45,7 @@ the replayed load times.
     const byOrigin = new Map<string, number>();
     for (const e of r.archive) byOrigin.set(new URL(e.url).origin, (byOrigin.get(new URL(e.url).origin) ?? 0) + 1);
     const lines = [
-      `recording: ${dir}  (${m.status}${m.reason ? ": " + m.reason : ""})`,
+      `recording: ${shownPath(dir)}  (${m.status}${m.reason ? ": " + m.reason : ""})`,
       `  ${m.counts.requests} requests, ${m.counts.bodies} bodies, ${m.counts.events} CDP events, ${m.counts.traceEvents} trace events`,
       `  DOMContentLoaded ${lc.domContentLoaded} ms, load ${lc.load} ms, FCP ${lc.firstContentfulPaint} ms, LCP ${lc.largestContentfulPaint} ms`,
       ...[...byOrigin].map(([o, n]) => `  ${String(n).padStart(3)} requests from ${o}`),
@@ -53,11 +54,11 @@ the replayed load times.
         (e) =>
           `    ${e.initiator.type.padEnd(7)} ${(e.response?.protocol ?? "-").padEnd(8)} ${e.serverDelay.ms === null ? "   -  " : (e.serverDelay.ms.toFixed(0) + " ms").padStart(6)}  ${e.fromCache ? `(${e.fromCache} cache) ` : ""}${e.url}`,
       ),
-      `HAR: ${harFile}  (opens in Chrome DevTools: Network panel > Import HAR)`,
+      `HAR: ${shownPath(harFile)}  (opens in Chrome DevTools: Network panel > Import HAR)`,
       ...graphSummary(dir, out),
       ...(await demoReplays(join(out, "graph.json"), out)),
-      `check them: pagepath validate ${dir} ${join(out, "graph.json")}`,
-      `browse the graph and its timeline: ./pagepath view ${out}   (then open http://${DEFAULT_HOST}:${DEFAULT_PORT}/ in a browser)`,
+      `check them: pagepath validate ${shownPath(dir)} ${shownPath(join(out, "graph.json"))}`,
+      `browse the graph and its timeline: pagepath view ${shownPath(out)}   (then open http://${DEFAULT_HOST}:${DEFAULT_PORT}/ in a browser)`,
     ];
     process.stdout.write(lines.join("\n") + "\n");
     return m.status === "complete" ? 0 : 1;
@@ -73,7 +74,7 @@ function graphSummary(dir: string, out: string): string[] {
   const byId = new Map(g.nodes.map((n) => [n.id, n]));
   const b = g.criticalPath.breakdown;
   return [
-    `graph: ${graphFile}  (${g.nodes.length} nodes, ${g.edges.length} edges, ${g.frames.length} frames; drawn in ${svgFile})`,
+    `graph: ${shownPath(graphFile)}  (${g.nodes.length} nodes, ${g.edges.length} edges, ${g.frames.length} frames; drawn in ${shownPath(svgFile)})`,
     `  critical path ${g.criticalPath.totalMs.toFixed(1)} ms: network ${b.network.toFixed(1)}, script ${b.script.toFixed(1)}, parse ${b.parse.toFixed(1)}, css ${b.css.toFixed(1)}, other ${b.other.toFixed(1)}`,
     ...g.criticalPath.nodes.map((id) => `    ${byId.get(id)!.kind.padEnd(8)} ${byId.get(id)!.duration.toFixed(1).padStart(7)} ms  ${byId.get(id)!.label}`),
   ];

@@ -116,6 +116,9 @@ pub fn write(out: &Path, servers: &[OriginServer], cfg: &ServeConfig, spki_hash:
         chromium_flags: flags,
     };
     let text = serde_json::to_string_pretty(&map).expect("the name map serialises");
+    // one flag a line, for `xargs -a chromium.flags -d '\n' chromium ...`: the host resolver rules
+    // hold spaces that a shell would split
+    write_atomically(&out.join("chromium.flags"), (map.chromium_flags.join("\n") + "\n").as_bytes())?;
     write_atomically(&out.join("origins.json"), text.as_bytes())?;
     Ok(text)
 }
