@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { DEFAULT_PARAMS, generateSiteModel, mergeParams, writeGeneratedSite, type GeneratorParams } from "@pagepath/corpus";
 import { Progress } from "../progress.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 export const corpusGenerateCommand: Verb = {
   name: "generate",
@@ -47,22 +48,22 @@ The same seed and parameters give the same pages, byte for byte.
     const rows: { dir: string; resources: number; bytes: number; domains: number }[] = [];
     for (let i = 1; i <= count; i++) {
       const dir = join(out, `gen-${seed}-${i}`);
-      progress.working(dir);
+      progress.working(shownPath(dir));
       const model = generateSiteModel(params, seed, i);
       writeGeneratedSite(model, dir);
       const row = { dir, resources: model.resources.length, bytes: model.resources.reduce((s, r) => s + r.bytes, 0), domains: model.domains.length };
       rows.push(row);
-      progress.finished(dir, true, `${row.resources} resources`);
+      progress.finished(shownPath(dir), true, `${row.resources} resources`);
     }
     progress.end();
 
-    const lines = rows.map((r) => `${r.dir}  ${r.resources} resources  ${mb(r.bytes)}  ${r.domains} domains`);
+    const lines = rows.map((r) => `${shownPath(r.dir)}  ${r.resources} resources  ${mb(r.bytes)}  ${r.domains} domains`);
     const median = (f: (r: (typeof rows)[number]) => number) => {
       const v = rows.map(f).sort((a, b) => a - b);
       return v.length % 2 ? v[(v.length - 1) / 2]! : (v[v.length / 2 - 1]! + v[v.length / 2]!) / 2;
     };
     lines.push(
-      `${rows.length} pages in ${out}; median per page: ${median((r) => r.resources)} resources, ${mb(median((r) => r.bytes))}, ${median((r) => r.domains)} domains`,
+      `${rows.length} pages in ${shownPath(out)}; median per page: ${median((r) => r.resources)} resources, ${mb(median((r) => r.bytes))}, ${median((r) => r.domains)} domains`,
     );
     process.stdout.write(lines.join("\n") + "\n");
     return 0;

@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import { statsReport } from "@pagepath/corpus";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 
 const DEFAULT_DIR = "recordings";
 
@@ -34,7 +35,7 @@ cannot be read is reported and the others go on.
     const lines = sites ? [`${sites} page(s), ${resources} resource(s); * = a value the thesis hedges`, "", report.markdown] : ["no complete recording to measure"];
     for (const s of report.skipped) lines.push(`left out ${s.dir}: ${s.reason}`);
     for (const s of report.noGraph) lines.push(`no graph for ${s.dir} (graph-based measures missing): ${s.reason}`);
-    if (sites) lines.push(`wrote ${report.files.json}, ${report.files.markdown} and ${report.files.svgs.length} SVG plots in ${dirname(report.files.markdown)}`);
+    if (sites) lines.push(`wrote ${shownPath(report.files.json)}, ${shownPath(report.files.markdown)} and ${report.files.svgs.length} SVG plots in ${shownPath(dirname(report.files.markdown))}`);
     process.stdout.write(lines.join("\n") + "\n");
     return sites > 0 ? 0 : 1;
   },
