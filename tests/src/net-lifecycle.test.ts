@@ -82,7 +82,7 @@ describe("pagepath net: bad input, cleanup, concurrency, Mahimahi shells, logs",
 
   it("a Mahimahi shell runs its command behind the link and cleans up on Ctrl-C", async () => {
     const trace = writeTemp("mm", "12mbit.trace", "1\n");
-    const script = `${NET} exec $PAGEPATH_NET server -- ${PROBE} echo --listen $MAHIMAHI_BASE:7040 --seconds 4 >/dev/null & sleep 0.3; ${PROBE} rtt --connect $MAHIMAHI_BASE:7040 --count 10`;
+    const script = `${NET} exec $PAGEPATH_NET server -- ${PROBE} echo --listen $PAGEPATH_SERVER_ADDR:7040 --seconds 4 >/dev/null & sleep 0.3; ${PROBE} rtt --connect $PAGEPATH_SERVER_ADDR:7040 --count 10`;
     const { stdout } = await run(NET, ["shell", "mm-delay", "10", "mm-link", trace, trace, "--downlink-queue=droptail", "--downlink-queue-args=packets=30", "--", "sh", "-c", script]);
     const rtt = JSON.parse(stdout.trim().split("\n").at(-1)!);
     assert.equal(rtt.received, 10);

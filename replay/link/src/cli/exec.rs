@@ -26,10 +26,14 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
     Err(format!("exec: {}: {err}", command[0]))
 }
 
-/// Where things are, for commands run inside: pagepath's names and Mahimahi's MAHIMAHI_BASE
-/// (the address of the other side), so scripts written for either find the server.
+/// Where things are, for commands run inside: pagepath's names and Mahimahi's MAHIMAHI_BASE,
+/// so scripts written for either find the server. In a shell MAHIMAHI_BASE is the host, as in
+/// Mahimahi; a topology from `net up` has no host link, so there it is the server address.
 pub fn env<'a>(cmd: &'a mut Command, s: &state::State) -> &'a mut Command {
     let clients: Vec<&str> = s.paths.iter().map(|p| p.client_addr.as_str()).collect();
+    if let Some(host) = &s.host_addr {
+        cmd.env("PAGEPATH_HOST_ADDR", host);
+    }
     cmd.env("PAGEPATH_NET", &s.name).env("PAGEPATH_SERVER_ADDR", &s.server_addr)
-        .env("PAGEPATH_CLIENT_ADDRS", clients.join(",")).env("MAHIMAHI_BASE", &s.server_addr)
+        .env("PAGEPATH_CLIENT_ADDRS", clients.join(",")).env("MAHIMAHI_BASE", s.host_addr.as_deref().unwrap_or(&s.server_addr))
 }

@@ -1,12 +1,14 @@
 //! `pagepath net shell ...`: Mahimahi's shells in one. Brings up a private topology from
-//! Mahimahi arguments, runs the command in its client namespace, and takes everything down when
-//! the command ends or on Ctrl-C.
+//! Mahimahi arguments with a link to the host (so the host is reachable at MAHIMAHI_BASE, as in
+//! Mahimahi), runs the command in its client namespace, and takes everything down when the
+//! command ends or on Ctrl-C.
 
 use std::process::Command;
 use std::time::Duration;
 
 use super::{exec::env, fresh_seed, require_root};
-use crate::io::{serve, signals, state};
+use crate::io::serve::{self, Running};
+use crate::io::{host_link, signals, state};
 use crate::topology::mahimahi::parse_shell;
 use crate::topology::ParseContext;
 
@@ -26,8 +28,16 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
             return Err(e);
         }
     };
-    let s = serve::state_of(&name, &shell.topology);
-    state::write(&s)?;
+    let (client_ns, server_ns) = state::namespaces(&name);
+    let (client_dev, server_dev) = serve::tun_names(0);
+    let mut s = serve::state_of(&name, &shell.topology);
+    let written = host_link::connect(&client_ns, &server_ns, &client_dev, &server_dev)
+        .map_err(|e| format!("shell: linking the host: {e}"))
+        .and_then(|h| { s.host_addr = Some(h.host_addr); state::write(&s) });
+    if let Err(e) = written {
+        stop(running, &name);
+        return Err(e);
+    }
     let command = if shell.command.is_empty() { vec![std::env::var("SHELL").unwrap_or("/bin/sh".into())] } else { shell.command };
     let code = match env(Command::new("ip").args(["netns", "exec", &s.client_ns]).args(&command), &s).spawn() {
         Ok(mut child) => wait(&mut child),
@@ -36,12 +46,17 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
             127
         }
     };
+    stop(running, &name);
+    Ok(code)
+}
+
+/// Removes everything the shell made: forwarding threads, namespaces, host link, state files.
+fn stop(running: Running, name: &str) {
     signals::request_stop();
     running.tear_down();
-    state::release(&name);
+    state::release(name);
     // A shell's name is used once, so nothing would ever replace its stats file.
-    let _ = std::fs::remove_file(state::file(&name, ".stats.json"));
-    Ok(code)
+    let _ = std::fs::remove_file(state::file(name, ".stats.json"));
 }
 
 /// The command's exit code; on SIGINT/SIGTERM to us, the command is asked to stop, then killed.

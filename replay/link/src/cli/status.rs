@@ -37,7 +37,8 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
 fn print_one(t: &Value) {
     let s = &t["state"];
     let alive = if t["alive"].as_bool() == Some(true) { s["phase"].as_str().unwrap_or("?") } else { "dead (cleaned at the next start)" };
-    println!("{}: {alive}, pid {}, seed {}, namespaces {} / {}, server {}", s["name"].as_str().unwrap_or(""), s["pid"], s["seed"],
+    let host = s["hostAddr"].as_str().map(|h| format!(", host {h}")).unwrap_or_default();
+    println!("{}: {alive}, pid {}, seed {}, namespaces {} / {}, server {}{host}", s["name"].as_str().unwrap_or(""), s["pid"], s["seed"],
         s["clientNs"].as_str().unwrap_or(""), s["serverNs"].as_str().unwrap_or(""), s["serverAddr"].as_str().unwrap_or(""));
     for (i, p) in s["paths"].as_array().into_iter().flatten().enumerate() {
         println!("  {} {}: uplink {}; downlink {}", p["name"].as_str().unwrap_or(""), p["clientAddr"].as_str().unwrap_or(""),

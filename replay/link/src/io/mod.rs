@@ -3,6 +3,7 @@
 
 pub mod clock;
 pub mod forwarder;
+pub mod host_link;
 pub mod lateness;
 pub mod netns;
 pub mod serve;

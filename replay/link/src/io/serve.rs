@@ -51,7 +51,7 @@ pub fn bring_up(name: &str, topo: &Topology, command_line: &str) -> Result<Runni
 }
 
 fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str, command_line: &str) -> Result<(), String> {
-    let (cdev, sdev) = (format!("ppc{i}"), format!("pps{i}"));
+    let (cdev, sdev) = tun_names(i);
     let client = { let _in = netns::enter(c)?; Arc::new(Tun::create(&cdev)?) };
     let server = { let _in = netns::enter(s)?; Arc::new(Tun::create(&sdev)?) };
     for (ns, dev, addr) in [(c, &cdev, client_addr(i)), (s, &sdev, server_link_addr(i))] {
@@ -91,6 +91,11 @@ fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str
     Ok(())
 }
 
+/// Path `i`'s TUN devices: (client side, server side), each in its own namespace.
+pub fn tun_names(i: usize) -> (String, String) {
+    (format!("ppc{i}"), format!("pps{i}"))
+}
+
 /// One subflow per extra path, opened by the client from that path's address (Linux's in-kernel
 /// path manager); a backup path carries data only when no other path can.
 fn mptcp(topo: &Topology, c: &str, s: &str) -> Result<(), String> {
@@ -100,7 +105,7 @@ fn mptcp(topo: &Topology, c: &str, s: &str) -> Result<(), String> {
     }
     for (i, path) in topo.paths.iter().enumerate() {
         let addr = client_addr(i);
-        let dev = format!("ppc{i}");
+        let dev = tun_names(i).0;
         let mut args = vec!["-n", c, "mptcp", "endpoint", "add", addr.as_str(), "dev", dev.as_str()];
         if i > 0 { args.push("subflow"); }
         if path.backup { args.push("backup"); }
@@ -117,7 +122,7 @@ pub fn state_of(name: &str, topo: &Topology) -> State {
         uplink_log: p.uplink_log.as_ref().map(|f| f.display().to_string()), downlink_log: p.downlink_log.as_ref().map(|f| f.display().to_string()),
     }).collect();
     State { name: name.into(), pid: std::process::id(), phase: "up".into(), error: None, seed: topo.seed, client_ns, server_ns,
-        server_addr: SERVER_ADDR.into(), mptcp: topo.mptcp, paths, started_unix_ms: unix_ms() }
+        server_addr: SERVER_ADDR.into(), host_addr: None, mptcp: topo.mptcp, paths, started_unix_ms: unix_ms() }
 }
 
 impl Running {

@@ -22,6 +22,9 @@ pub struct State {
     pub client_ns: String,
     pub server_ns: String,
     pub server_addr: String,
+    /// A shell's only: the host's address on its host link (`MAHIMAHI_BASE`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host_addr: Option<String>,
     pub mptcp: bool,
     pub paths: Vec<PathState>,
     pub started_unix_ms: u64,
@@ -106,10 +109,11 @@ pub fn clean(name: &str) {
     release(name);
 }
 
-/// Both namespaces of a topology, with whatever still runs in them.
+/// Both namespaces of a topology, with whatever still runs in them, and a shell's host link.
 pub fn remove_namespaces(name: &str) {
     let (c, s) = namespaces(name);
     netns::delete(&c);
+    super::host_link::remove(&s);
     netns::delete(&s);
 }
 
