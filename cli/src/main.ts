@@ -1,3 +1,4 @@
+import { NeedsRoot } from "@pagepath/runner";
 import { helpText, parseVerbArgs, UsageError, type Verb } from "./verb.js";
 import { profileVerb } from "./verbs/profile.js";
 import { harVerb } from "./verbs/har.js";
@@ -68,6 +69,7 @@ export async function main(argv: string[]): Promise<number> {
       return 2;
     }
     process.stderr.write(`pagepath ${verb.name}: ${(e as Error).message}\n`);
-    return 1;
+    // The exit code pagepath net gives for the same refusal.
+    return e instanceof NeedsRoot ? 2 : 1;
   }
 }

@@ -9,10 +9,14 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs the pagepath CLI as a user would, without blocking this process (which may be serving the site). */
-export function runCli(args: string[], timeoutMs = 180_000, env: Record<string, string> = {}): Promise<CliResult> {
+/**
+ * Runs the pagepath CLI as a user would, without blocking this process (which may be serving the site).
+ * `wrapper` is a command the CLI runs under, such as UNPRIVILEGED.
+ */
+export function runCli(args: string[], timeoutMs = 180_000, env: Record<string, string> = {}, wrapper: string[] = []): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const [command, ...rest] = [...wrapper, process.execPath, CLI, ...args];
+    const child = spawn(command!, rest, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
@@ -27,3 +31,6 @@ export function runCli(args: string[], timeoutMs = 180_000, env: Record<string, 
     });
   });
 }
+
+/** Runs what follows as nobody (uid and gid 65534, no groups): util-linux's setpriv, in Debian's base system. */
+export const UNPRIVILEGED = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"];

@@ -9,6 +9,7 @@ import { UnrecoverableError, Worker } from "bullmq";
 import { cellId, cellOf, planCells, readExperiment, runsFileFor, type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
 import {
   appendRun,
+  cellJobId,
   collectExperiment,
   enqueueCells,
   experimentJobPrefix,
@@ -26,6 +27,7 @@ import { tempDir } from "./fixture-profile.js";
 import { network, samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
 
 const run = promisify(execFile);
+const root = process.getuid?.() === 0;
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
 
 async function freePort(): Promise<number> {
@@ -234,7 +236,10 @@ describe("experiment queue: collecting without root (a stand-in worker)", () => 
     }
   });
 
-  it("a worker refuses a cell queued from another copy of the plan, and stops on SIGTERM", async () => {
+  // A worker refuses to start without root (needs-root.test.ts), so these need it too.
+  const needsWorker = { skip: root ? false : "pagepath worker needs root" };
+
+  it("a worker refuses a cell queued from another copy of the plan, and stops on SIGTERM", needsWorker, async () => {
     const x = experiment();
     const other = "f".repeat(64);
     const worker = new WorkerProcess(["--queue", redis.url, "--tag-prefix", "qr"]);
@@ -253,9 +258,32 @@ describe("experiment queue: collecting without root (a stand-in worker)", () => 
       worker.killGroup();
     }
   });
-});
 
-const root = process.getuid?.() === 0;
+  it("a worker refuses a cell of a plan that asks Chromium for multipath QUIC, which Chromium does not have", needsWorker, async () => {
+    const twoPaths = { ...network(10, 20), name: "10M-20ms-2p" };
+    twoPaths.paths = [twoPaths.paths[0]!, twoPaths.paths[0]!];
+    // TEST INPUT: queued as an older pagepath, whose plan check let it through, would have queued it.
+    const plan = samplePlan("qmpquic", { client: "chromium", sites: [{ name: "alpha", graph: "graphs/alpha.json" }], networks: [twoPaths], protocols: ["h3"], transports: ["mpquic"], runs: 1, connectionsPerOrigin: { h3: null } });
+    const { plan: planFile } = writeExperiment(dir, plan, []);
+    const queued = { plan, planFile, planSha256: fileSha256(planFile) };
+    const [cell] = planCells(plan);
+    const worker = new WorkerProcess(["--queue", redis.url, "--tag-prefix", "qm"]);
+    try {
+      await worker.waitFor(/worker ready/, 20_000);
+      await enqueueCells(queue, queued, [cell!]);
+      await worker.waitFor(/refused qmpquic~/, 20_000);
+      const job = (await queue.getJob(cellJobId(plan.name, queued.planSha256, cell!)))!;
+      assert.equal(await job.getState(), "failed");
+      assert.match(job.failedReason, /qmpquic\.plan\.json: \/transports\/0: mpquic: Chromium has no multipath QUIC/);
+      assert.deepEqual(worker.jobs("started"), [], "no run was started");
+      await job.remove();
+    } finally {
+      worker.child.kill("SIGTERM");
+      await worker.exited;
+      worker.killGroup();
+    }
+  });
+});
 
 describe("experiment queue: two workers on real runs, one killed mid-run", { skip: root ? false : "needs root (network namespaces)" }, () => {
   const SITE = "rules-thesis-example";

@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { pendingCells, prepareExperiment, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
+import { pendingCells, prepareExperiment, requireRoot, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { sweepProgress } from "../sweep-progress.js";
@@ -20,10 +20,12 @@ export interface ReproductionRun {
 
 /**
  * Writes the three plans into WORK/plans and runs whatever of them is not done yet, one experiment
- * after another, resuming as `pagepath experiment` does. Returns each experiment, prepared.
+ * after another, resuming as `pagepath experiment` does. Returns each experiment, prepared. Without
+ * root it refuses (requireRoot) before writing anything: runs that cannot start would be recorded as failed.
  */
 export async function runReproduction(r: ReproductionRun): Promise<{ experiment: ReproducedExperiment; prepared: PreparedExperiment }[]> {
   const corpus = corpusSites(r.data, r.sites);
+  requireRoot();
   const graphs = resolve(corpus.graphsDir);
   const names = corpus.sites;
   const plansDir = join(resolve(r.work), "plans");

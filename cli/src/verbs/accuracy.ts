@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type AccuracySummary } from "@pagepath/results";
-import { conditionName, finishedRuns, runAccuracySweep, type Condition } from "@pagepath/runner";
+import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
@@ -22,7 +22,7 @@ emulated browser, --runs times each, through the same topology, and reports the 
 load-time error against Chromium's median per site and condition: the median and p90 absolute
 percentage error and the rank correlation across cells. Runs are appended to OUT/runs.jsonl as they
 finish, so running it again with the same --out resumes. Writes OUT/accuracy.json and two plots,
-OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
+OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
   --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS})
@@ -48,6 +48,7 @@ OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg.
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
     const out = resolve(String(values.out ?? join("accuracy", timestamp())));
+    requireRoot();
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * runs * 2;
     const already = finishedRuns(out).size;

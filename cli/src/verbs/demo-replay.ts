@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { networkSpec, runReplay, topologyDown, topologyUp } from "@pagepath/runner";
+import { networkSpec, rootRefusal, runReplay, topologyDown, topologyUp } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
 import { shownPath } from "../shown-path.js";
 
@@ -11,7 +11,8 @@ const LINK = networkSpec("10mbit-40ms", { paths: 1, rateMbit: 10, rttMs: 40, los
  * emulated 10 Mbit/s, 40 ms link, loaded by the emulated browser and by Chromium. Lines to print.
  */
 export async function demoReplays(graphFile: string, out: string): Promise<string[]> {
-  if (process.getuid?.() !== 0) return ["replay: skipped; it needs root for the emulated link's network namespaces"];
+  const refusal = rootRefusal();
+  if (refusal !== null) return [`replay: skipped; ${refusal}`];
   const net = `demo${process.pid % 10_000}`;
   const topology = await topologyUp(net, LINK, 1);
   const lines = [`replay over an emulated link (${LINK.rateMbit} Mbit/s, ${LINK.rttMs} ms RTT), HTTP/2:`];

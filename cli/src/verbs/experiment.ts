@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { shownPath } from "../shown-path.js";
 import { readExperiment } from "@pagepath/results";
-import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, runLocalSweep, sweepTags } from "@pagepath/runner";
+import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, requireRoot, runLocalSweep, sweepTags } from "@pagepath/runner";
 import { Progress } from "../progress.js";
 import { sweepProgress } from "../sweep-progress.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
@@ -20,6 +20,8 @@ runs each cell in a topology of its own, --workers at a time, appending each res
 OUT/<name>.runs.jsonl as it finishes. Run it again to resume: cells with a result are skipped. A
 failed run is retried once, then recorded as failed. Ctrl-C stops at once; the runs under way are
 dropped and run again on resume. Look at the results with: pagepath analyze OUT, pagepath view OUT.
+Needs root, as pagepath net does: without it, the plan is checked and nothing is written.
+--dry-run and --queue need no root.
   --out DIR              where results go (default: a folder named after the plan, beside it)
   --workers N            runs at once, each in its own topology (default ${defaultWorkers()}: half the cores)
   --time-budget D        refuse a plan whose estimated duration exceeds D (e.g. 90m, 2h, 1h30m)
@@ -43,7 +45,11 @@ dropped and run again on resume. Look at the results with: pagepath analyze OUT,
     if (!Number.isInteger(workers)) throw new UsageError(`--workers "${values.workers}": expected a whole number`);
     const budgetMs = values["time-budget"] === undefined ? null : parseDuration(String(values["time-budget"]));
     if (budgetMs === null && values["time-budget"] !== undefined) throw new UsageError(`--time-budget "${values["time-budget"]}": expected a duration such as 90m, 2h or 1h30m`);
-    const x = prepareExperiment(positionals[0]!, values.out as string | undefined);
+    // Without root every run would fail and be recorded as failed, and a later sweep as root would
+    // take those cells as done: refuse once the plan is checked, before its resolved copy is written.
+    // A dry run only checks, and with --queue the runs are made by workers, which refuse for themselves.
+    const sweepsHere = values["dry-run"] !== true && values.queue === undefined;
+    const x = prepareExperiment(positionals[0]!, values.out as string | undefined, sweepsHere ? requireRoot : undefined);
     const retryFailed = values["retry-failed"] === true;
     const done = readExperiment(x.planFile).runs;
     const cells = owedCells(x.plan, done, retryFailed);

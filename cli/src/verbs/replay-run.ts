@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { checkReplayInputs, networkSpec, readTopology, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
+import { checkReplayInputs, networkSpec, readTopology, requireRoot, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
 import { timestamp } from "../timestamp.js";
 import { absolutePaths, numberOption, UsageError } from "../verb.js";
@@ -13,7 +13,7 @@ usage: pagepath replay GRAPH.json --client emulated|chromium [--net NAME | netwo
 
 Replays a graph's page from replay servers through an emulated network and writes a run result
 (docs/formats/run-result.md): with --client emulated, PCP's emulated browser loads the graph over
-real connections; with --client chromium, Debian's Chromium loads the page, cold.
+real connections; with --client chromium, Debian's Chromium loads the page, cold. Needs root.
   --net NAME              a topology that is up (pagepath net up --name NAME ...); or one is
                           brought up for this run from:
   --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q]
@@ -62,6 +62,7 @@ export async function replayRun(argv: string[]): Promise<number> {
   const graphFile = positionals[0]!;
   const out = resolve(values.out ?? join("runs", `${basename(graphFile, ".json")}-${client}-${timestamp()}.json`));
   checkReplayInputs(graphFile, values.recording);
+  requireRoot();
   const own = values.net === undefined ? `run${process.pid % 100_000}` : null;
   let topology: Topology;
   if (own) {

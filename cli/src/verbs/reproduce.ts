@@ -21,6 +21,7 @@ two equal paths against single-path TCP (Fig 6.4); and MPTCP with the second pat
 (Fig 6.6). Then writes OUT/README.md: the heatmaps, a table per grid point with significance tests,
 and each of the thesis's findings checked against pagepath's, with the likely reason where they
 differ. Runs are resumable (WORK/results/<experiment>/); running it again only writes the report.
+Needs root.
   --data DIR      the corpus (default ${DEFAULT_DATA})
   --sites A,B     only these corpus sites (default: all)
   --runs N        runs per cell (default 1)

@@ -1,4 +1,4 @@
-import { describeCell, MAX_CONCURRENCY, runQueueWorker, type QueueWorkerEvent } from "@pagepath/runner";
+import { describeCell, MAX_CONCURRENCY, requireRoot, runQueueWorker, type QueueWorkerEvent } from "@pagepath/runner";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const workerVerb: Verb = {
@@ -31,6 +31,8 @@ when their locks expire. See docs/experiments-queue.md.
     if (values.queue === undefined) throw new UsageError("--queue URL is required");
     const concurrency = numberOption(values, "concurrency", 1, 1, MAX_CONCURRENCY);
     if (!Number.isInteger(concurrency)) throw new UsageError(`--concurrency "${values.concurrency}": expected a whole number`);
+    // Before Redis: a worker that cannot run a cell must not say it is ready, nor take one.
+    requireRoot();
     const summary = await runQueueWorker({
       queueUrl: String(values.queue),
       concurrency,

@@ -16,6 +16,7 @@ fn main() {
         "status" => cli::status::run(rest),
         "shell" => cli::shell::run(rest),
         "plot" => cli::plot::run(rest),
+        "check-root" => cli::require_root().map(|()| 0),
         "help" | "--help" | "-h" => {
             println!("{}", cli::USAGE);
             Ok(0)

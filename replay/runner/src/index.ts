@@ -2,6 +2,7 @@ export { REPLAY_SERVER, ReplayServerExited, startReplayServer, type RunningRepla
 export { NET_BINARY, BROWSER_BINARY } from "./binaries.js";
 export { networkSpec, readTopology, topologyUp, topologyDown, pathCounters, counterDelta, type Topology, type NetworkSpec } from "./topology.js";
 export { checkReplayInputs } from "./graph-check.js";
+export { NeedsRoot, requireRoot, rootRefusal } from "./require-root.js";
 export { serverArgs } from "./server-args.js";
 export { browserArgs, runEmulatedClient } from "./emulated-client.js";
 export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumOptions } from "./chromium-client.js";

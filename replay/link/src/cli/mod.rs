@@ -20,6 +20,7 @@ pub const USAGE: &str = "usage: pagepath net <verb> ...
   status [NAME] [--json]
   shell [mm-]delay MS | [mm-]link [OPTIONS] UP DOWN | [mm-]loss uplink|downlink RATE ... [--] [COMMAND...]
   plot LOG [--out FILE.svg] [--bin-ms N] [--title T]
+  check-root   exit 0 as root, else say why not (exit 2): what pagepath's verbs that run replays ask first
 Queue types: infinite, droptail, drophead, red, codel; limits packets=N, bytes=N or bdp=X.
 Needs root (network namespaces, TUN devices). Topology format: docs/formats/topology.md";
 

@@ -16,8 +16,9 @@ export interface PreparedExperiment {
  * archived), then writes the resolved plan where experimentOutput says (by default
  * `<plan folder>/<name>/<name>.plan.json`), where the runs file will grow beside it. Throws before
  * any run starts, naming every problem. A sweep that resumes must find the same resolved plan it began with.
+ * `checked`, if given, is called once everything is checked and before anything is written.
  */
-export function prepareExperiment(sourcePlanFile: string, outDir?: string): PreparedExperiment {
+export function prepareExperiment(sourcePlanFile: string, outDir?: string, checked?: () => void): PreparedExperiment {
   const source = resolve(sourcePlanFile);
   const plan = readPlanFile(source);
   const sourceDir = dirname(source);
@@ -30,6 +31,8 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string): Prep
     }
   });
   if (problems.length > 0) throw new Error(`${source}: the plan's sites cannot be replayed:\n${problems.join("\n")}`);
+  // Where a caller that cannot run the sweep (no root) refuses: after the plan's errors, before any write.
+  checked?.();
 
   const { dir: out, planFile, runsFile } = experimentOutput(source, outDir);
   const resolved = planFile === source ? plan : rebase(plan, sourceDir, out);
