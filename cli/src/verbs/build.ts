@@ -31,7 +31,7 @@ network-only graph, and says so. One bad recording does not stop the others.
     }
     if (dirs.length === 0) throw new UsageError(`no recordings (directories with a manifest.json) in ${positionals.join(", ")}`);
     const progress = new Progress(dirs.length, "build");
-    const results = buildMany(dirs, String(values.out), { allowIncomplete: values["allow-incomplete"] === true }, (r) => progress.finished(r.recording, r.ok));
+    const results = buildMany(dirs, String(values.out), { allowIncomplete: values["allow-incomplete"] === true }, (r) => progress.finished(shownPath(r.recording), r.ok));
     progress.end();
     const failed = results.filter((r) => !r.ok);
     const lines = [`built ${results.length - failed.length} of ${results.length} graph(s) into ${shownPath(String(values.out))}`];
