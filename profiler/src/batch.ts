@@ -2,7 +2,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { recordPage, type ProfileOptions } from "./record-page.js";
 import { readManifest, writeRecording } from "./recording-store.js";
-import { recordingName } from "./slug.js";
+import { conditionsKey, conditionsLabel, recordingName } from "./slug.js";
 
 export interface BatchItemResult {
   url: string;
@@ -18,7 +18,8 @@ export type BatchEvent =
 
 /**
  * Profiles many URLs, N at a time, each in its own fresh browser. A failing page is recorded as
- * incomplete and the batch goes on; complete recordings already in outDir are skipped (resume).
+ * incomplete and the batch goes on; complete recordings of the same URL under the same conditions
+ * already in outDir are skipped (resume). Each URL and conditions has its own directory (recordingName).
  */
 export async function profileBatch(
   urls: string[],
@@ -33,7 +34,7 @@ export async function profileBatch(
   const worker = async () => {
     for (let i = next++; i < urls.length; i = next++) {
       const url = urls[i]!;
-      const dir = join(outDir, recordingName(url));
+      const dir = join(outDir, recordingName(url, options.conditions));
       onEvent({ type: "start", url, index: i, total: urls.length });
       results[i] = await profileOne(url, dir, options);
       onEvent({ type: "done", result: results[i]!, done: ++done, total: urls.length });
@@ -47,7 +48,13 @@ async function profileOne(url: string, dir: string, options: ProfileOptions & { 
   const t0 = Date.now();
   if (options.resume && existsSync(dir)) {
     try {
-      if (readManifest(dir).status === "complete") return { url, dir, status: "skipped", reason: "already recorded", durationMs: 0 };
+      const m = readManifest(dir);
+      // Names carried no conditions before: a recording of another load can sit under this one's name.
+      if (m.status === "complete" && conditionsKey(m.conditions) !== conditionsKey(options.conditions)) {
+        const reason = `${dir} holds a recording under other conditions (${conditionsLabel(m.conditions) || "the defaults"}), made before recording names said their conditions: move it away, or give --force to record over it`;
+        return { url, dir, status: "error", reason, durationMs: 0 };
+      }
+      if (m.status === "complete") return { url, dir, status: "skipped", reason: "already recorded", durationMs: 0 };
     } catch {
       /* unreadable: record it again */
     }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { parseUrlList } from "../src/url-list.js";
+import { NO_CONDITIONS, parseDevice, parseNetwork } from "../src/conditions.js";
 import { recordingName } from "../src/slug.js";
 
 describe("URL lists", () => {
@@ -30,5 +31,20 @@ describe("recording directory names", () => {
       const n = recordingName(hostile);
       assert.ok(!n.includes("/") && !n.includes("..") && n.length <= 90, n);
     }
+  });
+
+  it("say the conditions of the load, and keep the name they always had under the defaults", () => {
+    const url = "https://www.example.test/a/b?x=1";
+    // The name recordings made before names carried conditions have: the corpus and users name them.
+    assert.equal(recordingName(url), "www.example.test_a_b-24720e8c");
+    assert.equal(recordingName(url, NO_CONDITIONS), recordingName(url));
+    const cpu = { ...NO_CONDITIONS, cpuThrottlingRate: 4 };
+    const all = { cpuThrottlingRate: 4, network: parseNetwork("fast-3g"), device: parseDevice("iPhone 15 Pro") };
+    assert.match(recordingName(url, cpu), /^www\.example\.test_a_b-cpu4-[0-9a-f]{8}$/);
+    assert.match(recordingName(url, all), /^www\.example\.test_a_b-cpu4_fast-3g_iPhone_15_Pro-[0-9a-f]{8}$/);
+    assert.match(recordingName(url, { ...NO_CONDITIONS, network: parseNetwork("150,2000,500") }), /-net150ms-2000k-500k-[0-9a-f]{8}$/);
+    const names = [recordingName(url), recordingName(url, cpu), recordingName(url, all), recordingName(url, { ...all, device: parseDevice("390x844@3") })];
+    assert.equal(new Set(names).size, names.length, names.join(", "));
+    assert.equal(recordingName(url, { ...all }), recordingName(url, all), "the same conditions, the same name");
   });
 });

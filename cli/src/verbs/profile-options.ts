@@ -32,7 +32,7 @@ Recording:
   --keep-credentials     keep cookies and Authorization-type headers (redacted by default)
   --no-trace             skip Chrome's trace (less overhead; graphs become network-only)
   --no-async-stacks      skip async stack traces (less overhead; timer/promise initiators lose their cause)
-Conditions (recorded in the manifest):
+Conditions (recorded in the manifest; profile names the recording after them too):
   --cpu-throttle N       CPU slowdown factor, 1-100 (default 1)
   --network SPEC         slow-3g | fast-3g | slow-4g | LATENCY_MS,DOWN_KBPS,UP_KBPS
   --device NAME|WxH[@S]  a puppeteer device name ("iPhone 15") or a viewport like 390x844@3

@@ -12,13 +12,14 @@ usage: pagepath profile <url>... [options]
        pagepath profile --list urls.txt [options]
 
 Loads each URL once in a fresh Chromium (new profile, cold cache) and writes one recording
-directory per URL under --out (format: docs/formats/recording.md). A page that fails is recorded as
-incomplete with the reason; the others go on. Complete recordings already in --out are skipped.
+directory per URL and conditions under --out, named after both (format: docs/formats/recording.md).
+A page that fails is recorded as incomplete with the reason; the others go on. Complete recordings
+of the same URL under the same conditions already in --out are skipped.
 
   --list FILE            URLs to profile, one per line (# comments allowed)
   --out DIR              where recordings go (default ./recordings)
   --concurrency N        pages at once, each in its own browser (default 1)
-  --force                record again even if a complete recording exists
+  --force                record again even if a complete recording under these conditions exists
 ${PROFILE_OPTIONS_HELP}`,
   paths: { options: ["list", "out"] },
   options: {
