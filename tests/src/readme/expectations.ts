@@ -75,7 +75,7 @@ export const OUTPUT_CHECKS: OutputCheck[] = [
       return lines.length >= 4 && lines.every((l) => l.startsWith("ok ")) ? null : `not every file validates: ${out}`;
     },
   },
-  { match: /^\.\/pagepath replay \S+\.json /, stdout: (out) => (/^run result: runs\//m.test(out) && / ok\b/.test(out) ? null : `no ok run result under runs/: ${out}`) },
+  { match: /^\.\/pagepath replay \S+\.json /, stdout: (out) => (/^run result: runs\//m.test(out) && /^ok\b/m.test(out) ? null : `no ok run result under runs/: ${out}`) },
   { match: /^(\.\/)?pagepath experiment /, stdout: (out) => (/ 0 failed/.test(out) ? null : `runs failed: ${out}`) },
 ];
 
@@ -88,7 +88,7 @@ export function writtenPaths(text: string, comment: string): string[] {
   const paths: string[] = [];
   for (const m of text.matchAll(/(?:^|\s)(?:--out|-o|--log-dir)(?:\s+|=)(\S+)/g)) paths.push(m[1]!);
   for (const m of comment.matchAll(/(?<![\w/.:-])([\w.-]+(?:\/[\w.<>{},-]*)+)/g)) {
-    const p = m[1]!;
+    const p = m[1]!.replace(/[,.;:]+$/, "");
     if (p.includes("...") || p.startsWith("10.")) continue;
     const brace = /\{([^}]+)\}/.exec(p);
     if (brace) for (const alt of brace[1]!.split(",")) paths.push(p.replace(brace[0], alt));
