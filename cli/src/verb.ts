@@ -1,5 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs, type ParseArgsConfig } from "node:util";
+import { optionErrorMessage } from "./option-error.js";
 
 export interface Verb {
   name: string;
@@ -23,11 +24,20 @@ export interface Verb {
 export class UsageError extends Error {}
 
 export function parseVerbArgs(verb: Verb, argv: string[]): { values: Record<string, unknown>; positionals: string[] } {
+  return parseOptions(argv, verb.options, verb.paths ?? {});
+}
+
+/** A command line read against its options: a usage error that names the option, paths made absolute. */
+export function parseOptions(
+  argv: string[],
+  options: NonNullable<ParseArgsConfig["options"]>,
+  paths: NonNullable<Verb["paths"]>,
+): { values: Record<string, unknown>; positionals: string[] } {
   try {
-    const { values, positionals } = parseArgs({ args: argv, options: verb.options, allowPositionals: true, strict: true });
-    return absolutePaths(verb.paths ?? {}, values, positionals);
+    const { values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+    return absolutePaths(paths, values, positionals);
   } catch (e) {
-    throw new UsageError((e as Error).message);
+    throw new UsageError(optionErrorMessage(e as Error, options));
   }
 }
 

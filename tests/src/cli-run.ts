@@ -13,10 +13,10 @@ export interface CliResult {
  * Runs the pagepath CLI as a user would, without blocking this process (which may be serving the site).
  * `wrapper` is a command the CLI runs under, such as UNPRIVILEGED.
  */
-export function runCli(args: string[], timeoutMs = 180_000, env: Record<string, string> = {}, wrapper: string[] = []): Promise<CliResult> {
+export function runCli(args: string[], timeoutMs = 180_000, env: Record<string, string> = {}, wrapper: string[] = [], cwd?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const [command, ...rest] = [...wrapper, process.execPath, CLI, ...args];
-    const child = spawn(command!, rest, { stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
+    const child = spawn(command!, rest, { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));

@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import { checkReplayInputs, networkSpec, readTopology, requireRoot, runReplay, topologyDown, topologyUp, type NetworkSpec, type Topology } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
 import { timestamp } from "../timestamp.js";
-import { absolutePaths, numberOption, UsageError } from "../verb.js";
+import { numberOption, parseOptions, UsageError } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
@@ -50,8 +50,7 @@ function optionsNetwork(values: Record<string, unknown>, name: string): NetworkS
 }
 
 export async function replayRun(argv: string[]): Promise<number> {
-  const parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
-  const { values, positionals } = absolutePaths({ options: ["recording", "out"], positionals: true }, parsed.values, parsed.positionals) as typeof parsed;
+  const { values, positionals } = parseOptions(argv, OPTIONS, { options: ["recording", "out"], positionals: true }) as ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
   if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
   const client = values.client;
   if (client !== "emulated" && client !== "chromium") throw new UsageError(`--client "${client ?? ""}": expected emulated or chromium`);

@@ -1,0 +1,37 @@
+/** How the CLI reads a command line: misspelled options, and paths given relative to where it runs. */
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runCli } from "./cli-run.js";
+import { tempDir } from "./fixture-profile.js";
+
+describe("the CLI's options", () => {
+  it("names a misspelled option and the one it most likely meant, with no advice about positionals", async () => {
+    for (const [args, want] of [
+      [["build", "recordings", "--ouput", "x"], "pagepath build: unknown option --ouput (did you mean --out?)"],
+      [["replay", "g.json", "--client", "emulated", "--rtt", "40"], "pagepath replay: unknown option --rtt (did you mean --rtt-ms?)"],
+      [["experiment", "p.plan.json", "--worker", "2"], "pagepath experiment: unknown option --worker (did you mean --workers?)"],
+      [["dot", "g.json", "--zzz"], "pagepath dot: unknown option --zzz\n"],
+    ] as const) {
+      const r = await runCli([...args], 30_000);
+      assert.equal(r.code, 2, r.stderr);
+      assert.ok(r.stderr.startsWith(want), `${args.join(" ")}: ${r.stderr}`);
+      assert.doesNotMatch(r.stderr, /as in '/);
+    }
+  });
+
+  it("resolves relative paths against the working directory once, and prints them relative to it", async () => {
+    const dir = tempDir("cli-paths");
+    mkdirSync(join(dir, "work"));
+    // a generated site needs no network: its --out is relative to the working directory, not to
+    // where any part of pagepath runs
+    const r = await runCli(["corpus", "generate", "--count", "1", "--out", "sites"], 60_000, {}, [], join(dir, "work"));
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(existsSync(join(dir, "work", "sites", "gen-1-1", "site.json")));
+    assert.match(r.stdout, /^sites\/gen-1-1 /m);
+    const outside = await runCli(["corpus", "generate", "--count", "1", "--out", "../elsewhere"], 60_000, {}, [], join(dir, "work"));
+    assert.equal(outside.code, 0, outside.stderr);
+    assert.ok(outside.stdout.includes(`${join(dir, "elsewhere", "gen-1-1")} `), `an --out outside the working directory is printed absolute: ${outside.stdout}`);
+  });
+});
