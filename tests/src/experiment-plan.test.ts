@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { planCells, plannedRunCount, readPlanFile, validatePlan, wspUnitDesign, type ExperimentPlan } from "@pagepath/results";
+import { experimentOutput, planCells, plannedRunCount, readPlanFile, validatePlan, wspUnitDesign, type ExperimentPlan } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
 import { tempDir } from "./fixture-profile.js";
@@ -36,6 +36,13 @@ describe("experiment plans: grids, samples and topologies", () => {
     assert.deepEqual(mismatch.paths.map((x) => x.rttMs), [100, 20], "the slower path comes first when asked");
     // A tiny BDP still gets a few packets of buffer.
     assert.equal(p.networks.find((n) => n.name === "1M-20ms")!.paths[0]!.queue!.packets, 4);
+  });
+
+  it("writes results beside the plan in a folder of its name, and resumes there when given the plan it wrote", () => {
+    assert.equal(experimentOutput("/x/plans/h2.plan.json").dir, "/x/plans/h2");
+    assert.equal(experimentOutput("/x/plans/h2/h2.plan.json").dir, "/x/plans/h2", "the resolved plan run again is not nested in h2/h2/");
+    assert.equal(experimentOutput("/x/plans/h2/h2.plan.json").runsFile, "/x/plans/h2/h2.runs.jsonl");
+    assert.equal(experimentOutput("/x/plans/h2.plan.json", "/y/out").planFile, "/y/out/h2.plan.json");
   });
 
   it("runs every cell once per replication, replications outermost", () => {

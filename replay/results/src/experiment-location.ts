@@ -22,10 +22,15 @@ export function planName(planFile: string): string {
   return name.slice(0, -PLAN_SUFFIX.length);
 }
 
-/** Where `pagepath experiment PLAN [--out DIR]` writes: DIR, by default a folder named after the plan, beside it. */
+/**
+ * Where `pagepath experiment PLAN [--out DIR]` writes: DIR, by default a folder named after the plan,
+ * beside it; for a plan already in a folder of its name (the resolved plan experiment wrote, run
+ * again to resume), that folder, not one more level down.
+ */
 export function experimentOutput(planFile: string, outDir?: string): ExperimentLocation {
   const name = planName(planFile);
-  const dir = resolve(outDir ?? join(dirname(resolve(planFile)), name));
+  const here = dirname(resolve(planFile));
+  const dir = resolve(outDir ?? (basename(here) === name ? here : join(here, name)));
   return { dir, planFile: join(dir, name + PLAN_SUFFIX), runsFile: join(dir, name + RUNS_SUFFIX) };
 }
 
