@@ -6,7 +6,7 @@ import { dirname, extname, join } from "node:path";
 import { quantile, writeSyntheticRecording } from "@pagepath/corpus";
 import { h2load, type H2loadLoad } from "./h2load.js";
 import { startNginx, type RunningNginx } from "./nginx.js";
-import { startReplayServer } from "@pagepath/runner";
+import { relayedStderr, startReplayServer } from "@pagepath/runner";
 import { checkServedFiles, type ServedFile } from "./served-check.js";
 
 /**
@@ -142,6 +142,6 @@ async function benchProtocol(protocol: Protocol, root: string, recording: string
     code = await replay.stop();
   }
   // Reached only when the measurements went through; their error, if any, comes first.
-  if (code !== 0) throw new Error(`pagepath-server (${protocol}) exited with ${code} on SIGTERM: ${replay.stderr()}`);
+  if (code !== 0) throw new Error(`pagepath-server (${protocol}) exited with ${code} on SIGTERM: ${relayedStderr(replay.stderr(), "pagepath-server")}`);
   return measured;
 }

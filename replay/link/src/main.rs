@@ -26,7 +26,7 @@ fn main() {
     match result {
         Ok(code) => std::process::exit(code),
         Err(e) => {
-            eprintln!("pagepath net: {e}");
+            eprintln!("{}{e}", cli::ERROR_PREFIX);
             std::process::exit(2);
         }
     }

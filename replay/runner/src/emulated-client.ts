@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import type { RunConfiguration } from "@pagepath/results";
 import { BROWSER_BINARY, NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
+import { relayedStderr } from "./relayed-stderr.js";
 import type { Topology } from "./topology.js";
 
 export interface EmulatedClientOptions {
@@ -47,7 +48,7 @@ export function runEmulatedClient(o: EmulatedClientOptions): Promise<ClientRepor
       clearTimeout(guard);
       const line = out.trim().split("\n").at(-1) ?? "";
       if (line.startsWith("{")) return resolve(JSON.parse(line) as ClientReport);
-      reject(new Error(`pagepath-browser exited with ${code}: ${err.trim() || "no report"}`));
+      reject(new Error(`pagepath-browser exited with ${code}: ${relayedStderr(err, "pagepath-browser") || "no report"}`));
     });
   });
 }

@@ -1,4 +1,5 @@
 export { REPLAY_SERVER, ReplayServerExited, startReplayServer, type RunningReplayServer } from "./server-process.js";
+export { relayedStderr } from "./relayed-stderr.js";
 export { NET_BINARY, BROWSER_BINARY } from "./binaries.js";
 export { networkSpec, readTopology, topologyUp, topologyDown, pathCounters, counterDelta, type Topology, type NetworkSpec } from "./topology.js";
 export { checkReplayInputs } from "./graph-check.js";

@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { NET_BINARY, requireBinary } from "./binaries.js";
+import { relayedStderr } from "./relayed-stderr.js";
 
 /** Raised by requireRoot: the CLI prints its message and exits 2, as `pagepath net` does. */
 export class NeedsRoot extends Error {}
@@ -12,8 +13,8 @@ export class NeedsRoot extends Error {}
 export function rootRefusal(): string | null {
   const r = spawnSync(requireBinary(NET_BINARY), ["check-root"], { encoding: "utf8" });
   if (r.status === 0) return null;
-  // pagepath-net puts its own name before its errors; the verb that asked puts its name instead.
-  return r.error?.message ?? (r.stderr.trim().replace(/^pagepath net: /, "") || `${NET_BINARY} check-root exited with ${r.status ?? r.signal}`);
+  // The verb that asked puts its own name before the refusal.
+  return r.error?.message ?? (relayedStderr(r.stderr, "pagepath net") || `${NET_BINARY} check-root exited with ${r.status ?? r.signal}`);
 }
 
 /** Throws NeedsRoot unless this process can bring topologies up: call it before writing or starting anything. */

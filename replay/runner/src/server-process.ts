@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { relayedStderr } from "./relayed-stderr.js";
 
 export const REPLAY_SERVER = fileURLToPath(new URL("../../../target/release/pagepath-server", import.meta.url));
 
@@ -16,7 +17,7 @@ export class ReplayServerExited extends Error {
     readonly code: number | null,
     readonly stderr: string,
   ) {
-    super(`pagepath-server exited with ${code}: ${stderr}`);
+    super(`pagepath-server exited with ${code}: ${relayedStderr(stderr, "pagepath-server")}`);
   }
 }
 
@@ -46,7 +47,7 @@ export function startReplayServer(serveArgs: string[], prefix: string[] = [], re
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
-      reject(new Error(`pagepath-server not ready after ${readyTimeoutMs / 1000} s: ${stderr.trim()}`));
+      reject(new Error(`pagepath-server not ready after ${readyTimeoutMs / 1000} s: ${relayedStderr(stderr, "pagepath-server")}`));
     }, readyTimeoutMs);
     child.on("error", (e) => {
       clearTimeout(timer);

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { NetworkConfig, PathBytes, PathConfig } from "@pagepath/results";
 import { NET_BINARY, requireBinary } from "./binaries.js";
+import { relayedStderr } from "./relayed-stderr.js";
 
 const run = promisify(execFile);
 
@@ -97,7 +98,7 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
   writeFileSync(file, JSON.stringify({ schemaVersion: 1, description: `network ${network.name}`, paths }));
   try {
     await run(requireBinary(NET_BINARY), ["up", file, "--name", name, "--seed", String(seed)]).catch((e) => {
-      throw new Error(`pagepath net up ${name} (network ${network.name}) failed: ${(e.stderr || e.message).trim()}`);
+      throw new Error(`pagepath net up ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
     });
   } finally {
     rmSync(file, { force: true });

@@ -24,6 +24,9 @@ pub const USAGE: &str = "usage: pagepath net <verb> ...
 Queue types: infinite, droptail, drophead, red, codel; limits packets=N, bytes=N or bdp=X.
 Needs root (network namespaces, TUN devices). Topology format: docs/formats/topology.md";
 
+/// What main puts before an error it prints; a parent that relays a child's errors takes it off.
+pub const ERROR_PREFIX: &str = "pagepath net: ";
+
 /// Refuses to start anything without root, before touching the system.
 pub fn require_root() -> Result<(), String> {
     // SAFETY: geteuid has no side effects.

@@ -95,7 +95,7 @@ fn background(name: &str, argv: &[String]) -> Result<i32, String> {
     loop {
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             let text = std::fs::read_to_string(&log).unwrap_or_default();
-            return Err(format!("{} (the emulator exited with code {})", text.trim_end(), status.code().unwrap_or(-1)));
+            return Err(format!("{} (the emulator exited with code {})", relayed(&text), status.code().unwrap_or(-1)));
         }
         if let Some(s) = state::read(name) {
             if s.phase == "up" && s.pid == child.id() {
@@ -109,6 +109,13 @@ fn background(name: &str, argv: &[String]) -> Result<i32, String> {
         }
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// The background emulator's output as this process's error: main puts the prefix before it again,
+/// so the child's own is taken off each line it starts.
+fn relayed(child_output: &str) -> String {
+    let lines: Vec<&str> = child_output.trim_end().lines().map(|l| l.strip_prefix(super::ERROR_PREFIX).unwrap_or(l)).collect();
+    lines.join("\n")
 }
 
 fn without_name(argv: &[String]) -> Vec<String> {
