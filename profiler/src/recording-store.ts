@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type Recording, type RecordingManifest } from "./recording.js";
 
@@ -40,6 +40,9 @@ export function writeRecording(dir: string, r: Recording): void {
 }
 
 export function readManifest(dir: string): RecordingManifest {
+  // Said of the folder itself: a mistyped path would otherwise read as a recording without its manifest.
+  if (!existsSync(dir)) throw new RecordingError(dir, "no such directory");
+  if (!statSync(dir).isDirectory()) throw new RecordingError(dir, "not a directory (a recording is a directory holding manifest.json)");
   const file = join(dir, FILES.manifest);
   if (!existsSync(file)) throw new RecordingError(file, "missing: this directory is not a pagepath recording");
   const m = parseJson(file, readFileSync(file, "utf8")) as RecordingManifest;
