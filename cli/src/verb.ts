@@ -54,7 +54,10 @@ export function numberOption(values: Record<string, unknown>, name: string, fall
   return n;
 }
 
-/** Paths given on the command line, made absolute against the working directory once, here. */
+/**
+ * Paths given on the command line, made absolute against the working directory once, here; "-" is
+ * left as it is, as the verbs that take it read it as standard output.
+ */
 export function absolutePaths(
   paths: { options?: string[]; positionals?: boolean },
   values: Record<string, unknown>,
@@ -63,7 +66,7 @@ export function absolutePaths(
   const out = { ...values };
   for (const name of paths.options ?? []) {
     const v = out[name];
-    if (typeof v === "string") out[name] = resolve(v);
+    if (typeof v === "string") out[name] = v === "-" ? v : resolve(v);
     else if (Array.isArray(v)) out[name] = v.map((p) => resolve(String(p)));
   }
   return { values: out, positionals: paths.positionals ? positionals.map((p) => resolve(p)) : positionals };

@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { readBody, readRecording, toHar } from "@pagepath/profiler";
 import { UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
@@ -15,15 +15,14 @@ extensions are kept (_initiator with its stack, _priority, _resourceType, _fromC
 included, binary ones base64-encoded. Default output: <recording-dir>/recording.har
   -o, --out FILE        where to write the HAR ("-" for standard output)
 `,
-  // --out is made absolute here, not with the other paths: "-" is standard output, not a file named "-".
-  paths: { positionals: true },
+  paths: { options: ["out"], positionals: true },
   options: { out: { type: "string", short: "o" } },
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError("expected exactly one recording directory");
     const dir = positionals[0]!;
     const recording = readRecording(dir);
     const har = JSON.stringify(toHar(recording, (sha) => readBody(dir, sha)), null, 1);
-    const out = values.out === "-" ? "-" : resolve((values.out as string | undefined) ?? join(dir, "recording.har"));
+    const out = (values.out as string | undefined) ?? join(dir, "recording.har");
     if (out === "-") process.stdout.write(har + "\n");
     else {
       writeFileSync(out, har);
