@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { appendFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { cellId, cellOf, planCells, readExperiment, readPlanFile, type ExperimentPlan, type RunResult } from "@pagepath/results";
@@ -53,6 +54,18 @@ describe("pagepath experiment: a local sweep", () => {
     assert.equal(dry.code, 0, dry.stderr);
     assert.match(dry.stderr, /200 runs; 200 to go, about .* with 2 workers/);
     assert.deepEqual(lines(join(dir, "big", "big.runs.jsonl")), [], "nothing ran");
+  });
+
+  it("--workers defaults to half this machine's CPUs, at least 1, as its help says", async () => {
+    const cpus = availableParallelism();
+    const workers = Math.max(1, Math.floor(cpus / 2));
+    const help = await runCli(["experiment", "--help"]);
+    assert.match(help.stdout.replace(/\s+/g, " "), new RegExp(`--workers N .*\\(default: half of this machine's ${cpus} CPUs, at least 1, so ${workers} here;`));
+    const dry = await runCli(["experiment", writePlan("default-workers", { runs: 50 }), "--dry-run"]);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stderr, new RegExp(`200 runs; 200 to go, about .* with ${workers} workers?`));
+    const few = await runCli(["experiment", writePlan("few-runs", { runs: 1, grid: { rateMbit: [5], rttMs: [20] } }), "--dry-run", "--workers", "4"]);
+    assert.match(few.stderr, /= 2 runs; 2 to go, about .* with 2 workers \(/, "never more workers than runs to go, as the help says");
   });
 
   it("runs every cell exactly once across an interruption (Ctrl-C) and a line cut off by a crash", async () => {

@@ -23,7 +23,8 @@ dropped and run again on resume. Look at the results with: pagepath analyze OUT,
 Needs root, as pagepath net does: without it, the plan is checked and nothing is written.
 --dry-run and --queue need no root.
   --out DIR              where results go (default: a folder named after the plan, beside it)
-  --workers N            runs at once, each in its own topology (default ${defaultWorkers()}: half the cores)
+  --workers N            runs at once, each in its own topology (default: half of this machine's
+                         ${availableParallelism()} CPUs, at least 1, so ${defaultWorkers()} here; never more than the runs to go)
   --time-budget D        refuse a plan whose estimated duration exceeds D (e.g. 90m, 2h, 1h30m)
   --retry-failed         also run again the cells whose recorded run failed
   --dry-run              check the plan and print its size and estimated duration, run nothing
@@ -103,6 +104,7 @@ function finish(planFile: string, failed: number, failures: string[]): number {
   return failedTotal > 0 ? 1 : 0;
 }
 
+/** A run is a browser, its servers and an emulator: half the CPUs leaves each run room to keep its timings. */
 function defaultWorkers(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
