@@ -1,7 +1,8 @@
 import { compareCells, sortableHeader, type SortOrder } from "./sortable-header.js";
 import type { SiteIndex, SiteRow, SiteSummary } from "../src/server/api.js";
 import { fetchJson } from "./fetch-json.js";
-import { bytes, ms } from "./format.js";
+import { bytes, escapeHtml, ms } from "./format.js";
+import { drawRunFiles } from "./run-files-table.js";
 import { go } from "./state.js";
 
 interface Column {
@@ -35,7 +36,8 @@ let picked: string[] = [];
 
 export async function renderIndex(main: HTMLElement): Promise<void> {
   const index = await fetchJson<SiteIndex>("/api/sites");
-  main.innerHTML = `<div class="toolbar"><input id="site-filter" type="search" placeholder="filter sites (name, url)" size="40"><button type="button" id="compare-selected" title="tick two graphs; the first ticked is A">compare selected</button><span class="note">${index.sites.length} graphs in ${index.dir}</span></div><table class="sites"><thead></thead><tbody></tbody></table>`;
+  const runs = index.runs.length ? ` and ${index.runs.length} run result${index.runs.length === 1 ? "" : "s"}` : "";
+  main.innerHTML = `<div class="toolbar"><input id="site-filter" type="search" placeholder="filter sites (name, url)" size="40"><button type="button" id="compare-selected" title="tick two graphs; the first ticked is A">compare selected</button><span class="note">${index.sites.length} graphs${runs} in ${escapeHtml(index.dir)}</span></div><table class="sites"><thead></thead><tbody></tbody></table>`;
   const input = main.querySelector<HTMLInputElement>("#site-filter")!;
   input.value = filterText;
   const files = new Set(index.sites.flatMap((r) => (r.ok ? [r.site.file] : [])));
@@ -47,6 +49,7 @@ export async function renderIndex(main: HTMLElement): Promise<void> {
     drawRows(main, index.sites);
   });
   drawRows(main, index.sites);
+  drawRunFiles(main, index.runs);
 }
 
 function drawRows(main: HTMLElement, rows: SiteRow[]): void {

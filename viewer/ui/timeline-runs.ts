@@ -22,8 +22,10 @@ export function runsOf(file: string): Promise<GraphRuns> {
 
 export function runLabel(r: ReplayedRun): string {
   const c = r.cell;
-  const name = r.experiment.replace(/^.*\//, "").replace(/\.plan\.json$/, "");
-  return `${name}: ${c.network}, ${c.protocol}/${c.transport}, ${c.serverModel} server, priority ${c.priority}, run ${c.run}${r.status === "failed" ? " (failed)" : ""}`;
+  // A run result of its own is named by its file; it has no replication number to tell it apart.
+  const name = r.experiment === null ? `${r.runFile} (${r.client})` : r.experiment.replace(/^.*\//, "").replace(/\.plan\.json$/, "");
+  const replication = r.experiment === null ? "" : `, run ${c.run}`;
+  return `${name}: ${c.network}, ${c.protocol}/${c.transport}, ${c.serverModel} server, priority ${c.priority}${replication}${r.status === "ok" ? "" : ` (${r.status})`}`;
 }
 
 function shown(runs: ReplayedRun[], key: string | null, slot: "a" | "b"): ShownRun | null {
@@ -56,13 +58,13 @@ function notes(all: GraphRuns, state: ViewState, a: ShownRun | null, b: ShownRun
     if (s.run.nodeTimings === null) out.push(`${s.name}: its client does not time nodes`);
     if (!s.run.sameBytes) out.push(`${s.name} replayed other bytes of this graph (rebuilt since?)`);
   }
-  if (all.problems.length) out.push(`${all.problems.length} experiment(s) could not be read; their runs are not listed`);
+  if (all.problems.length) out.push(`${all.problems.length} experiment(s) or run result(s) could not be read; their runs are not listed`);
   return out;
 }
 
 /** The run choices, and for two runs the threshold above which a node counts as changed. */
 export function runControls(all: GraphRuns, state: ViewState, a: ShownRun | null, b: ShownRun | null): string {
-  if (all.runs.length === 0) return `<span class="note">no experiment in the served directory replayed this graph</span>`;
+  if (all.runs.length === 0) return `<span class="note">no experiment or run result in the served directory replayed this graph</span>`;
   let html = `<label>replayed run ${select("run", all.runs, state.run, "none")}</label>`;
   if (a) html += `<label>compare with run ${select("vs", all.runs.filter((r) => r.key !== a.run.key), state.vs, "none")}</label>`;
   if (b) html += `<label>changed above <input id="threshold" type="number" min="0" step="10" value="${state.threshold}" style="width:5em"> ms</label>`;

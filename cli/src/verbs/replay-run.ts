@@ -21,7 +21,8 @@ real connections; with --client chromium, Debian's Chromium loads the page, cold
                           bandwidth-delay product, at least 16 packets)
   --recording DIR         the recording to serve (default: the one the graph was built from)
   --out FILE              the run result (default runs/<graph>-<client>-<time>.json)${RUN_OPTIONS_HELP}
-Then: pagepath trace FILE (a Chrome trace for Perfetto), pagepath view runs/.
+Then: pagepath trace FILE (a Chrome trace for Perfetto); pagepath view runs/ (or the folder of
+--out) lists the run results there and opens each on the timeline of the graph it replayed.
 `;
 
 const OPTIONS = {
@@ -106,6 +107,7 @@ function summary(r: RunResult, file: string): string {
     ...r.warnings.slice(0, 5).map((w) => `  warning: ${w}`),
     `run result: ${shownPath(file)}`,
     `  as a trace for Perfetto: pagepath trace ${shownPath(file)}`,
+    `  in the viewer: pagepath view ${shownPath(dirname(file))}`,
     "",
   ].join("\n");
 }

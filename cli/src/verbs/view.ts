@@ -13,9 +13,11 @@ Serves a web UI over the dependency graphs found in DIR (default corpus-data), u
 deep (e.g. DIR/graphs/*.json): a sortable index of the sites; each graph laid out by Graphviz's dot
 and drawn on a canvas (zoom, pan, search and filters, node details, the critical path, collapsible
 frames and timer chains); a timeline of the recorded load, with replayed runs beside it when DIR has
-experiment results; two graphs compared; and experiment results (runs, heatmaps, CDFs). Only files
-inside DIR are served; the biggest graphs are laid out in the background at start. Prints the URL to
-open; stop with Ctrl-C.
+experiment results or run results (pagepath replay's: pagepath view runs lists them, each opening the
+timeline of the graph it replayed); two graphs compared; and experiment results (runs, heatmaps,
+CDFs). Only files inside DIR are served, and the graphs its run results replayed while their bytes
+are the ones replayed; the biggest graphs are laid out in the background at start. Prints the URL
+to open; stop with Ctrl-C.
   --host HOST   address to listen on (default ${DEFAULT_HOST}: this machine only)
   --port PORT   port (default ${DEFAULT_PORT}; 0 picks a free one)
 `,

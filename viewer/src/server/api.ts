@@ -27,7 +27,28 @@ export type SiteRow = { ok: true; site: SiteSummary } | { ok: false; file: strin
 export interface SiteIndex {
   dir: string;
   sites: SiteRow[];
+  /** The run result files (pagepath replay's) in the served directory. */
+  runs: RunFileRow[];
 }
+
+/** A run result file as the index lists it. */
+export interface StandaloneRun {
+  /** The file, relative to the served directory: also the run's key in /api/runs. */
+  file: string;
+  site: string;
+  client: RunResult["client"];
+  cell: CellKey;
+  status: RunResult["status"];
+  error: string | null;
+  startedAt: string;
+  metrics: RunResult["metrics"];
+  /** The graph it replayed, relative to the served directory; it may lie outside it ("../graphs/x.json"). */
+  graph: string;
+  /** Why the timeline cannot open that graph with this run, or null. */
+  graphProblem: string | null;
+}
+
+export type RunFileRow = { ok: true; run: StandaloneRun } | { ok: false; file: string; error: string };
 
 export interface LayoutNode {
   id: string;
@@ -119,11 +140,13 @@ export type AnalysedComparison = Omit<Comparison, "points"> & { points: Analysed
 export type AnalysedPoint = PointComparison & { row: string };
 
 /** A run that replayed one graph, with what the timeline draws of it. */
-export type ReplayedRun = Pick<RunResult, "status" | "error" | "metrics" | "nodeTimings" | "connections" | "paths" | "warnings"> & {
-  /** Unique in the served directory (plan file and cell), so the URL can name the run. */
+export type ReplayedRun = Pick<RunResult, "client" | "status" | "error" | "metrics" | "nodeTimings" | "connections" | "paths" | "warnings"> & {
+  /** Unique in the served directory (plan file and cell, or the run result file), so the URL can name the run. */
   key: string;
-  /** The plan file, relative to the served directory. */
-  experiment: string;
+  /** The plan file, relative to the served directory; null for a run result file of its own. */
+  experiment: string | null;
+  /** The run result file (pagepath replay's), relative to the served directory; null for an experiment's run. */
+  runFile: string | null;
   cell: CellKey;
   /** The run names the graph's current bytes; false when the graph was rebuilt after it or merely shares the path. */
   sameBytes: boolean;
@@ -132,6 +155,6 @@ export type ReplayedRun = Pick<RunResult, "status" | "error" | "metrics" | "node
 export interface GraphRuns {
   file: string;
   runs: ReplayedRun[];
-  /** Experiments that could not be read, so the view can say runs may be missing. */
+  /** Experiments and run result files that could not be read, so the view can say runs may be missing. */
   problems: string[];
 }

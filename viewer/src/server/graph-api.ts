@@ -3,33 +3,35 @@ import { readGraphFile, type Graph } from "@pagepath/graph-builder";
 import type { Layout } from "./api.js";
 import type { FileCache } from "./file-cache.js";
 import { layoutGraph } from "./layout.js";
-import { resolveUnder } from "./safe-path.js";
 import { sendError, sendJson } from "./static-files.js";
 
+/** Where a graph named relative to the served directory may be read from (graphPathFor), or null. */
+export type GraphFile = (rel: string) => Promise<string | null>;
+
 /** GET /api/graph?file=REL: the graph, validated. */
-export async function graphApi(res: ServerResponse, root: string, params: URLSearchParams, graphs: FileCache<Graph>): Promise<void> {
-  const found = await loadGraph(res, root, params, graphs);
+export async function graphApi(res: ServerResponse, graphFile: GraphFile, params: URLSearchParams, graphs: FileCache<Graph>): Promise<void> {
+  const found = await loadGraph(res, graphFile, params, graphs);
   if (found) sendJson(res, found.graph);
 }
 
 /** GET /api/layout?file=REL&rankdir=LR|TB&all=1: dot's layout of the graph (cached per file version and options). */
-export async function layoutApi(res: ServerResponse, root: string, params: URLSearchParams, graphs: FileCache<Graph>, layouts: FileCache<Layout>): Promise<void> {
+export async function layoutApi(res: ServerResponse, graphFile: GraphFile, params: URLSearchParams, graphs: FileCache<Graph>, layouts: FileCache<Layout>): Promise<void> {
   const rankdir = params.get("rankdir") ?? "LR";
   if (rankdir !== "LR" && rankdir !== "TB") return sendError(res, 400, `rankdir "${rankdir}": expected LR or TB`);
   const includeExcluded = params.get("all") === "1";
-  const found = await loadGraph(res, root, params, graphs);
+  const found = await loadGraph(res, graphFile, params, graphs);
   if (!found) return;
   const opts = { rankdir, includeExcluded } as const;
   sendJson(res, await layouts.get(found.path, JSON.stringify(opts), () => layoutGraph(found.graph, opts, found.path)));
 }
 
-async function loadGraph(res: ServerResponse, root: string, params: URLSearchParams, graphs: FileCache<Graph>): Promise<{ path: string; graph: Graph } | null> {
+async function loadGraph(res: ServerResponse, graphFile: GraphFile, params: URLSearchParams, graphs: FileCache<Graph>): Promise<{ path: string; graph: Graph } | null> {
   const file = params.get("file");
   if (!file) {
     sendError(res, 400, "missing ?file=<graph path relative to the served directory>");
     return null;
   }
-  const path = resolveUnder(root, file);
+  const path = await graphFile(file);
   if (path === null) {
     sendError(res, 403, `${file}: outside the served directory`);
     return null;

@@ -4,13 +4,15 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { existsSync, statSync } from "node:fs";
 import { RULES, type Graph } from "@pagepath/graph-builder";
-import type { Experiment } from "@pagepath/results";
+import type { Experiment, RunResult } from "@pagepath/results";
 import { analysisApi } from "./analysis-api.js";
 import type { Layout } from "./api.js";
 import { FileCache } from "./file-cache.js";
 import { prewarmLayouts } from "./prewarm.js";
 import { graphApi, layoutApi } from "./graph-api.js";
+import { graphPathFor } from "./graph-path.js";
 import { experimentApi, experimentsApi, type LoadedExperiment } from "./results-api.js";
+import { readRunFiles } from "./run-files.js";
 import { runsApi } from "./runs-api.js";
 import { decodeUrlPath, resolveUnder } from "./safe-path.js";
 import { siteIndex } from "./site-index.js";
@@ -40,7 +42,10 @@ export interface RunningViewer {
   close(): Promise<void>;
 }
 
-/** Serves the viewer UI and, read-only, the graphs and files inside `dir` (and nothing outside it). */
+/**
+ * Serves the viewer UI and, read-only, the graphs and files inside `dir`; outside it, only the
+ * graphs that run results inside it replayed, with the bytes they replayed (graphPathFor).
+ */
 export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
   const root = resolve(o.dir);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new Error(`${o.dir}: not a directory`);
@@ -49,20 +54,23 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
   const experiments = new FileCache<LoadedExperiment>(16);
   // Few: an experiment is kept with every run's requests, for as long as its analysis is being explored.
   const analysed = new FileCache<Experiment>(4);
+  const runResults = new FileCache<RunResult>(64);
+  const runFiles = () => readRunFiles(root, runResults);
+  const graphFile = (rel: string) => graphPathFor(root, rel, runFiles);
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return sendError(res, 405, "only GET");
     const [rawPath = "/", query = ""] = (req.url ?? "/").split("?", 2);
     const params = new URLSearchParams(query);
     if (rawPath === "/" || rawPath === "/index.html") return sendFile(res, join(STATIC_DIR, "index.html"));
     if (rawPath === "/vendor/d3.min.js") return sendFile(res, D3_FILE);
-    if (rawPath === "/api/sites") return sendJson(res, await siteIndex(root, graphs));
+    if (rawPath === "/api/sites") return sendJson(res, await siteIndex(root, graphs, await runFiles()));
     if (rawPath === "/api/rules") return sendJson(res, RULES);
-    if (rawPath === "/api/graph") return graphApi(res, root, params, graphs);
-    if (rawPath === "/api/layout") return layoutApi(res, root, params, graphs, layouts);
+    if (rawPath === "/api/graph") return graphApi(res, graphFile, params, graphs);
+    if (rawPath === "/api/layout") return layoutApi(res, graphFile, params, graphs, layouts);
     if (rawPath === "/api/experiments") return experimentsApi(res, root, experiments);
     if (rawPath === "/api/experiment") return experimentApi(res, root, params, experiments);
     if (rawPath === "/api/analysis") return analysisApi(res, root, params, analysed);
-    if (rawPath === "/api/runs") return runsApi(res, root, params);
+    if (rawPath === "/api/runs") return runsApi(res, root, params, graphFile, runFiles);
     for (const [prefix, base] of [["/static/", STATIC_DIR], ["/ui/", UI_DIR], ["/files/", root]] as const) {
       if (!rawPath.startsWith(prefix)) continue;
       const rel = decodeUrlPath(rawPath.slice(prefix.length));
