@@ -1,0 +1,2 @@
+//! One file per scheduler, named after it, citing the section of the seed it implements.
+pub mod lowest_rtt;

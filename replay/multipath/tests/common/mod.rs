@@ -1,0 +1,36 @@
+//! Path sets the scheduler tests share, on the ideal model of seed 000 §4.4.1.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use pagepath_multipath::ideal_paths::{run, Message, ModelPath, Outcome};
+use pagepath_multipath::{build, Options};
+
+pub fn ms(x: f64) -> Duration {
+    Duration::from_secs_f64(x / 1e3)
+}
+
+/// Seed 000 Fig 4.5: path 0 200 KB/s with 5 ms latency, path 1 500 KB/s with 10 ms.
+pub fn fig_4_5() -> Vec<ModelPath> {
+    vec![ModelPath { one_way: ms(5.0), rate: 200_000.0, cwnd: None }, ModelPath { one_way: ms(10.0), rate: 500_000.0, cwnd: None }]
+}
+
+/// 10 Mbit/s with 20 ms RTT beside 2 Mbit/s with 100 ms, each with a window of one BDP.
+pub fn fast_and_slow() -> Vec<ModelPath> {
+    vec![
+        ModelPath { one_way: ms(10.0), rate: 1_250_000.0, cwnd: Some(25_000) },
+        ModelPath { one_way: ms(50.0), rate: 250_000.0, cwnd: Some(25_000) },
+    ]
+}
+
+/// Two equal paths: 10 Mbit/s, 40 ms RTT, a window of one BDP.
+pub fn equal() -> Vec<ModelPath> {
+    let p = ModelPath { one_way: ms(20.0), rate: 1_250_000.0, cwnd: Some(50_000) };
+    vec![p.clone(), p]
+}
+
+/// Runs the scheduler registered as `name` (with `options`, "k=v,...").
+pub fn run_named(name: &str, options: &str, paths: &[ModelPath], messages: &[Message], chunk: u64) -> Outcome {
+    let mut s = build(name, &Options::parse([options]).unwrap()).unwrap();
+    run(paths, messages, chunk, s.as_mut())
+}
