@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { after, describe, it } from "node:test";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
 
 /** `pagepath har` on what is not a recording names the path and what it is instead. */
 describe("pagepath har: bad input", () => {
   const root = tempDir("har-bad");
+  after(() => rmSync(root, { recursive: true, force: true }));
 
   it("a folder that does not exist is named as such, not as a missing manifest", async () => {
     const missing = join(root, "no-such-recording");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, writeFileSync } from "node:fs";
+import { readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { recordPage, writeRecording } from "@pagepath/profiler";
@@ -20,7 +20,10 @@ describe("-o - is standard output", () => {
     const built = await runCli(["build", recording, "-o", graphs]);
     assert.equal(built.code, 0, built.stdout + built.stderr);
   });
-  after(async () => site?.close());
+  after(async () => {
+    await site?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 
   const cases: Array<[string, () => string[], (stdout: string) => void]> = [
     ["har", () => ["har", recording], (out) => assert.equal(JSON.parse(out).log.version, "1.2")],
