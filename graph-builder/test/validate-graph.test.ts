@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, it } from "node:test";
+import { tempDir } from "@pagepath/temp-dirs";
 import { RULES, type Graph } from "../src/graph.js";
 import { readGraphFile, validateGraph } from "../src/validate-graph.js";
 
@@ -41,7 +41,7 @@ describe("graph test vectors", () => {
 });
 
 describe("graph validation", () => {
-  const dir = mkdtempSync(join(tmpdir(), "pagepath-graph-"));
+  const dir = tempDir("graph");
   const minimal = () => load(join(vectors, "valid", "minimal.json")) as Graph;
 
   it("names a truncated file", () => {

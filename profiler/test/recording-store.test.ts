@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
+import { tempDir } from "@pagepath/temp-dirs";
 import { readRecording, writeRecording } from "../src/recording-store.js";
 import { RECORDING_SCHEMA_VERSION, type Recording } from "../src/recording.js";
 
@@ -27,7 +27,7 @@ function tiny(): Recording {
 }
 
 describe("recording directories", () => {
-  const root = mkdtempSync(join(tmpdir(), "pagepath-store-"));
+  const root = tempDir("store");
 
   it("round-trip", () => {
     const dir = join(root, "ok");

@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
+import { describe, it } from "node:test";
+import { tempDir } from "@pagepath/temp-dirs";
 import { analyzeExperiment, familyKey, familyLabel, readExperiment, runsCsv, type CellKey, type ExperimentPlan, type NetworkConfig, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { network, samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
@@ -45,14 +45,6 @@ function sweepRuns(): RunResult[] {
           runs.push(failed ? { ...r, error: ERROR_WITH_QUOTES } : r);
         }
   return runs;
-}
-
-const made: string[] = [];
-after(() => made.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
-function tempDir(label: string): string {
-  made.push(mkdtempSync(join(tmpdir(), `pagepath-test-${label}-`)));
-  return made.at(-1)!;
 }
 
 describe("analysis of an experiment", () => {

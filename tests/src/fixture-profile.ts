@@ -1,6 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { serveSite, fixtureDir, siteProfileOptions, type RunningSite } from "@pagepath/corpus";
 import type { ProfileOptions } from "@pagepath/profiler";
 
@@ -13,6 +10,5 @@ export async function startFixture(name = "multi-origin"): Promise<RunningSite> 
   return serveSite(fixtureDir(name));
 }
 
-export function tempDir(label: string): string {
-  return mkdtempSync(join(tmpdir(), `pagepath-test-${label}-`));
-}
+/** Every test's temporary folders come from here: one root per test process, removed when it ends, also on Ctrl-C. */
+export { tempDir } from "@pagepath/temp-dirs";

@@ -1,10 +1,10 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Browser, Page } from "puppeteer-core";
 import { DEFAULT_CHROMIUM, launchChromium } from "@pagepath/profiler";
 import { startViewer, type Layout, type RunningViewer } from "@pagepath/viewer";
+import { tempDir } from "@pagepath/temp-dirs";
 
 export interface ViewerBrowser {
   browser: Browser;
@@ -17,7 +17,7 @@ export interface ViewerBrowser {
 
 /** Headless Chromium on a fresh profile, with downloads going to a temporary folder. */
 export async function openViewerBrowser(): Promise<ViewerBrowser> {
-  const downloads = mkdtempSync(join(tmpdir(), "pagepath-viewer-downloads-"));
+  const downloads = tempDir("viewer-downloads");
   const chromium = await launchChromium({ executablePath: DEFAULT_CHROMIUM, extraArgs: ["--window-size=1400,900"] }).catch((e: Error) => {
     rmSync(downloads, { recursive: true, force: true });
     throw e;

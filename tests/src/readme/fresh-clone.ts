@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { appendFileSync, existsSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { appendFileSync, existsSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tempDir } from "@pagepath/temp-dirs";
 
 export const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 
@@ -13,7 +13,7 @@ export const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
  * Everything else the commands find there is what git gives them.
  */
 export function freshClone(): { dir: string; remove: () => void } {
-  const parent = mkdtempSync(join(tmpdir(), "pagepath-readme-"));
+  const parent = tempDir("readme");
   const dir = join(parent, "pagepath");
   execFileSync("git", ["clone", "--quiet", REPO, dir], { stdio: ["ignore", "ignore", "pipe"] });
   const built = execFileSync("git", ["ls-files", "--others", "--ignored", "--exclude-standard", "--directory"], { cwd: REPO, encoding: "utf8" })
