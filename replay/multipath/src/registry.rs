@@ -12,7 +12,10 @@ pub struct Entry {
     pub build: fn(&Options) -> Result<Box<dyn Scheduler>, String>,
 }
 
-pub const SCHEDULERS: &[Entry] = &[schedulers::lowest_rtt::ENTRY];
+pub const SCHEDULERS: &[Entry] = &[
+    schedulers::lowest_rtt::ENTRY,
+    schedulers::srpt_ecf::ENTRY,
+];
 
 /// The scheduler registered as `name`, built with `options`; an unknown name lists the known ones.
 pub fn build(name: &str, options: &Options) -> Result<Box<dyn Scheduler>, String> {

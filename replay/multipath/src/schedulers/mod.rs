@@ -1,2 +1,4 @@
 //! One file per scheduler, named after it, citing the section of the seed it implements.
 pub mod lowest_rtt;
+pub mod ecf_paths;
+pub mod srpt_ecf;
