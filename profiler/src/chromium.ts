@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
+import { atProcessEnd } from "@pagepath/temp-dirs";
 
 export const DEFAULT_CHROMIUM = process.env.PAGEPATH_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -28,6 +29,8 @@ export interface LaunchedChromium {
  */
 export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromium> {
   const profileDir = mkdtempSync(join(tmpdir(), PROFILE_DIR_PREFIX));
+  // Ctrl-C ends the process before anyone calls close(): the profile must not outlive it.
+  const forget = atProcessEnd(() => removeProfile(profileDir));
   const args = [
     "--no-sandbox",
     "--disable-gpu",
@@ -62,6 +65,7 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
     });
   } catch (e) {
     removeProfile(profileDir);
+    forget();
     throw new Error(`cannot start Chromium at ${o.executablePath}: ${(e as Error).message.split("\n")[0]}`);
   }
   return {
@@ -74,6 +78,7 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
         browser.process()?.kill("SIGKILL");
       }
       removeProfile(profileDir);
+      forget();
     },
   };
 }
