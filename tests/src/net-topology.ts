@@ -1,8 +1,9 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { downAtProcessEnd, topologyTakenDown } from "@pagepath/runner";
+import { tempDir } from "@pagepath/temp-dirs";
 
 const run = promisify(execFile);
 const RELEASE = join(process.cwd(), "replay", "target", "release");
@@ -10,14 +11,19 @@ export const NET = join(RELEASE, "pagepath-net");
 export const PROBE = join(RELEASE, "pagepath-netprobe");
 export const SERVER = "10.200.0.1";
 
-/** Brings a topology up from flags or a file; throws with the emulator's own message. */
+/**
+ * Brings a topology up from flags or a file; throws with the emulator's own message. It is taken
+ * down when the test process ends, also on Ctrl-C, unless netDown did it first.
+ */
 export async function netUp(name: string, args: string[]): Promise<void> {
   await run(NET, ["up", "--name", name, ...args]).catch((e) => {
     throw new Error(`pagepath net up ${name} failed: ${e.stderr || e.message}`);
   });
+  downAtProcessEnd(name);
 }
 
 export async function netDown(name: string): Promise<void> {
+  topologyTakenDown(name);
   await run(NET, ["down", name]).catch(() => undefined);
 }
 
@@ -71,8 +77,7 @@ export async function netnsList(): Promise<string[]> {
 }
 
 export function writeTemp(label: string, file: string, text: string): string {
-  const dir = mkdtempSync(join(tmpdir(), `pagepath-net-${label}-`));
-  const path = join(dir, file);
+  const path = join(tempDir(`net-${label}`), file);
   writeFileSync(path, text);
   return path;
 }

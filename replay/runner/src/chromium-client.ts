@@ -1,8 +1,8 @@
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
 import type { ConnectionRecord, RequestRecord, RunConfiguration } from "@pagepath/results";
+import { tempDir } from "@pagepath/temp-dirs";
 import { NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
 import type { Topology } from "./topology.js";
@@ -24,7 +24,7 @@ export interface ChromiumClientOptions {
  * clients' computations cost what the graph says. MPTCP runs go through mptcpize.
  */
 export async function runChromiumClient(o: ChromiumClientOptions): Promise<ClientReport> {
-  const dir = mkdtempSync(join(tmpdir(), "pagepath-chromium-"));
+  const dir = tempDir("chromium-client");
   try {
     const chromium = chromiumInNamespace(dir, o.topology.name, o.configuration.transport === "mptcp");
     const { recording } = await recordPage(o.url, { ...replayChromiumOptions(o.nameMap, chromium, o.timeoutMs), instrument: o.instrument });

@@ -11,6 +11,7 @@ export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, conditionName, type AccuracySweep, type Condition, type SweepItem } from "./accuracy-sweep.js";
 export { networkUp } from "./topology.js";
+export { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
 export { runCell, cellTopologyName, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
 export { appendRun } from "./sweep/runs-file.js";
 export { pendingCells, owedCells } from "./sweep/pending.js";

@@ -5,6 +5,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { NetworkConfig, PathBytes, PathConfig } from "@pagepath/results";
 import { NET_BINARY, requireBinary } from "./binaries.js";
+import { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
 import { relayedStderr } from "./relayed-stderr.js";
 
 const run = promisify(execFile);
@@ -103,10 +104,12 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
   } finally {
     rmSync(file, { force: true });
   }
+  downAtProcessEnd(name);
   return { ...readTopology(name), network };
 }
 
 export async function topologyDown(name: string): Promise<void> {
+  topologyTakenDown(name);
   await run(NET_BINARY, ["down", name]).catch(() => undefined);
 }
 
