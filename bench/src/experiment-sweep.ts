@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { readPlanFile, type NetworkConfig } from "@pagepath/results";
 import { NET_BINARY, networkUp, pendingCells, prepareExperiment, runLocalSweep, serverArgs, startReplayServer, topologyDown, checkReplayInputs } from "@pagepath/runner";
+import { tempDir } from "@pagepath/temp-dirs";
 
 export interface SweepThroughput {
   workers: number;
@@ -46,8 +46,7 @@ export async function benchExperiment(dataDir: string, siteCount: number, log: (
     .sort((a, b) => a.size - b.size)
     .slice(0, siteCount)
     .map((s) => s.name);
-  const dir = join(tmpdir(), `pagepath-bench-experiment-${process.pid}`);
-  mkdirSync(dir, { recursive: true });
+  const dir = tempDir("bench-experiment");
   try {
     const planFile = join(dir, "bench.plan.json");
     const plan = {

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingHttpHeaders } from "node:http2";
-import { tmpdir } from "node:os";
 import { dirname, extname, join } from "node:path";
 import { quantile, writeSyntheticRecording } from "@pagepath/corpus";
 import { h2load, type H2loadLoad } from "./h2load.js";
 import { startNginx, type RunningNginx } from "./nginx.js";
 import { relayedStderr, startReplayServer } from "@pagepath/runner";
+import { tempDir } from "@pagepath/temp-dirs";
 import { checkServedFiles, type ServedFile } from "./served-check.js";
 
 /**
@@ -71,7 +71,7 @@ function benchFiles(): ServedFile[] {
 const median = (xs: number[]) => quantile(xs, 0.5);
 
 export async function benchReplay(seconds: number, log: (line: string) => void): Promise<ReplayBenchResult> {
-  const root = mkdtempSync(join(tmpdir(), "pagepath-bench-replay-"));
+  const root = tempDir("bench-replay");
   try {
     const files = benchFiles();
     const recording = writeSyntheticRecording(join(root, "recording"), ORIGIN, files.map((f) => ({ path: f.path, mimeType: f.mimeType, bytes: f.body.length, body: f.body, delayMs: 0 })));

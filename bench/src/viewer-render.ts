@@ -1,11 +1,11 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Page } from "puppeteer-core";
 import { serveSite, siteProfileOptions } from "@pagepath/corpus";
 import { buildGraph, loadRecording, type Graph } from "@pagepath/graph-builder";
 import { DEFAULT_CHROMIUM, launchChromium, recordPage, writeRecording, type LaunchedChromium } from "@pagepath/profiler";
 import { startViewer } from "@pagepath/viewer";
+import { tempDir } from "@pagepath/temp-dirs";
 import { writeLargeSite } from "./large-site.js";
 import { driveZoomAndPan } from "./viewer-drive.js";
 
@@ -44,7 +44,7 @@ export interface ViewerOpenResult {
  * profiled and built here.
  */
 export async function benchViewer(corpusGraphs: string, seconds: number, shots: string, log: (l: string) => void): Promise<{ results: ViewerOpenResult[]; missing: string[] }> {
-  const root = mkdtempSync(join(tmpdir(), "pagepath-bench-viewer-"));
+  const root = tempDir("bench-viewer");
   const missing: string[] = [];
   try {
     const served = join(root, "served");
