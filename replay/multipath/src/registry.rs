@@ -15,6 +15,7 @@ pub struct Entry {
 pub const SCHEDULERS: &[Entry] = &[
     schedulers::lowest_rtt::ENTRY,
     schedulers::srpt_ecf::ENTRY,
+    schedulers::sa_ecf::ENTRY,
 ];
 
 /// The scheduler registered as `name`, built with `options`; an unknown name lists the known ones.

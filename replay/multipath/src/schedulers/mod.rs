@@ -2,3 +2,5 @@
 pub mod lowest_rtt;
 pub mod ecf_paths;
 pub mod srpt_ecf;
+pub mod stream_rounds;
+pub mod sa_ecf;

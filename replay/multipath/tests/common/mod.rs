@@ -23,6 +23,12 @@ pub fn fast_and_slow() -> Vec<ModelPath> {
     ]
 }
 
+/// The same two paths paced at their capacity (no window), as seed 000's model has it: a path can
+/// send whenever its link is idle, so the slow path is offered packets while the fast one is busy.
+pub fn fast_and_slow_paced() -> Vec<ModelPath> {
+    fast_and_slow().into_iter().map(|p| ModelPath { cwnd: None, ..p }).collect()
+}
+
 /// Two equal paths: 10 Mbit/s, 40 ms RTT, a window of one BDP.
 pub fn equal() -> Vec<ModelPath> {
     let p = ModelPath { one_way: ms(20.0), rate: 1_250_000.0, cwnd: Some(50_000) };
