@@ -14,6 +14,8 @@ pub struct Entry {
 
 pub const SCHEDULERS: &[Entry] = &[
     schedulers::lowest_rtt::ENTRY,
+    schedulers::round_robin::ENTRY,
+    schedulers::redundant::ENTRY,
     schedulers::srpt_ecf::ENTRY,
     schedulers::sa_ecf::ENTRY,
 ];

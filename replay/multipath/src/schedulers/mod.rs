@@ -1,5 +1,7 @@
 //! One file per scheduler, named after it, citing the section of the seed it implements.
 pub mod lowest_rtt;
+pub mod round_robin;
+pub mod redundant;
 pub mod ecf_paths;
 pub mod srpt_ecf;
 pub mod stream_rounds;

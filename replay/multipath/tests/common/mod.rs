@@ -40,3 +40,10 @@ pub fn run_named(name: &str, options: &str, paths: &[ModelPath], messages: &[Mes
     let mut s = build(name, &Options::parse([options]).unwrap()).unwrap();
     run(paths, messages, chunk, s.as_mut())
 }
+
+/// Bytes in flight on `path` when `out.chunks[index]` was about to be sent: chunks sent before it
+/// on that path whose acknowledgement (one latency after arrival) had not come back yet.
+pub fn in_flight_before(out: &Outcome, paths: &[ModelPath], index: usize, path: pagepath_multipath::PathId) -> u64 {
+    let at = out.chunks[index].sent;
+    out.chunks[..index].iter().filter(|c| c.path == path && c.arrives + paths[path.0].one_way > at).map(|c| c.bytes).sum()
+}
