@@ -16,6 +16,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::lowest_rtt::ENTRY,
     schedulers::round_robin::ENTRY,
     schedulers::redundant::ENTRY,
+    schedulers::ecf::ENTRY,
     schedulers::srpt_ecf::ENTRY,
     schedulers::sa_ecf::ENTRY,
 ];
