@@ -19,6 +19,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::ecf::ENTRY,
     schedulers::srpt_ecf::ENTRY,
     schedulers::sa_ecf::ENTRY,
+    schedulers::stream_scheduler::ENTRY,
 ];
 
 /// The scheduler registered as `name`, built with `options`; an unknown name lists the known ones.

@@ -7,3 +7,4 @@ pub mod ecf_paths;
 pub mod srpt_ecf;
 pub mod stream_rounds;
 pub mod sa_ecf;
+pub mod stream_scheduler;

@@ -47,3 +47,37 @@ pub fn in_flight_before(out: &Outcome, paths: &[ModelPath], index: usize, path: 
     let at = out.chunks[index].sent;
     out.chunks[..index].iter().filter(|c| c.path == path && c.arrives + paths[path.0].one_way > at).map(|c| c.bytes).sum()
 }
+
+/// A path as a transport would snapshot it, for tests that hand a scheduler one context: `rate`
+/// bytes per second paced, the window `cwnd`, not in slow start.
+pub fn path_snapshot(id: usize, rtt_ms: f64, rate: f64, cwnd: u64, in_flight: u64, can_send: bool) -> pagepath_multipath::PathSnapshot {
+    pagepath_multipath::PathSnapshot {
+        id: pagepath_multipath::PathId(id),
+        srtt: ms(rtt_ms),
+        rttvar: Duration::ZERO,
+        min_rtt: ms(rtt_ms),
+        cwnd,
+        bytes_in_flight: in_flight,
+        pacing_rate: Some(rate as u64),
+        in_slow_start: false,
+        ssthresh: None,
+        lost_packets: 0,
+        usable: true,
+        can_send,
+        backup: false,
+    }
+}
+
+/// A stream with `remaining` bytes to send, none sent yet.
+pub fn stream_snapshot(id: u64, remaining: u64, urgency: u8) -> pagepath_multipath::StreamSnapshot {
+    pagepath_multipath::StreamSnapshot {
+        id: pagepath_multipath::StreamId(id),
+        remaining,
+        sent: 0,
+        total: Some(remaining),
+        urgency,
+        incremental: false,
+        critical_priority: None,
+        ready_at: Duration::ZERO,
+    }
+}
