@@ -17,6 +17,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::round_robin::ENTRY,
     schedulers::redundant::ENTRY,
     schedulers::ecf::ENTRY,
+    schedulers::blest::ENTRY,
     schedulers::srpt_ecf::ENTRY,
     schedulers::sa_ecf::ENTRY,
     schedulers::stream_scheduler::ENTRY,

@@ -3,6 +3,7 @@ pub mod lowest_rtt;
 pub mod round_robin;
 pub mod redundant;
 pub mod ecf;
+pub mod blest;
 pub mod ecf_paths;
 pub mod srpt_ecf;
 pub mod stream_rounds;
