@@ -20,6 +20,8 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::blest::ENTRY,
     schedulers::srpt_ecf::ENTRY,
     schedulers::sa_ecf::ENTRY,
+    schedulers::sa_ecf_ported::ENTRY,
+    schedulers::sa_ecf_adapted::ENTRY,
     schedulers::stream_scheduler::ENTRY,
 ];
 

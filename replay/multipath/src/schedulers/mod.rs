@@ -8,4 +8,6 @@ pub mod ecf_paths;
 pub mod srpt_ecf;
 pub mod stream_rounds;
 pub mod sa_ecf;
+pub mod sa_ecf_ported;
+pub mod sa_ecf_adapted;
 pub mod stream_scheduler;
