@@ -111,7 +111,7 @@ fn bytes_until_completion_counts_the_other_leaves_guarantees() {
     assert_eq!(leaves.bytes_until_completion(&a), 4 * 1_000 + 5_500);
     assert_eq!(leaves.bytes_until_completion(&stream(0, 800)), 800);
     // b has no data now but has not finished: still a leaf
-    leaves.pending(&Context { now: Duration::ZERO, paths: &paths, streams: &[a.clone()] });
+    leaves.pending(&Context { now: Duration::ZERO, paths: &paths, streams: std::slice::from_ref(&a) });
     assert_eq!(leaves.bytes_until_completion(&a), 9_500);
     leaves.on_event(&Event::StreamFinished { stream: StreamId(1) });
     assert_eq!(leaves.bytes_until_completion(&a), 5_500);
@@ -119,8 +119,10 @@ fn bytes_until_completion_counts_the_other_leaves_guarantees() {
     let mut weighted = Leaves::new(1_000.0, Weights::parse(Some("urgency")).unwrap());
     let (u0, u7) = (StreamSnapshot { urgency: 0, ..stream(0, 20_000) }, StreamSnapshot { urgency: 7, ..stream(1, 20_000) });
     weighted.pending(&Context { now: Duration::ZERO, paths: &paths, streams: &[u0.clone(), u7.clone()] });
-    assert_eq!(weighted.bytes_until_completion(&u0), (20_000 / 8_000 - 1) * 1_000 + 20_000);
-    assert_eq!(weighted.bytes_until_completion(&u7), (20_000 / 1_000 - 1) * 8_000 + 20_000);
+    // g = 8000 B: 20000 / 8000 = 2 rounds, one gap of the other's 1000 B
+    assert_eq!(weighted.bytes_until_completion(&u0), 21_000);
+    // g = 1000 B: 20 rounds, 19 gaps of 8000 B
+    assert_eq!(weighted.bytes_until_completion(&u7), 19 * 8_000 + 20_000);
 }
 
 #[test]

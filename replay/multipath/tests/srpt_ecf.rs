@@ -48,6 +48,27 @@ fn serves_the_shortest_remaining_message_first() {
     assert!(out.chunks.iter().any(|c| c.path == PathId(1) && c.sent.is_zero() && c.stream != StreamId(1)));
 }
 
+/// Seed 000 §4.5.2: released together, SRPT-ECF's k-th completion is that of ECF for one message
+/// of the k smallest sizes together, C*(S_(1) + ... + S_(k)) (Eq. 4.1-4.3 on Fig 4.5's paths: 5 ms +
+/// S / 200 KB/s up to 1000 B, 10 ms + (S - 1000 B) / 700 KB/s beyond), which no scheduler can beat
+/// (Eq. 4.4). With 100 B packets it stays within one slow-path packet (0.2 ms) of that bound.
+#[test]
+fn completion_sequence_follows_ecf_on_the_cumulative_sizes() {
+    let sizes = [2_500u64, 700, 4_100, 1_200, 300, 9_000, 1_600];
+    let messages: Vec<Message> = sizes.iter().enumerate().map(|(i, s)| Message::new(i as u64, *s)).collect();
+    let out = run_named(NAME, "", &fig_4_5(), &messages, 100);
+    let mut done = out.completion_ms(&messages);
+    done.sort_by(f64::total_cmp);
+    let mut sorted = sizes;
+    sorted.sort();
+    let mut total = 0.0;
+    for (k, size) in sorted.iter().enumerate() {
+        total += *size as f64;
+        let bound = if total <= 1_000.0 { 5.0 + total / 200.0 } else { 10.0 + (total - 1_000.0) / 700.0 };
+        assert!(done[k] >= bound - 1e-6 && done[k] <= bound + 0.2, "completion {k}: {} ms, ECF's bound {bound} ms; all: {done:?}", done[k]);
+    }
+}
+
 /// Seed 000 Fig 4.9, with sizes of our own (the figure gives none): message 0 (3000 B) is alone
 /// and uses ECF, leaving path 1 before 3 ms; message 1 (400 B, at 4 ms) preempts it, which puts
 /// message 0 back on path 1 because its effective size now counts message 1's bytes; message 2
@@ -92,4 +113,38 @@ fn bad_options_are_refused() {
     let build = |o: &str| pagepath_multipath::build(NAME, &pagepath_multipath::Options::parse([o]).unwrap()).err();
     assert_eq!(build("priority=size").unwrap(), "scheduler option priority=size: expected urgency, critical-path or none");
     assert_eq!(build("beta=1").unwrap(), "scheduler srpt-ecf has no option beta; it takes priority");
+}
+
+/// Seed 000 §4.8.4: a message of unknown size is infinite: after every finite message of its
+/// class, however little it has buffered, and worth any path. Here, on Fig 4.5's paths, the finite
+/// 500 B message takes path 0; path 1 would only stretch its tail, so it goes to the 100 B of a
+/// response whose size is unknown.
+#[test]
+fn a_stream_of_unknown_size_comes_last_but_takes_any_path() {
+    use pagepath_multipath::{build, Context, Decision, Event, Options, PathSnapshot, StreamSnapshot};
+    use std::time::Duration;
+    let path = |id, one_way: f64, rate: u64, can_send| PathSnapshot {
+        id: PathId(id),
+        srtt: ms(2.0 * one_way),
+        rttvar: Duration::ZERO,
+        min_rtt: ms(2.0 * one_way),
+        cwnd: 100_000,
+        bytes_in_flight: 0,
+        pacing_rate: Some(rate),
+        in_slow_start: false,
+        ssthresh: None,
+        lost_packets: 0,
+        usable: true,
+        can_send,
+        backup: false,
+    };
+    let stream = |id, remaining, total| StreamSnapshot { id: StreamId(id), remaining, sent: 0, total, urgency: 3, incremental: false, critical_priority: None, ready_at: Duration::ZERO };
+    let streams = [stream(1, 100, None), stream(0, 500, Some(500))];
+    let mut s = build(NAME, &Options::default()).unwrap();
+    let idle = [path(0, 5.0, 200_000, true), path(1, 10.0, 500_000, true)];
+    assert_eq!(s.decide(&Context { now: Duration::ZERO, paths: &idle, streams: &streams }), Decision::on(PathId(0), Some(StreamId(0))));
+    s.on_event(Duration::ZERO, &Event::Sent { path: PathId(0), stream: Some(StreamId(0)), bytes: 100 });
+    let busy = [path(0, 5.0, 200_000, false), path(1, 10.0, 500_000, true)];
+    let streams = [stream(1, 100, None), stream(0, 400, Some(500))];
+    assert_eq!(s.decide(&Context { now: Duration::ZERO, paths: &busy, streams: &streams }), Decision::on(PathId(1), Some(StreamId(1))));
 }

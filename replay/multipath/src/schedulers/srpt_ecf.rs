@@ -85,7 +85,7 @@ impl SrptEcf {
 
     /// The streams in SRPT order, each with its effective size for ECF (Σ_{i≤k} S_i).
     fn order<'a>(&self, cx: &Context<'a>) -> Vec<(&'a StreamSnapshot, f64)> {
-        let mut keyed: Vec<(&StreamSnapshot, (u64, f64, u64, Duration, StreamId))> = cx
+        let mut keyed: Vec<(&StreamSnapshot, OrderKey)> = cx
             .streams
             .iter()
             .filter(|s| s.remaining > 0)
@@ -108,6 +108,9 @@ impl SrptEcf {
             .collect()
     }
 }
+
+/// (priority class, isolated completion in seconds, turn among infinite messages, ready at, id)
+type OrderKey = (u64, f64, u64, Duration, StreamId);
 
 /// A message's remaining size; infinite when its total is unknown (seed 000 §4.8.4).
 fn size(s: &StreamSnapshot) -> f64 {
