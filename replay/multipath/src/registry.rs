@@ -23,6 +23,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::sa_ecf_ported::ENTRY,
     schedulers::sa_ecf_adapted::ENTRY,
     schedulers::stream_scheduler::ENTRY,
+    schedulers::fair::ENTRY,
 ];
 
 /// The scheduler registered as `name`, built with `options`; an unknown name lists the known ones.

@@ -11,3 +11,4 @@ pub mod sa_ecf;
 pub mod sa_ecf_ported;
 pub mod sa_ecf_adapted;
 pub mod stream_scheduler;
+pub mod fair;
