@@ -24,6 +24,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::sa_ecf_adapted::ENTRY,
     schedulers::stream_scheduler::ENTRY,
     schedulers::fair::ENTRY,
+    schedulers::hbes::ENTRY,
 ];
 
 /// The scheduler registered as `name`, built with `options`; an unknown name lists the known ones.

@@ -12,3 +12,4 @@ pub mod sa_ecf_ported;
 pub mod sa_ecf_adapted;
 pub mod stream_scheduler;
 pub mod fair;
+pub mod hbes;
