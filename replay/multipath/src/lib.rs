@@ -9,6 +9,7 @@ pub mod registry;
 pub mod scheduler;
 pub mod schedulers;
 pub mod snapshot;
+pub mod urgency_weights;
 
 pub use options::Options;
 pub use registry::{build, names, Entry, SCHEDULERS};

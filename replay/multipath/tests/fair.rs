@@ -126,7 +126,8 @@ fn weights_take_pairs_or_eight_numbers_and_bad_ones_are_refused() {
     assert_eq!(parse_weights(Some("5:3:3:2:1:1:1:1")).unwrap(), [5, 3, 3, 2, 1, 1, 1, 1]);
     assert_eq!(parse_weights(None).unwrap(), [8, 7, 6, 5, 4, 3, 2, 1]);
     assert_eq!(parse_weights(Some("equal")).unwrap(), [1; 8]);
-    for bad in ["0:4/8:1", "0:0", "0:1.5", "0=4", "0:4,1:2"] {
+    assert_eq!(parse_weights(Some("0:1.5")).err().unwrap(), "scheduler option weights: 1.5 is not a whole number, which this scheduler needs (it counts whole shares)");
+    for bad in ["0:4/8:1", "0:0", "0=4", "0:4,1:2"] {
         let e = parse_weights(Some(bad)).err().unwrap();
         assert!(e.starts_with(&format!("scheduler option weights={bad}: expected urgency:weight pairs")), "{e}");
     }

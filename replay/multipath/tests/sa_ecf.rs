@@ -64,7 +64,7 @@ fn ecf_keeps_a_small_stream_off_the_slow_path_while_a_big_one_uses_it() {
 #[test]
 fn bad_options_are_refused() {
     let build = |o: &str| pagepath_multipath::build(NAME, &pagepath_multipath::Options::parse([o]).unwrap()).err();
-    assert!(build("weights=heavy").unwrap().starts_with("scheduler option weights=heavy: expected equal, urgency, or eight positive numbers"));
+    assert!(build("weights=heavy").unwrap().starts_with("scheduler option weights=heavy: expected urgency:weight pairs separated by slashes"));
     assert!(build("weights=1:2:3").is_some());
     assert!(build("weights=1:1:1:1:1:1:1:0").is_some());
     assert_eq!(build("quantum=0").unwrap(), "scheduler option quantum=0: expected a number from 1 to 1000000000");

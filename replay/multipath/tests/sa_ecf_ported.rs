@@ -5,7 +5,7 @@ use std::time::Duration;
 use common::*;
 use pagepath_multipath::ideal_paths::Message;
 use pagepath_multipath::schedulers::sa_ecf_ported::Leaves;
-use pagepath_multipath::schedulers::stream_rounds::Weights;
+use pagepath_multipath::urgency_weights::{DefaultWeights, UrgencyWeights};
 use pagepath_multipath::{build, Context, Decision, Event, Options, PathId, PathSnapshot, Scheduler, StreamId, StreamSnapshot};
 
 const NAME: &str = "sa-ecf-ported";
@@ -104,7 +104,7 @@ fn the_hysteresis_beta_keeps_a_waiting_stream_waiting() {
 /// r / g rounded down; leaves count until they finish, with data or not.
 #[test]
 fn bytes_until_completion_counts_the_other_leaves_guarantees() {
-    let mut leaves = Leaves::new(1_000.0, Weights::parse(None).unwrap());
+    let mut leaves = Leaves::new(1_000.0, UrgencyWeights::parse(None, DefaultWeights::Equal).unwrap());
     let paths = paths(true, 100.0);
     let (a, b) = (stream(0, 5_500), stream(1, 3_000));
     leaves.pending(&Context { now: Duration::ZERO, paths: &paths, streams: &[a.clone(), b.clone()] });
@@ -116,7 +116,7 @@ fn bytes_until_completion_counts_the_other_leaves_guarantees() {
     leaves.on_event(&Event::StreamFinished { stream: StreamId(1) });
     assert_eq!(leaves.bytes_until_completion(&a), 5_500);
     // weights scale the guarantees: urgency 0 has 8 shares, urgency 7 one
-    let mut weighted = Leaves::new(1_000.0, Weights::parse(Some("urgency")).unwrap());
+    let mut weighted = Leaves::new(1_000.0, UrgencyWeights::parse(Some("urgency"), DefaultWeights::Equal).unwrap());
     let (u0, u7) = (StreamSnapshot { urgency: 0, ..stream(0, 20_000) }, StreamSnapshot { urgency: 7, ..stream(1, 20_000) });
     weighted.pending(&Context { now: Duration::ZERO, paths: &paths, streams: &[u0.clone(), u7.clone()] });
     // g = 8000 B: 20000 / 8000 = 2 rounds, one gap of the other's 1000 B

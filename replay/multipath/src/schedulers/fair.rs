@@ -41,6 +41,7 @@ use crate::scheduler::{Event, Paired, Scheduler, StreamScheduler};
 use crate::schedulers::lowest_rtt::LowestRtt;
 use crate::schedulers::round_robin::RoundRobin;
 use crate::snapshot::{Context, PathId, StreamId};
+use crate::urgency_weights::{DefaultWeights, UrgencyWeights};
 
 pub const ENTRY: Entry = Entry {
     name: "fair",
@@ -59,38 +60,10 @@ pub const ENTRY: Entry = Entry {
     },
 };
 
-/// The weights of RFC 9218 urgencies 0 to 7, as `weights=` gives them (one option value, so no
-/// commas): `urgency:weight` pairs separated by slashes (`weights=0:4/1:2/3:1`; an urgency not
-/// listed weighs 1), or eight weights separated by colons (those of urgencies 0 to 7, the spelling
-/// the SA-ECF family takes), or `urgency` (8 - u: urgency 0 weighs 8, urgency 7 one; the default),
-/// or `equal`. Weights are whole numbers, as the seed's guarantees are.
+/// The weights of RFC 9218 urgencies 0 to 7 (urgency_weights.rs), by default 8 - u; whole
+/// numbers, as the seed's guarantees are.
 pub fn parse_weights(text: Option<&str>) -> Result<[u64; 8], String> {
-    let bad = |v: &str| {
-        format!("scheduler option weights={v}: expected urgency:weight pairs separated by slashes (weights=0:4/1:2/3:1; an urgency not listed weighs 1), eight weights separated by colons (urgencies 0 to 7), urgency or equal; a weight is a whole number from 1 to 1000000")
-    };
-    let weight = |x: &str| x.trim().parse::<u64>().ok().filter(|w| (1..=1_000_000).contains(w));
-    match text.map(str::trim) {
-        None | Some("urgency") => Ok(std::array::from_fn(|u| 8 - u as u64)),
-        Some("equal") => Ok([1; 8]),
-        Some(v) if !v.contains('/') && v.split(':').count() == 8 => {
-            let listed: Option<Vec<u64>> = v.split(':').map(weight).collect();
-            listed.and_then(|l| l.try_into().ok()).ok_or_else(|| bad(v))
-        }
-        Some(v) => {
-            let mut weights = [1; 8];
-            let mut given = [false; 8];
-            for pair in v.split('/') {
-                let (u, w) = pair.split_once(':').ok_or_else(|| bad(v))?;
-                let u = u.trim().parse::<usize>().ok().filter(|u| *u < 8).ok_or_else(|| bad(v))?;
-                if given[u] {
-                    return Err(format!("scheduler option weights={v}: urgency {u} is given twice"));
-                }
-                given[u] = true;
-                weights[u] = weight(w).ok_or_else(|| bad(v))?;
-            }
-            Ok(weights)
-        }
-    }
+    UrgencyWeights::parse(text, DefaultWeights::Urgency)?.whole()
 }
 
 #[derive(Clone, Default)]

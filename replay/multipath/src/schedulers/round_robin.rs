@@ -33,7 +33,7 @@ impl PathScheduler for RoundRobin {
         let mut ready: Vec<PathId> = cx.candidates().filter(|p| p.can_send).map(|p| p.id).collect();
         ready.sort();
         // the first ready path after the last one used, wrapping round to the lowest id
-        let after_last = ready.iter().find(|id| self.last.map_or(true, |last| **id > last));
+        let after_last = ready.iter().find(|id| self.last.is_none_or(|last| **id > last));
         after_last.or(ready.first()).map_or(PathChoice::Wait, |id| PathChoice::One(*id))
     }
 

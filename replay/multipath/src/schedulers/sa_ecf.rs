@@ -19,7 +19,7 @@
 //!   integers instead; that is `sa-ecf-ported`.)
 //! - Options: `quantum` in bytes per unit of weight (default 1500, about one full packet;
 //!   Fig 4.8 uses 150), and `weights` by RFC 9218 urgency (`equal`, the default and Fig 4.8's;
-//!   `urgency`; or eight numbers, see `stream_rounds::Weights`).
+//!   `urgency`; or eight numbers, see `urgency_weights.rs`).
 
 use super::ecf_paths::EcfPaths;
 use super::stream_rounds::{parse_common, Rounds};

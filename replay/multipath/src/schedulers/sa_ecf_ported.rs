@@ -32,7 +32,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::time::Duration;
 
-use super::stream_rounds::{parse_common, Rounds, Weights};
+use super::stream_rounds::{parse_common, Rounds};
+use crate::urgency_weights::UrgencyWeights;
 use crate::registry::Entry;
 use crate::scheduler::{Decision, Event, Scheduler};
 use crate::snapshot::{Context, PathSnapshot, StreamId, StreamSnapshot};
@@ -56,7 +57,7 @@ pub struct Leaves {
 }
 
 impl Leaves {
-    pub fn new(quantum: f64, weights: Weights) -> Leaves {
+    pub fn new(quantum: f64, weights: UrgencyWeights) -> Leaves {
         Leaves { rounds: Rounds::new(quantum, weights), guarantees: BTreeMap::new() }
     }
 

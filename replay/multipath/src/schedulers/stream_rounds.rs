@@ -10,47 +10,20 @@
 use std::collections::BTreeMap;
 
 use crate::options::Options;
+use crate::urgency_weights::{DefaultWeights, UrgencyWeights};
 use crate::snapshot::{Context, StreamId, StreamSnapshot};
 
-/// Per-stream weights, by RFC 9218 urgency (the only per-stream signal HTTP/3 carries).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Weights([f64; 8]);
-
-impl Weights {
-    /// `weights=equal` (the default: seed 000 Fig 4.8's equal weights), `weights=urgency` (weight
-    /// 8 - u, so urgency 0 gets 8 shares to urgency 7's one), or eight positive numbers separated by
-    /// colons, the weights of urgencies 0 to 7.
-    pub fn parse(text: Option<&str>) -> Result<Weights, String> {
-        let bad = |v: &str| format!("scheduler option weights={v}: expected equal, urgency, or eight positive numbers separated by colons (the weights of urgencies 0 to 7)");
-        match text {
-            None | Some("equal") => Ok(Weights([1.0; 8])),
-            Some("urgency") => Ok(Weights(std::array::from_fn(|u| (8 - u) as f64))),
-            Some(v) => {
-                let numbers: Vec<f64> = v.split(':').map(|x| x.trim().parse::<f64>()).collect::<Result<_, _>>().map_err(|_| bad(v))?;
-                let weights: [f64; 8] = numbers.try_into().map_err(|_| bad(v))?;
-                if weights.iter().any(|w| !w.is_finite() || *w <= 0.0) {
-                    return Err(bad(v));
-                }
-                Ok(Weights(weights))
-            }
-        }
-    }
-
-    pub fn of(&self, s: &StreamSnapshot) -> f64 {
-        self.0[s.urgency.min(7) as usize]
-    }
-}
-
 /// The options the whole family shares: `quantum` (bytes per weight per round) and `weights`.
-pub fn parse_common(opts: &Options) -> Result<(f64, Weights), String> {
+pub fn parse_common(opts: &Options) -> Result<(f64, UrgencyWeights), String> {
     let quantum = opts.f64("quantum", 1500.0, 1.0, 1e9)?;
-    let weights = Weights::parse(opts.text("weights").as_deref())?;
+    // equal by default: seed 000 Fig 4.8's equal weights
+    let weights = UrgencyWeights::parse(opts.text("weights").as_deref(), DefaultWeights::Equal)?;
     Ok((quantum, weights))
 }
 
 pub struct Rounds {
     pub quantum: f64,
-    pub weights: Weights,
+    pub weights: UrgencyWeights,
     /// Visiting order: streams join at the back when they get data.
     order: Vec<StreamId>,
     /// Balance left in this round, bytes; negative: overdraft carried from the last round.
@@ -58,7 +31,7 @@ pub struct Rounds {
 }
 
 impl Rounds {
-    pub fn new(quantum: f64, weights: Weights) -> Rounds {
+    pub fn new(quantum: f64, weights: UrgencyWeights) -> Rounds {
         Rounds { quantum, weights, order: Vec::new(), balance: BTreeMap::new() }
     }
 
