@@ -80,6 +80,7 @@ pub fn serve_foreground(name: &str, topo: &Topology, argv: &[String]) -> Result<
 
 /// Starts `up --foreground` in its own session and waits until it reports the topology up.
 fn background(name: &str, argv: &[String]) -> Result<i32, String> {
+    signals::install();
     std::fs::create_dir_all(state::dir()).map_err(|e| format!("{}: {e}", state::dir().display()))?;
     let log = state::file(name, ".start.log");
     let out = std::fs::File::create(&log).map_err(|e| format!("{}: {e}", log.display()))?;
@@ -93,6 +94,15 @@ fn background(name: &str, argv: &[String]) -> Result<i32, String> {
     };
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
+        if signals::stopping() {
+            // Ctrl-C reaches this process, not the emulator in its own session: told to stop, it
+            // takes down what it made so far, so an interrupted `up` leaves nothing running.
+            // SAFETY: signals our own child, which has not been waited for, so its pid is still its own.
+            unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+            let _ = child.wait();
+            eprintln!("{}interrupted: {name} was taken down before it came up", super::ERROR_PREFIX);
+            return Ok(130);
+        }
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             let text = std::fs::read_to_string(&log).unwrap_or_default();
             return Err(format!("{} (the emulator exited with code {})", relayed(&text), status.code().unwrap_or(-1)));
