@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { NetworkConfig, PathBytes, PathConfig } from "@pagepath/results";
+import { tempDir } from "@pagepath/temp-dirs";
 import { NET_BINARY, requireBinary } from "./binaries.js";
 import { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
 import { relayedStderr } from "./relayed-stderr.js";
@@ -95,14 +95,15 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
     uplink: { ...direction(p, p.trace?.uplink), ...(p.upMbps !== null && !p.trace ? { rateMbit: p.upMbps } : {}) },
     downlink: direction(p, p.trace?.downlink),
   }));
-  const file = join(tmpdir(), `pagepath-${name}.topology.json`);
+  const dir = tempDir("topology");
+  const file = join(dir, `${name}.topology.json`);
   writeFileSync(file, JSON.stringify({ schemaVersion: 1, description: `network ${network.name}`, paths }));
   try {
     await run(requireBinary(NET_BINARY), ["up", file, "--name", name, "--seed", String(seed)]).catch((e) => {
       throw new Error(`pagepath net up ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
     });
   } finally {
-    rmSync(file, { force: true });
+    rmSync(dir, { recursive: true, force: true });
   }
   downAtProcessEnd(name);
   return { ...readTopology(name), network };
