@@ -1,0 +1,206 @@
+/**
+ * What a Ctrl-C leaves behind: nothing. A terminal's Ctrl-C sends SIGINT to every process of the
+ * foreground group, as these tests do to a group of their own (`detached`): `node --test` and each
+ * test file's process, `pagepath replay`, `pagepath bench build`. A process killed outright leaves
+ * its temporary root to the next process that makes one.
+ */
+import assert from "node:assert/strict";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, it } from "node:test";
+import { CLI, runCli } from "./cli-run.js";
+import { tempDir } from "./fixture-profile.js";
+import { NET, netnsList } from "./net-topology.js";
+
+/** The helpers as every test imports them, from this very build. */
+const FIXTURE_PROFILE = new URL("./fixture-profile.js", import.meta.url).href;
+const NET_TOPOLOGY = new URL("./net-topology.js", import.meta.url).href;
+
+/** `command` in a process group of its own, so that a signal to the group reaches it all and nothing else. */
+function startGroup(command: string[]): { child: ChildProcess; exited: Promise<void>; output: () => string } {
+  // Without this node --test would take itself for a test file's process of ours, and run nothing.
+  const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
+  const child = spawn(command[0]!, command.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env: outer });
+  let output = "";
+  child.stdout!.on("data", (d) => (output += d));
+  child.stderr!.on("data", (d) => (output += d));
+  const exited = new Promise<void>((ok) => child.on("close", () => ok()));
+  return { child, exited, output: () => output };
+}
+
+/** SIGINT to the whole group, as Ctrl-C, then the group's leader gone and its members given time to finish. */
+async function interrupt(group: { child: ChildProcess; exited: Promise<void> }): Promise<void> {
+  process.kill(-group.child.pid!, "SIGINT");
+  await Promise.race([group.exited, sleep(30_000).then(() => assert.fail("the interrupted process did not end within 30 s"))]);
+  for (let waited = 0; groupAlive(group.child.pid!) && waited < 10_000; waited += 100) await sleep(100);
+}
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, output: () => string, ms = 120_000, everyMs = 100): Promise<T> {
+  for (let waited = 0; waited < ms; waited += everyMs) {
+    const found = await probe();
+    if (found !== undefined) return found;
+    await sleep(everyMs);
+  }
+  throw new Error(`${what} did not happen within ${ms / 1000} s; output:\n${output()}`);
+}
+
+/** Entries of the temporary folder whose name contains `part`, one level down included. */
+function tempEntries(part: string): string[] {
+  const found: string[] = [];
+  for (const name of readdirSync(tmpdir())) {
+    const path = join(tmpdir(), name);
+    if (name.includes(part)) found.push(path);
+    else if (name.startsWith("pagepath-")) {
+      try {
+        found.push(...readdirSync(path).filter((n) => n.includes(part)).map((n) => join(path, n)));
+      } catch {
+        // a file, or gone meanwhile
+      }
+    }
+  }
+  return found;
+}
+
+describe("an interrupted run leaves no temporary folders and no topologies", () => {
+  it("a test file under node --test: its folders and its topology go on Ctrl-C", async () => {
+    const work = tempDir("interrupt-test");
+    const ready = join(work, "ready");
+    const name = `ti${process.pid % 10_000}`;
+    const file = join(work, "waits.test.mjs");
+    writeFileSync(
+      file,
+      `import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { it } from "node:test";
+import { tempDir } from ${JSON.stringify(FIXTURE_PROFILE)};
+import { netUp } from ${JSON.stringify(NET_TOPOLOGY)};
+it("waits to be interrupted", async () => {
+  const dir = tempDir("interrupted");
+  writeFileSync(join(dir, "data"), "x".repeat(100_000));
+  await netUp(${JSON.stringify(name)}, ["--delay-ms", "5"]);
+  writeFileSync(${JSON.stringify(ready)}, dir);
+  await new Promise((r) => setTimeout(r, 120_000));
+});
+`,
+    );
+    const group = startGroup([process.execPath, "--test", file]);
+    let dir: string | undefined;
+    try {
+      dir = await until("the test's folder and topology", () => (existsSync(ready) ? readFileSync(ready, "utf8") : undefined), group.output, 30_000);
+      assert.ok(existsSync(dir) && (await netnsList()).includes(`pp-${name}-c`), "the test made its folder and brought its topology up");
+      await interrupt(group);
+      assert.ok(!existsSync(dir), `${dir} is left after Ctrl-C`);
+      if (dirname(dir) !== tmpdir()) assert.ok(!existsSync(dirname(dir)), `its root ${dirname(dir)} is left after Ctrl-C`);
+      assert.ok(!(await netnsList()).some((n) => n.startsWith(`pp-${name}-`)), `topology ${name} is still up after Ctrl-C`);
+    } finally {
+      if (groupAlive(group.child.pid!)) process.kill(-group.child.pid!, "SIGKILL");
+      spawnSync(NET, ["down", name], { stdio: "ignore" });
+      if (dir) rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a test file that ends: its folders go with it", async () => {
+    const work = tempDir("ends-test");
+    const ready = join(work, "ready");
+    const file = join(work, "ends.test.mjs");
+    writeFileSync(file, `import { writeFileSync } from "node:fs";\nimport { tempDir } from ${JSON.stringify(FIXTURE_PROFILE)};\nwriteFileSync(${JSON.stringify(ready)}, tempDir("ended"));\n`);
+    const group = startGroup([process.execPath, "--test", file]);
+    await group.exited;
+    const dir = readFileSync(ready, "utf8");
+    try {
+      assert.ok(!existsSync(dir), `${dir} is left after the test ended`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a process killed outright: the next one to make a temporary folder removes its root", async () => {
+    const script = `import { tempDir } from ${JSON.stringify(FIXTURE_PROFILE)};\nconsole.log(tempDir("killed"));\nsetTimeout(() => {}, 120_000);\n`;
+    const group = startGroup([process.execPath, "--input-type=module", "-e", script]);
+    const dir = await until("the folder", () => group.output().trim() || undefined, group.output, 30_000);
+    try {
+      process.kill(group.child.pid!, "SIGKILL");
+      await group.exited;
+      assert.ok(existsSync(dir), "a killed process cannot remove its own folder");
+      execFileSync(process.execPath, ["--input-type=module", "-e", `import { tempDir } from ${JSON.stringify(FIXTURE_PROFILE)}; tempDir("next");`]);
+      assert.ok(!existsSync(dir), `${dir} of a killed process is left after the next process made its own`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("pagepath net up interrupted while it brings a topology up: nothing stays up", async () => {
+    const name = `tu${process.pid % 10_000}`;
+    try {
+      // Bring-up takes a moment; a Ctrl-C after it is up is the caller's to handle (netUp, the runner).
+      for (let attempt = 0; attempt < 5; attempt++) {
+        const group = startGroup([NET, "up", "--name", name, "--paths", "2", "--delay-ms", "5"]);
+        await until("the topology's first namespace", () => (existsSync(`/run/netns/pp-${name}-c`) || group.child.exitCode !== null ? true : undefined), group.output, 30_000, 2);
+        if (group.child.exitCode === 0) {
+          spawnSync(NET, ["down", name], { stdio: "ignore" });
+          continue;
+        }
+        await interrupt(group);
+        assert.ok(!(await netnsList()).some((n) => n.startsWith(`pp-${name}-`)), `topology ${name} is still up after Ctrl-C:\n${group.output()}`);
+        assert.ok(!existsSync(join("/run/pagepath/net", `${name}.json`)), `topology ${name} left its state after Ctrl-C`);
+        assert.equal(group.child.exitCode, 130, group.output());
+        assert.match(group.output(), new RegExp(`interrupted: ${name} was taken down before it came up`));
+        return;
+      }
+      assert.fail("pagepath net up was up every time before the Ctrl-C could reach it");
+    } finally {
+      spawnSync(NET, ["down", name], { stdio: "ignore" });
+    }
+  });
+
+  it("pagepath bench build: its temporary folder goes on Ctrl-C", async () => {
+    const before = new Set(tempEntries("bench-build"));
+    const group = startGroup([process.execPath, CLI, "bench", "build", "--loads", "1", "--out", tempDir("bench-out")]);
+    let made: string[] = [];
+    try {
+      // The generated site is written before anything is profiled: the folder has content by then.
+      made = await until("the benchmark's folder", () => {
+        const now = tempEntries("bench-build").filter((p) => !before.has(p) && existsSync(join(p, "large-site")));
+        return now.length > 0 ? now : undefined;
+      }, group.output);
+      await interrupt(group);
+      assert.deepEqual(made.filter((p) => existsSync(p)), [], "the benchmark's folder is left after Ctrl-C");
+    } finally {
+      if (groupAlive(group.child.pid!)) process.kill(-group.child.pid!, "SIGKILL");
+      for (const p of made) rmSync(p, { recursive: true, force: true });
+    }
+  });
+
+  it("pagepath replay: the topology it brought up goes on Ctrl-C", async () => {
+    const data = join(tempDir("interrupt-replay"), "data");
+    const built = await runCli(["corpus", "build", "--data", data, "--only", "fixture-multi-origin", "--quiet-ms", "1000"], 5 * 60_000);
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    const graph = join(data, "graphs", "fixture-multi-origin.json");
+    // A slow link, so the load is still under way when the Ctrl-C comes.
+    const group = startGroup([process.execPath, CLI, "replay", graph, "--client", "emulated", "--rate-mbit", "1", "--rtt-ms", "400", "--out", join(data, "run.json")]);
+    const name = `run${group.child.pid! % 100_000}`;
+    try {
+      // Interrupted once its topology is up and the load under way: what the CLI must take down itself.
+      await until("the replay under way", () => (/^replaying /m.test(group.output()) ? true : undefined), group.output, 60_000);
+      assert.ok((await netnsList()).includes(`pp-${name}-c`), `the replay runs in a topology of its own, ${name}`);
+      await interrupt(group);
+      assert.ok(!(await netnsList()).some((n) => n.startsWith(`pp-${name}-`)), `topology ${name} is still up after Ctrl-C`);
+      assert.ok(!existsSync(join("/run/pagepath/net", `${name}.json`)), `topology ${name} left its state after Ctrl-C`);
+    } finally {
+      if (groupAlive(group.child.pid!)) process.kill(-group.child.pid!, "SIGKILL");
+      spawnSync(NET, ["down", name], { stdio: "ignore" });
+    }
+  });
+});
