@@ -13,26 +13,13 @@ const NAME: &str = "sa-ecf-ported";
 /// A fast path (20 ms RTT) and a slow one (`slow_rtt_ms`), both with a 25 KB window; the fast one
 /// full or not, the slow one free.
 fn paths(fast_can_send: bool, slow_rtt_ms: f64) -> Vec<PathSnapshot> {
-    let path = |id, rtt: f64, can_send| PathSnapshot {
-        id: PathId(id),
-        srtt: ms(rtt),
-        rttvar: Duration::ZERO,
-        min_rtt: ms(rtt),
-        cwnd: 25_000,
-        bytes_in_flight: if can_send { 0 } else { 25_000 },
-        pacing_rate: None,
-        in_slow_start: false,
-        ssthresh: None,
-        lost_packets: 0,
-        usable: true,
-        can_send,
-        backup: false,
-    };
+    // the rate a window per RTT gives, as a transport without pacing would report it
+    let path = |id, rtt: f64, can_send: bool| path_snapshot(id, rtt, 25_000.0 / (rtt / 1e3), 25_000, if can_send { 0 } else { 25_000 }, can_send);
     vec![path(0, 20.0, fast_can_send), path(1, slow_rtt_ms, true)]
 }
 
 fn stream(id: u64, remaining: u64) -> StreamSnapshot {
-    StreamSnapshot { id: StreamId(id), remaining, sent: 0, total: Some(remaining), urgency: 3, incremental: false, critical_priority: None, ready_at: Duration::ZERO }
+    stream_snapshot(id, remaining, 3)
 }
 
 fn scheduler(options: &str) -> Box<dyn Scheduler> {

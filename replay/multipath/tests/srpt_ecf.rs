@@ -121,24 +121,10 @@ fn bad_options_are_refused() {
 /// response whose size is unknown.
 #[test]
 fn a_stream_of_unknown_size_comes_last_but_takes_any_path() {
-    use pagepath_multipath::{build, Context, Decision, Event, Options, PathSnapshot, StreamSnapshot};
+    use pagepath_multipath::{build, Context, Decision, Event, Options, StreamSnapshot};
     use std::time::Duration;
-    let path = |id, one_way: f64, rate: u64, can_send| PathSnapshot {
-        id: PathId(id),
-        srtt: ms(2.0 * one_way),
-        rttvar: Duration::ZERO,
-        min_rtt: ms(2.0 * one_way),
-        cwnd: 100_000,
-        bytes_in_flight: 0,
-        pacing_rate: Some(rate),
-        in_slow_start: false,
-        ssthresh: None,
-        lost_packets: 0,
-        usable: true,
-        can_send,
-        backup: false,
-    };
-    let stream = |id, remaining, total| StreamSnapshot { id: StreamId(id), remaining, sent: 0, total, urgency: 3, incremental: false, critical_priority: None, ready_at: Duration::ZERO };
+    let path = |id, one_way: f64, rate: u64, can_send| path_snapshot(id, 2.0 * one_way, rate as f64, 100_000, 0, can_send);
+    let stream = |id, remaining, total| StreamSnapshot { total, ..stream_snapshot(id, remaining, 3) };
     let streams = [stream(1, 100, None), stream(0, 500, Some(500))];
     let mut s = build(NAME, &Options::default()).unwrap();
     let idle = [path(0, 5.0, 200_000, true), path(1, 10.0, 500_000, true)];
