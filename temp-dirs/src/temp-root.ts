@@ -19,7 +19,8 @@ export function tempRoot(): string {
   removeStaleRoots();
   const made = join(tmpdir(), `pagepath-temp-${process.pid}-${startTime(process.pid)}`);
   mkdirSync(made, { recursive: true });
-  atProcessEnd(() => rmSync(made, { recursive: true, force: true }));
+  // On Ctrl-C the children writing into it (servers, browsers) are stopping at the same moment: retry.
+  atProcessEnd(() => rmSync(made, { recursive: true, force: true, maxRetries: 10, retryDelay: 50 }));
   root = made;
   return made;
 }
