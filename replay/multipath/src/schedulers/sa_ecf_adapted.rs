@@ -16,7 +16,7 @@
 
 use std::time::Duration;
 
-use super::sa_ecf_ported::{fast_and_available, Leaves};
+use super::sa_ecf_ported::{fastest_or_first_not_waiting, Leaves};
 use super::stream_rounds::parse_common;
 use crate::registry::Entry;
 use crate::scheduler::{Decision, Event, Scheduler};
@@ -42,26 +42,15 @@ impl Scheduler for SaEcfAdapted {
     }
 
     fn decide(&mut self, cx: &Context) -> Decision {
-        let pending = self.leaves.pending(cx);
-        let (Some(head), Some((f, available))) = (pending.first(), fast_and_available(cx)) else { return Decision::WAIT };
-        if f.can_send {
-            return Decision::on(f.id, Some(head.id));
-        }
-        let Some(s) = available else { return Decision::WAIT };
-        let delta_f = (f.srtt + f.rttvar).as_secs_f64() / 2.0;
-        let delta_s = (s.srtt + s.rttvar).as_secs_f64() / 2.0;
-        let delta_ack = delta_f.min(delta_s);
-        for leaf in pending {
-            let k = self.leaves.bytes_until_completion(leaf) as f64;
+        fastest_or_first_not_waiting(&mut self.leaves, cx, |leaves, leaf, f, s| {
+            let delta_f = (f.srtt + f.rttvar).as_secs_f64() / 2.0;
+            let delta_s = (s.srtt + s.rttvar).as_secs_f64() / 2.0;
+            let delta_ack = delta_f.min(delta_s);
+            let k = leaves.bytes_until_completion(leaf) as f64;
             let n = 1.0 + k / f.cwnd.max(1) as f64;
             let m = k / s.cwnd.max(1) as f64;
-            if n * (delta_f + delta_ack) < m * (delta_s + delta_ack) {
-                continue;
-            }
-            self.leaves.rounds.swap_to_front(leaf.id);
-            return Decision::on(s.id, Some(leaf.id));
-        }
-        Decision::WAIT
+            n * (delta_f + delta_ack) < m * (delta_s + delta_ack)
+        })
     }
 
     fn on_event(&mut self, _now: Duration, event: &Event) {

@@ -95,10 +95,29 @@ impl Leaves {
     }
 }
 
-/// Algorithm 1-3's p_f (lowest RTT) and p_s (lowest RTT among those that can send).
-pub fn fast_and_available<'a>(cx: &Context<'a>) -> Option<(&'a PathSnapshot, Option<&'a PathSnapshot>)> {
-    let fast = cx.candidates().min_by_key(|p| (p.srtt, p.id))?;
-    Some((fast, cx.candidates().filter(|p| p.can_send).min_by_key(|p| (p.srtt, p.id))))
+/// The frame Algorithms 1 and 3 share (lines 3-6, then the loop over leaves): the fastest path
+/// whenever it can send, with the stream at the head; else each pending stream in turn is asked
+/// whether it would rather wait for the fastest path, and the first that would not goes on the
+/// fastest path that can send, moved to the front of the round; if all wait, nothing is sent.
+pub fn fastest_or_first_not_waiting(
+    leaves: &mut Leaves,
+    cx: &Context,
+    mut waits: impl FnMut(&Leaves, &StreamSnapshot, &PathSnapshot, &PathSnapshot) -> bool,
+) -> Decision {
+    let pending = leaves.pending(cx);
+    let Some(head) = pending.first() else { return Decision::WAIT };
+    let Some(f) = cx.candidates().min_by_key(|p| (p.srtt, p.id)) else { return Decision::WAIT };
+    if f.can_send {
+        return Decision::on(f.id, Some(head.id));
+    }
+    let Some(s) = cx.candidates().filter(|p| p.can_send).min_by_key(|p| (p.srtt, p.id)) else { return Decision::WAIT };
+    for leaf in pending {
+        if !waits(leaves, leaf, f, s) {
+            leaves.rounds.swap_to_front(leaf.id);
+            return Decision::on(s.id, Some(leaf.id));
+        }
+    }
+    Decision::WAIT
 }
 
 pub struct SaEcfPorted {
@@ -114,30 +133,23 @@ impl Scheduler for SaEcfPorted {
     }
 
     fn decide(&mut self, cx: &Context) -> Decision {
-        let pending = self.leaves.pending(cx);
-        let (Some(head), Some((f, available))) = (pending.first(), fast_and_available(cx)) else { return Decision::WAIT };
-        if f.can_send {
-            return Decision::on(f.id, Some(head.id));
-        }
-        let Some(s) = available else { return Decision::WAIT };
-        let (rtt_f, rtt_s) = (f.srtt.as_secs_f64(), s.srtt.as_secs_f64());
-        let delta = f.rttvar.max(s.rttvar).as_secs_f64();
-        for leaf in pending {
-            let k = self.leaves.bytes_until_completion(leaf) as f64;
+        let (beta, waiting) = (self.beta, &mut self.waiting);
+        fastest_or_first_not_waiting(&mut self.leaves, cx, |leaves, leaf, f, s| {
+            let (rtt_f, rtt_s) = (f.srtt.as_secs_f64(), s.srtt.as_secs_f64());
+            let delta = f.rttvar.max(s.rttvar).as_secs_f64();
+            let k = leaves.bytes_until_completion(leaf) as f64;
             let n = 1.0 + k / f.cwnd.max(1) as f64;
-            let waiting = if self.waiting.contains(&leaf.id) { 1.0 } else { 0.0 };
-            if n * rtt_f < (1.0 + waiting * self.beta) * (rtt_s + delta) {
+            let was_waiting = if waiting.contains(&leaf.id) { 1.0 } else { 0.0 };
+            if n * rtt_f < (1.0 + was_waiting * beta) * (rtt_s + delta) {
                 if k / s.cwnd.max(1) as f64 * rtt_s >= 2.0 * rtt_f + delta {
-                    self.waiting.insert(leaf.id);
-                    continue;
+                    waiting.insert(leaf.id);
+                    return true;
                 }
             } else {
-                self.waiting.remove(&leaf.id);
+                waiting.remove(&leaf.id);
             }
-            self.leaves.rounds.swap_to_front(leaf.id);
-            return Decision::on(s.id, Some(leaf.id));
-        }
-        Decision::WAIT
+            false
+        })
     }
 
     fn on_event(&mut self, _now: Duration, event: &Event) {
