@@ -86,7 +86,9 @@ streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line
   --delay-samples FILE|DIR              delays to draw from for responses without one: a samples
                                         file, or a folder of recordings (e.g. corpus-data/recordings)
   --seed N                              seed for drawn delays, default 1
-  --scheduler minrtt|roundrobin         multipath QUIC path scheduler, default minrtt
+  --scheduler NAME                      multipath QUIC scheduler: tquic's own minrtt (default) or
+                                        roundrobin, or one of pagepath's (lowest-rtt, round-robin, ...)
+  --scheduler-opt KEY=VALUE             an option of pagepath's scheduler (repeatable)
   --first-address IPV4                  default 127.0.1.1; other addresses are added to lo (in a
                                         server namespace: pagepath replay serve --net uses 10.200.1.1)
   --no-qlog                             no qlog files for QUIC connections
@@ -134,6 +136,25 @@ fn one_of<T: Copy>(name: &str, v: Option<String>, default: T, table: &[(&str, T)
     })
 }
 
+/// tquic's two built-in schedulers keep their names; any other is looked up in pagepath's registry.
+fn parse_scheduler(name: Option<String>, options: Vec<String>) -> Result<MultipathScheduler, String> {
+    let builtin = match name.as_deref() {
+        None | Some("minrtt") => Some(MultipathScheduler::MinRtt),
+        Some("roundrobin") => Some(MultipathScheduler::RoundRobin),
+        Some(_) => None,
+    };
+    if let Some(b) = builtin {
+        if let Some(o) = options.first() {
+            return Err(format!("--scheduler-opt {o}: tquic's own schedulers (minrtt, roundrobin) take no options"));
+        }
+        return Ok(b);
+    }
+    let name = name.expect("a name that is not tquic's own");
+    let opts = pagepath_multipath::Options::parse(options.iter().map(String::as_str)).map_err(|e| format!("--scheduler-opt: {e}"))?;
+    pagepath_multipath::build(&name, &opts).map_err(|e| format!("--scheduler: {e}; or tquic's own: minrtt, roundrobin"))?;
+    Ok(MultipathScheduler::Pagepath { name, options })
+}
+
 pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
     let mut a = Args::new(argv);
     let out = a.value("--out")?.ok_or("--out DIR is required")?;
@@ -172,12 +193,12 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
     )?;
     let delay_samples = a.value("--delay-samples")?.map(PathBuf::from);
     let seed = a.number("--seed", 0.0, 9.007e15)?.unwrap_or(1.0) as u64;
-    let scheduler = one_of(
-        "--scheduler",
-        a.value("--scheduler")?,
-        MultipathScheduler::MinRtt,
-        &[("minrtt", MultipathScheduler::MinRtt), ("roundrobin", MultipathScheduler::RoundRobin)],
-    )?;
+    let scheduler_name = a.value("--scheduler")?;
+    let mut scheduler_options = Vec::new();
+    while let Some(v) = a.value("--scheduler-opt")? {
+        scheduler_options.push(v);
+    }
+    let scheduler = parse_scheduler(scheduler_name, scheduler_options)?;
     let first_address = match a.value("--first-address")? {
         None => Ipv4Addr::new(127, 0, 1, 1),
         Some(v) => v.parse().map_err(|_| format!("--first-address: \"{v}\" is not an IPv4 address"))?,

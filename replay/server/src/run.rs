@@ -66,7 +66,7 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let multipath = (cfg.transport == Transport::Mpquic).then_some(cfg.scheduler);
+    let multipath = (cfg.transport == Transport::Mpquic).then(|| cfg.scheduler.clone());
     let quic_threads = runtime.block_on(async {
         let (stop_tx, stop_rx) = watch::channel(false);
         let mut quic_threads = Vec::new();
@@ -77,7 +77,7 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
                     let stop = stop_rx.clone();
                     tokio::spawn(http::serve(http::OriginListener { service: service.clone(), origin, listener, tls, mptcp, stop }));
                 }
-                Bound::Datagram(socket) => quic_threads.push(quic::spawn_quic(service.clone(), origin, socket, multipath)?),
+                Bound::Datagram(socket) => quic_threads.push(quic::spawn_quic(service.clone(), origin, socket, multipath.clone())?),
             }
         }
         announce(&cfg, &servers.len(), &cert.spki_hash);

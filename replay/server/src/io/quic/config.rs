@@ -21,11 +21,14 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
     let key = utf8_path(service.key_file(), "private key")?;
     let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)
         .map_err(|e| format!("cannot load the certificate {cert} with the key {key}: {e}"))?;
-    let algorithm = multipath.map(|m| match m {
-        MultipathScheduler::MinRtt => MultipathAlgorithm::MinRtt,
+    let algorithm = multipath.as_ref().map(|m| match m {
+        MultipathScheduler::MinRtt | MultipathScheduler::Pagepath { .. } => MultipathAlgorithm::MinRtt,
         MultipathScheduler::RoundRobin => MultipathAlgorithm::RoundRobin,
     });
     let mut config = transport_config(tls, algorithm)?;
+    if let Some(MultipathScheduler::Pagepath { name, options }) = &multipath {
+        config.set_external_scheduler(Some(pagepath_tquic_scheduler::factory(name, options)?));
+    }
     // CUBIC, like Linux TCP's default, so that QUIC and TCP replays differ in protocol rather than
     // in congestion control.
     config.set_congestion_control_algorithm(CongestionControlAlgorithm::Cubic);

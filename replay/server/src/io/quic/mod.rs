@@ -18,12 +18,14 @@ use std::sync::Arc;
 use std::thread::JoinHandle;
 
 /// How a multipath connection spreads its packets over the validated paths.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MultipathScheduler {
-    /// The path with the lowest smoothed RTT that has congestion window to spare.
+    /// tquic's own: the path with the lowest smoothed RTT that has congestion window to spare.
     MinRtt,
-    /// The paths in turn.
+    /// tquic's own: the paths in turn.
     RoundRobin,
+    /// One of pagepath's (replay/multipath's registry), plugged into tquic's external hook.
+    Pagepath { name: String, options: Vec<String> },
 }
 
 /// Serves `origin` (an index into `service.origins()`) over HTTP/3 on `socket` until the service

@@ -1,0 +1,28 @@
+//! pagepath's multipath schedulers (`pagepath-multipath`) driving tquic's multipath QUIC, through
+//! the public hook pagepath's patch adds to tquic 1.6.0 (`tquic::ExternalScheduler`,
+//! replay/patches/). tquic knows nothing of pagepath and pagepath-multipath nothing of tquic:
+//! this crate translates between the two, one scheduler per connection.
+
+mod plugged;
+mod snapshots;
+
+use pagepath_multipath::Options;
+use std::sync::Arc;
+use tquic::ExternalSchedulerFactory;
+
+pub use plugged::Plugged;
+
+/// A factory for `tquic::Config::set_external_scheduler` making the scheduler registered as
+/// `name` with `options`; the name and the options are checked here, once, so that a bad one is
+/// a usage error rather than a failed connection.
+pub fn factory(name: &str, options: &[String]) -> Result<ExternalSchedulerFactory, String> {
+    let parse = || Options::parse(options.iter().map(String::as_str));
+    pagepath_multipath::build(name, &parse()?)?;
+    let name = name.to_string();
+    let options = options.to_vec();
+    Ok(Arc::new(move || {
+        let opts = Options::parse(options.iter().map(String::as_str)).expect("options checked when the factory was made");
+        let scheduler = pagepath_multipath::build(&name, &opts).expect("scheduler checked when the factory was made");
+        Box::new(Plugged::new(scheduler))
+    }))
+}

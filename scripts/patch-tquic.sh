@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Unpacks the registry's tquic 1.6.0 into replay/patched/tquic-1.6.0 (ignored by git) and applies
+# replay/patches/tquic-1.6.0-scheduler-hook.patch, the public hook through which pagepath's
+# multipath schedulers drive tquic (docs/multipath-schedulers.md). replay/Cargo.toml's
+# [patch.crates-io] builds from there. Run by scripts/install.sh; safe to run again: a copy made
+# from the same crate and the same patch is left alone, so cargo does not rebuild tquic (and its
+# BoringSSL) for nothing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+VERSION=1.6.0
+PATCH=replay/patches/tquic-$VERSION-scheduler-hook.patch
+DEST=replay/patched/tquic-$VERSION
+STAMP=$DEST/.pagepath-patch
+
+# crates.io's sha256 of tquic-1.6.0.crate, as Cargo.lock had it before the patch replaced the
+# registry source: the copy is patched from exactly those bytes.
+CHECKSUM=366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82218bd347
+want="crate $CHECKSUM patch $(sha256sum "$PATCH" | cut -d' ' -f1)"
+if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then exit 0; fi
+
+cache="${CARGO_HOME:-$HOME/.cargo}/registry/cache"
+find_crate() { find "$cache" -maxdepth 2 -name "tquic-$VERSION.crate" 2>/dev/null | head -n 1 || true; }
+crate=$(find_crate)
+if [ -z "$crate" ]; then
+  # replay/ itself cannot fetch it: its [patch] points at the copy this script is about to make.
+  echo "install: fetching tquic $VERSION from crates.io"
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  mkdir "$tmp/src" && touch "$tmp/src/lib.rs"
+  # replay/'s lock keeps tquic's dependencies at the versions the build will use.
+  cp replay/Cargo.lock "$tmp/"
+  printf '[package]\nname = "fetch-tquic"\nversion = "0.0.0"\nedition = "2021"\n[dependencies]\ntquic = "=%s"\n' "$VERSION" >"$tmp/Cargo.toml"
+  cargo fetch --quiet --manifest-path "$tmp/Cargo.toml"
+  crate=$(find_crate)
+  [ -n "$crate" ] || { echo "patch-tquic: cargo fetch did not leave tquic-$VERSION.crate in $cache" >&2; exit 1; }
+fi
+got=$(sha256sum "$crate" | cut -d' ' -f1)
+if [ "$got" != "$CHECKSUM" ]; then
+  echo "patch-tquic: $crate has sha256 $got, not the $CHECKSUM crates.io published" >&2
+  exit 1
+fi
+
+echo "install: patching tquic $VERSION ($PATCH)"
+work="$DEST.new"
+rm -rf "$work" && mkdir -p "$work"
+# tar keeps the archive's mtimes, so BoringSSL's sources look unchanged to its incremental build.
+tar -xzf "$crate" -C "$work" --strip-components=1
+if ! patch --quiet --batch --forward -p1 -d "$work" <"$PATCH"; then
+  rm -rf "$work"
+  echo "patch-tquic: $PATCH does not apply to tquic $VERSION (see docs/multipath-schedulers.md, updating the patch)" >&2
+  exit 1
+fi
+echo "$want" >"$work/.pagepath-patch"
+rm -rf "$DEST" && mv "$work" "$DEST"
