@@ -151,7 +151,11 @@ fn parse_scheduler(name: Option<String>, options: Vec<String>) -> Result<Multipa
     }
     let name = name.expect("a name that is not tquic's own");
     let opts = pagepath_multipath::Options::parse(options.iter().map(String::as_str)).map_err(|e| format!("--scheduler-opt: {e}"))?;
-    pagepath_multipath::build(&name, &opts).map_err(|e| format!("--scheduler: {e}; or tquic's own: minrtt, roundrobin"))?;
+    if !pagepath_multipath::names().contains(&name.as_str()) {
+        let names = pagepath_multipath::names().join(", ");
+        return Err(format!("--scheduler: unknown scheduler \"{name}\"; choose tquic's minrtt or roundrobin, or pagepath's {names}"));
+    }
+    pagepath_multipath::build(&name, &opts).map_err(|e| format!("--scheduler-opt: {e}"))?;
     Ok(MultipathScheduler::Pagepath { name, options })
 }
 
