@@ -13,7 +13,7 @@ PATCH=replay/patches/tquic-$VERSION-scheduler-hook.patch
 DEST=replay/patched/tquic-$VERSION
 STAMP=$DEST/.pagepath-patch
 
-# crates.io's sha256 of tquic-1.6.0.crate, as Cargo.lock had it before the patch replaced the
+# the registry's sha256 of tquic-1.6.0.crate, as Cargo.lock had it before the patch replaced the
 # registry source: the copy is patched from exactly those bytes.
 CHECKSUM=366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82218bd347
 want="crate $CHECKSUM patch $(sha256sum "$PATCH" | cut -d' ' -f1)"
@@ -24,7 +24,7 @@ find_crate() { find "$cache" -maxdepth 2 -name "tquic-$VERSION.crate" 2>/dev/nul
 crate=$(find_crate)
 if [ -z "$crate" ]; then
   # replay/ itself cannot fetch it: its [patch] points at the copy this script is about to make.
-  echo "install: fetching tquic $VERSION from crates.io"
+  echo "install: fetching tquic $VERSION from the registry"
   tmp=$(mktemp -d)
   trap 'rm -rf "$tmp"' EXIT
   mkdir "$tmp/src" && touch "$tmp/src/lib.rs"
@@ -37,7 +37,7 @@ if [ -z "$crate" ]; then
 fi
 got=$(sha256sum "$crate" | cut -d' ' -f1)
 if [ "$got" != "$CHECKSUM" ]; then
-  echo "patch-tquic: $crate has sha256 $got, not the $CHECKSUM crates.io published" >&2
+  echo "patch-tquic: $crate has sha256 $got, not the $CHECKSUM the registry published" >&2
   exit 1
 fi
 
