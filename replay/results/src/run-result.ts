@@ -92,6 +92,17 @@ export interface RunConfiguration {
   emulation?: EmulationSettings | null;
   /** Whether the servers switched to a more urgent response at every chunk. Absent in results made before the field. */
   preemption?: boolean;
+  /**
+   * The multipath scheduler: mpquic's (a pagepath name or tquic's own minrtt/roundrobin), mptcp's kernel
+   * scheduler; null for single-path transports. Absent in results made before the field.
+   */
+  scheduler?: SchedulerChoice | null;
+}
+
+export interface SchedulerChoice {
+  name: string;
+  /** The --scheduler-opt KEY=VALUE pairs as given; {} when none. */
+  options: Record<string, string>;
 }
 
 export interface EmulationSettings {
@@ -130,6 +141,23 @@ export interface RequestRecord {
   endMs: number | null;
   /** The id of the ConnectionRecord it went over. */
   connection: string | null;
+  /**
+   * Per path that carried any of the response, in path order: what the server sent on it and when; null
+   * when not measured (MPTCP, tquic's own schedulers). Absent in results made before the field.
+   */
+  paths?: RequestPathBytes[] | null;
+}
+
+export interface RequestPathBytes {
+  /** Index into configuration.network.paths. */
+  path: number;
+  /** Response payload bytes the server sent on the path for this request, retransmissions and redundant copies included. */
+  bytes: number;
+  /** Packets that carried them; null when not known (TCP). */
+  packets: number | null;
+  /** When the first and the last of them left the server, ms since the run's start. */
+  firstMs: number;
+  lastMs: number;
 }
 
 /** Bytes on the wire (IP packets, headers and retransmissions included); null when not measured. */
