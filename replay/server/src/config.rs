@@ -64,6 +64,8 @@ pub struct ServeConfig {
     pub scheduler: MultipathScheduler,
     /// The first origin's address; each further host takes the next one.
     pub first_address: Ipv4Addr,
+    /// The congestion controller of every connection (io/congestion.rs).
+    pub congestion: String,
     pub qlog: bool,
 }
 
@@ -86,9 +88,14 @@ streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line
   --delay-samples FILE|DIR              delays to draw from for responses without one: a samples
                                         file, or a folder of recordings (e.g. corpus-data/recordings)
   --seed N                              seed for drawn delays, default 1
-  --scheduler NAME                      multipath QUIC scheduler: tquic's own minrtt (default) or
-                                        roundrobin, or one of pagepath's (lowest-rtt, round-robin, ...)
+  --scheduler NAME                      multipath QUIC scheduler: one of pagepath's (default
+                                        lowest-rtt; `pagepath-server schedulers` lists them), or
+                                        tquic's own minrtt or roundrobin
   --scheduler-opt KEY=VALUE             an option of pagepath's scheduler (repeatable)
+  --congestion NAME                     congestion control of every connection, default cubic:
+                                        for TCP and MPTCP one the kernel lists in
+                                        net.ipv4.tcp_available_congestion_control, for QUIC
+                                        tquic's cubic, bbr, bbr3 or copa
   --first-address IPV4                  default 127.0.1.1; other addresses are added to lo (in a
                                         server namespace: pagepath replay serve --net uses 10.200.1.1)
   --no-qlog                             no qlog files for QUIC connections
@@ -138,25 +145,7 @@ fn one_of<T: Copy>(name: &str, v: Option<String>, default: T, table: &[(&str, T)
 
 /// tquic's two built-in schedulers keep their names; any other is looked up in pagepath's registry.
 fn parse_scheduler(name: Option<String>, options: Vec<String>) -> Result<MultipathScheduler, String> {
-    let builtin = match name.as_deref() {
-        None | Some("minrtt") => Some(MultipathScheduler::MinRtt),
-        Some("roundrobin") => Some(MultipathScheduler::RoundRobin),
-        Some(_) => None,
-    };
-    if let Some(b) = builtin {
-        if let Some(o) = options.first() {
-            return Err(format!("--scheduler-opt {o}: tquic's own schedulers (minrtt, roundrobin) take no options"));
-        }
-        return Ok(b);
-    }
-    let name = name.expect("a name that is not tquic's own");
-    let opts = pagepath_multipath::Options::parse(options.iter().map(String::as_str)).map_err(|e| format!("--scheduler-opt: {e}"))?;
-    if !pagepath_multipath::names().contains(&name.as_str()) {
-        let names = pagepath_multipath::names().join(", ");
-        return Err(format!("--scheduler: unknown scheduler \"{name}\"; choose tquic's minrtt or roundrobin, or pagepath's {names}"));
-    }
-    pagepath_multipath::build(&name, &opts).map_err(|e| format!("--scheduler-opt: {e}"))?;
-    Ok(MultipathScheduler::Pagepath { name, options })
+    pagepath_tquic_scheduler::choose(name.as_deref(), &options)
 }
 
 pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
@@ -203,6 +192,8 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
         scheduler_options.push(v);
     }
     let scheduler = parse_scheduler(scheduler_name, scheduler_options)?;
+    let congestion = a.value("--congestion")?.unwrap_or_else(|| crate::io::congestion::DEFAULT.into());
+    crate::io::congestion::check(&congestion, transport)?;
     let first_address = match a.value("--first-address")? {
         None => Ipv4Addr::new(127, 0, 1, 1),
         Some(v) => v.parse().map_err(|_| format!("--first-address: \"{v}\" is not an IPv4 address"))?,
@@ -225,6 +216,7 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
         seed,
         scheduler,
         first_address,
+        congestion,
         qlog,
     })
 }

@@ -59,6 +59,7 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
         cert_file: cfg.out.join("cert.pem"),
         key_file: cfg.out.join("key.pem"),
         qlog_dir,
+        congestion: cfg.congestion.clone(),
     }));
     origins_file::write(&cfg.out, &servers, &cfg, &cert.spki_hash)?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -82,6 +82,8 @@ pub struct ConnectionLog {
     pub closed_us: u64,
     pub requests: u64,
     pub paths: Vec<PathLog>,
+    /// The controller the connection ran with, as its stack reports it; null when unknown.
+    pub congestion: Option<String>,
 }
 
 /// Everything a replay answers with, loaded and checked before any server listens.
@@ -108,6 +110,7 @@ pub struct Service {
     cert_file: PathBuf,
     key_file: PathBuf,
     qlog_dir: Option<PathBuf>,
+    congestion: String,
 }
 
 pub struct ServiceParts {
@@ -119,6 +122,7 @@ pub struct ServiceParts {
     pub cert_file: PathBuf,
     pub key_file: PathBuf,
     pub qlog_dir: Option<PathBuf>,
+    pub congestion: String,
 }
 
 impl Service {
@@ -137,6 +141,7 @@ impl Service {
             cert_file: p.cert_file,
             key_file: p.key_file,
             qlog_dir: p.qlog_dir,
+            congestion: p.congestion,
         }
     }
 
@@ -160,6 +165,10 @@ impl Service {
 
     pub fn new_schedule(&self) -> ConnectionSchedule {
         ConnectionSchedule::new(self.schedule)
+    }
+
+    pub fn congestion(&self) -> &str {
+        &self.congestion
     }
 
     pub fn chunk_bytes(&self) -> u64 {

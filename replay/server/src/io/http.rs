@@ -3,7 +3,7 @@
 
 use super::body::ChannelBody;
 use super::driver::{self, NewStream};
-use super::{sockets, tcp_stats};
+use super::{congestion, sockets, tcp_stats};
 use crate::service::{ConnectionLog, RequestHead, Service};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
@@ -54,6 +54,7 @@ async fn connection(o: Arc<OriginListener>, stream: TcpStream) {
     let opened_us = service.now_us();
     let peer = stream.peer_addr().map(|a| a.to_string()).unwrap_or_default();
     sockets::tune_accepted(&stream);
+    let congestion = congestion::set_tcp(stream.as_raw_fd(), service.congestion());
     // A second descriptor keeps the socket readable for its statistics after hyper closes it.
     let stats_fd = unsafe { libc::dup(stream.as_raw_fd()) };
     let origin_text = service.origins()[o.origin].origin.to_string();
@@ -85,6 +86,7 @@ async fn connection(o: Arc<OriginListener>, stream: TcpStream) {
         closed_us: service.now_us(),
         requests: conn.served.load(Ordering::Relaxed),
         paths,
+        congestion,
     });
 }
 

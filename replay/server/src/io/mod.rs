@@ -3,6 +3,7 @@
 pub mod addresses;
 pub mod body;
 pub mod certs;
+pub mod congestion;
 pub mod driver;
 pub mod http;
 pub mod load;

@@ -3,7 +3,7 @@
 use super::MultipathScheduler;
 use crate::service::Service;
 use std::path::Path;
-use tquic::{Config, CongestionControlAlgorithm, MultipathAlgorithm, TlsConfig};
+use tquic::{Config, MultipathAlgorithm, TlsConfig};
 
 const MIB: u64 = 1024 * 1024;
 /// A whole page can be in flight on one connection, so flow control must never be what limits a
@@ -21,17 +21,12 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
     let key = utf8_path(service.key_file(), "private key")?;
     let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)
         .map_err(|e| format!("cannot load the certificate {cert} with the key {key}: {e}"))?;
-    let algorithm = multipath.as_ref().map(|m| match m {
-        MultipathScheduler::MinRtt | MultipathScheduler::Pagepath { .. } => MultipathAlgorithm::MinRtt,
-        MultipathScheduler::RoundRobin => MultipathAlgorithm::RoundRobin,
-    });
-    let mut config = transport_config(tls, algorithm)?;
-    if let Some(MultipathScheduler::Pagepath { name, options }) = &multipath {
-        config.set_external_scheduler(Some(pagepath_tquic_scheduler::factory(name, options)?));
+    let mut config = transport_config(tls, multipath.as_ref().map(MultipathScheduler::algorithm))?;
+    if let Some(m) = &multipath {
+        m.install(&mut config)?;
     }
-    // CUBIC, like Linux TCP's default, so that QUIC and TCP replays differ in protocol rather than
-    // in congestion control.
-    config.set_congestion_control_algorithm(CongestionControlAlgorithm::Cubic);
+    // The same controller as the TCP replays (io/congestion.rs), so that they differ in protocol.
+    config.set_congestion_control_algorithm(crate::io::congestion::quic_algorithm(service.congestion()));
     Ok(config)
 }
 

@@ -225,6 +225,7 @@ impl QuicConnection {
             closed_us: now_us,
             requests: self.requests,
             paths: path_logs(conn),
+            congestion: Some(service.congestion().to_string()),
         });
     }
 
