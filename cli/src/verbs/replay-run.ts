@@ -7,6 +7,7 @@ import { timestamp } from "../timestamp.js";
 import { numberOption, parseOptions, UsageError } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
+import { replaySummary } from "./replay-summary.js";
 
 export const RUN_USAGE = `
 usage: pagepath replay GRAPH.json --client emulated|chromium [--net NAME | network] [options]
@@ -92,24 +93,6 @@ export async function replayRun(argv: string[]): Promise<number> {
   }
   mkdirSync(dirname(out), { recursive: true });
   writeFileSync(out, JSON.stringify(result, null, 1) + "\n");
-  process.stdout.write(summary(result, out));
+  process.stdout.write(replaySummary(result, out));
   return result.status === "ok" ? 0 : 1;
 }
-
-function summary(r: RunResult, file: string): string {
-  const m = r.metrics;
-  const f = (x: number | null) => (x === null ? "not measured" : `${x.toFixed(0)} ms`);
-  const paths = r.paths.map((p) => `path ${p.path}: ${kb(p.bytesDown)} down, ${kb(p.bytesUp)} up`).join("; ");
-  return [
-    `${r.status}${r.error ? `: ${r.error}` : ""}`,
-    `  DOMContentLoaded ${f(m.domContentLoadedMs)}, load ${f(m.loadMs)}, whole graph ${f(m.graphCompleteMs)}`,
-    `  ${r.requests?.length ?? 0} requests over ${r.connections.length} connections; ${paths}`,
-    ...r.warnings.slice(0, 5).map((w) => `  warning: ${w}`),
-    `run result: ${shownPath(file)}`,
-    `  as a trace for Perfetto: pagepath trace ${shownPath(file)}`,
-    `  in the viewer: pagepath view ${shownPath(dirname(file))}`,
-    "",
-  ].join("\n");
-}
-
-const kb = (b: number | null) => (b === null ? "?" : `${(b / 1000).toFixed(0)} kB`);

@@ -6,6 +6,7 @@ export { planMismatches } from "./plan-match.js";
 export { readExperiment, parseRuns, runsFileFor, type Experiment } from "./read-experiment.js";
 export { experimentOutput, findExperimentResults, planName, type ExperimentLocation } from "./experiment-location.js";
 export { runToTrace, urlTail, type GraphLike, type RunTrace, type TraceEvent } from "./trace-events.js";
+export { pathShares, schedulerLabel, type PathShare } from "./path-shares.js";
 export * from "./accuracy.js";
 export { accuracyScatterSvg, apeByConditionSvg } from "./accuracy-plot.js";
 export { generatedNetworks, DEFAULT_QUEUE_BDP } from "./plan-networks.js";
