@@ -8,6 +8,7 @@ import type { Graph } from "@pagepath/graph-builder";
 import { runToTrace, validateRunResult, type RunResult, type TraceEvent } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
+import { twoPathRun } from "./two-path-run.js";
 
 const GRAPH_FILE = fileURLToPath(new URL("../../../graph-builder/test-vectors/valid/two-frames.json", import.meta.url));
 const graph = JSON.parse(readFileSync(GRAPH_FILE, "utf8")) as Graph;
@@ -147,6 +148,26 @@ describe("a run result as a Chrome trace", () => {
     }
     const counter = traceEvents.find((e) => e.ph === "C")!;
     assert.deepEqual(counter.args, { up: 1200, down: 49_000 });
+  });
+
+  it("counts each path's response bytes sent so far, stepping at each request's last byte on the path", () => {
+    const run = twoPathRun();
+    const { traceEvents } = runToTrace(run, graph);
+    const counters = traceEvents.filter((e) => e.ph === "C" && e.cat === "path bytes");
+    const track = (path: number) => counters.filter((e) => e.name === `path ${path} response bytes sent`).map((e) => [e.ts, e.args!.bytes]);
+    // frames.html, style.css, app.js's 22848 bytes, data.json and frame.html on path 0; app.js's other 7300 on path 1.
+    assert.deepEqual(track(0), [[0, 0], [75_000, 1448], [99_000, 3496], [123_000, 26_344], [151_000, 26_692], [181_200, 27_340]]);
+    assert.deepEqual(track(1), [[0, 0], [83_000, 7300]]);
+    assert.equal(counters.length, 8, "one track per path, nothing else in the category");
+    assert.ok(counters.every((e) => e.pid === 1 && e.tid === 0));
+    const labels = String(traceEvents.find((e) => e.name === "process_labels")!.args!.labels);
+    assert.match(labels, /h3\/mpquic, network 10M-20ms\+2M-100ms, .*, scheduler ecf beta=1, seed 7/);
+
+    // Requests that did not record their paths add nothing, and give no track when none did.
+    run.requests![2]!.paths = null;
+    assert.deepEqual(runToTrace(run, graph).traceEvents.filter((e) => e.name === "path 1 response bytes sent"), []);
+    run.requests = run.requests!.map((q) => ({ ...q, paths: null }));
+    assert.deepEqual(runToTrace(run, graph).traceEvents.filter((e) => e.cat === "path bytes"), []);
   });
 
   it("without the graph names slices by node id and tells fetches by the requests", () => {

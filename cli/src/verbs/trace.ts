@@ -14,7 +14,9 @@ usage: pagepath trace <run.json | name.runs.jsonl> [--graph GRAPH.json] [--out F
 
 Writes a run result (docs/formats/run-result.md) as a Chrome trace: computations on a main thread,
 each request on the thread of its connection, the graph's fetch nodes on threads of their own,
-DOMContentLoaded, load and graph completion as instants, per-path byte totals as counters.
+DOMContentLoaded, load and graph completion as instants, per-path byte totals as counters, and
+where the requests recorded their bytes per path (requests[].paths), a counter per path of the
+response bytes sent on it so far, stepping when a request's last byte on that path left the server.
 Slices are named by the graph's node labels: the graph is the run's site.graph, relative to the run
 file, unless --graph names one. Without it (missing, invalid, or not the graph the run replayed: its
 SHA-256 differs) the trace goes on with node ids, and says so.

@@ -2,7 +2,8 @@
  * A run result in Chrome's Trace Event Format (the JSON object form), which Perfetto and
  * chrome://tracing open: one process for the run; computations on a "main thread", each request on the
  * thread of the connection it went over, the graph's fetch nodes on threads of their own; the page's
- * completion events as global instants; per-path byte totals as counters. Times become microseconds.
+ * completion events as global instants; per-path byte totals as counters, and where the requests
+ * recorded their bytes per path, each path's response bytes sent so far. Times become microseconds.
  *
  * Slices on one thread must nest, but requests multiplexed on a connection (and fetches, and any
  * computations a client overlaps) do not, so each group of slices is packed onto as many threads
@@ -10,6 +11,8 @@
  */
 import type { FrameInfo, GraphNode } from "@pagepath/graph-builder";
 import type { RunResult } from "./run-result.js";
+import { schedulerLabel } from "./path-shares.js";
+import { pathByteCounters } from "./trace-path-counters.js";
 
 /** What a trace needs of a graph: a full Graph fits, and so does any file with these fields. */
 export interface GraphLike {
@@ -103,6 +106,7 @@ export function runToTrace(run: RunResult, graph?: GraphLike): RunTrace {
     // The totals are known only once the run is over, so that is where the sample goes.
     if (Object.keys(totals).length > 0) threads.events.push({ name: `path ${p.path} bytes (run total)`, ph: "C", ts: us(endMs), pid: PID, tid: 0, cat: "bytes", args: totals });
   }
+  threads.events.push(...pathByteCounters(run, PID, us));
   return {
     traceEvents: [...processMetadata(run), ...threads.metadata, ...threads.events.sort((a, b) => a.ts - b.ts)],
     displayTimeUnit: "ms",
@@ -144,7 +148,7 @@ function nodeSlices(run: RunResult, graph: GraphLike | undefined): Record<Role, 
 
 function processMetadata(run: RunResult): TraceEvent[] {
   const c = run.configuration;
-  const labels = [`${c.protocol}${c.http1 ? ` ${c.http1}` : ""}/${c.transport}`, `network ${c.network.name}`, `${c.serverModel} server`, `priority ${c.priority}`, `seed ${run.seed}`, run.status === "ok" ? "ok" : `${run.status}: ${run.error}`];
+  const labels = [`${c.protocol}${c.http1 ? ` ${c.http1}` : ""}/${c.transport}`, `network ${c.network.name}`, `${c.serverModel} server`, `priority ${c.priority}`, ...(c.scheduler ? [`scheduler ${schedulerLabel(c.scheduler)}`] : []), `seed ${run.seed}`, run.status === "ok" ? "ok" : `${run.status}: ${run.error}`];
   return [
     { name: "process_name", ph: "M", ts: 0, pid: PID, tid: 0, args: { name: `pagepath run ${run.site.name} (${run.client})` } },
     { name: "process_labels", ph: "M", ts: 0, pid: PID, tid: 0, args: { labels: labels.join(", ") } },
