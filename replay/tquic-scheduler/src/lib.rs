@@ -3,6 +3,7 @@
 //! replay/patches/). tquic knows nothing of pagepath and pagepath-multipath nothing of tquic:
 //! this crate translates between the two, one scheduler per connection.
 
+mod carried;
 mod plugged;
 mod snapshots;
 
@@ -10,7 +11,9 @@ use pagepath_multipath::Options;
 use std::sync::Arc;
 use tquic::ExternalSchedulerFactory;
 
+pub use carried::PathCarried;
 pub use plugged::Plugged;
+pub use snapshots::StreamFacts;
 
 /// A factory for `tquic::Config::set_external_scheduler` making the scheduler registered as
 /// `name` with `options`; the name and the options are checked here, once, so that a bad one is

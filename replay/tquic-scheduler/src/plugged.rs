@@ -1,8 +1,10 @@
 //! One pagepath scheduler as the external scheduler of one tquic connection.
 
-use crate::snapshots;
+use crate::carried::{CarriedLog, PathCarried};
+use crate::snapshots::{self, StreamFacts};
 use pagepath_multipath::{Context, Event, PathChoice, PathId, PathSnapshot, Scheduler, StreamId, StreamSnapshot};
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 use tquic::{ExternalDecision, SentStreamData};
 
@@ -16,11 +18,48 @@ pub struct Plugged {
     ready_at: HashMap<u64, Duration>,
     paths: Vec<PathSnapshot>,
     streams: Vec<StreamSnapshot>,
+    /// What the application told of its streams (`set_stream_facts`).
+    facts: HashMap<u64, StreamFacts>,
+    carried: CarriedLog,
+    /// Each path's local and remote address as tquic last showed them.
+    addresses: HashMap<usize, (SocketAddr, SocketAddr)>,
 }
 
 impl Plugged {
     pub fn new(scheduler: Box<dyn Scheduler>) -> Plugged {
-        Plugged { scheduler, origin: None, counted: HashMap::new(), ready_at: HashMap::new(), paths: Vec::new(), streams: Vec::new() }
+        Plugged {
+            scheduler,
+            origin: None,
+            counted: HashMap::new(),
+            ready_at: HashMap::new(),
+            paths: Vec::new(),
+            streams: Vec::new(),
+            facts: HashMap::new(),
+            carried: CarriedLog::default(),
+            addresses: HashMap::new(),
+        }
+    }
+
+    /// The connection's Plugged, when a pagepath scheduler drives it.
+    pub fn of(conn: &mut tquic::Connection) -> Option<&mut Plugged> {
+        conn.external_scheduler_mut()?.as_any_mut()?.downcast_mut::<Plugged>()
+    }
+
+    /// What the application knows of `stream` and tquic does not (its whole size before the last
+    /// byte is written, the graph's priority), for the scheduler's snapshots.
+    pub fn set_stream_facts(&mut self, stream: u64, facts: StreamFacts) {
+        self.facts.insert(stream, facts);
+    }
+
+    /// What each path has carried of `stream`, by path id; the stream is forgotten afterwards.
+    pub fn take_carried(&mut self, stream: u64) -> Vec<(usize, PathCarried)> {
+        self.facts.remove(&stream);
+        self.carried.take(stream)
+    }
+
+    /// A path's (local, remote) addresses.
+    pub fn path_addresses(&self, path_id: usize) -> Option<(SocketAddr, SocketAddr)> {
+        self.addresses.get(&path_id).copied()
     }
 
     fn since_origin(&mut self, now: Instant) -> Duration {
@@ -45,8 +84,9 @@ impl tquic::ExternalScheduler for Plugged {
     fn select(&mut self, now: Instant, paths: &[tquic::PathSnapshot], streams: &[tquic::StreamSnapshot]) -> ExternalDecision {
         let now = self.since_origin(now);
         self.report_acks_and_losses(now, paths);
+        self.addresses.extend(paths.iter().map(|p| (p.path_id, (p.local, p.remote))));
         snapshots::paths(paths, &mut self.paths);
-        snapshots::streams(streams, now, &mut self.ready_at, &mut self.streams);
+        snapshots::streams(streams, now, &self.facts, &mut self.ready_at, &mut self.streams);
         let cx = Context { now, paths: &self.paths, streams: &self.streams };
         let decision = self.scheduler.decide(&cx);
         let stream = decision.stream.map(|s| s.0);
@@ -62,8 +102,9 @@ impl tquic::ExternalScheduler for Plugged {
         }
     }
 
-    fn on_sent(&mut self, now: Instant, path_id: usize, _size: usize, data: &[SentStreamData]) {
-        let now = self.since_origin(now);
+    fn on_sent(&mut self, at: Instant, path_id: usize, _size: usize, data: &[SentStreamData]) {
+        self.carried.on_sent(at, path_id, data);
+        let now = self.since_origin(at);
         for d in data {
             let stream = StreamId(d.stream_id);
             self.scheduler.on_event(now, &Event::Sent { path: PathId(path_id), stream: Some(stream), bytes: d.length as u64 });
@@ -72,5 +113,9 @@ impl tquic::ExternalScheduler for Plugged {
                 self.scheduler.on_event(now, &Event::StreamFinished { stream });
             }
         }
+    }
+
+    fn as_any_mut(&mut self) -> Option<&mut dyn std::any::Any> {
+        Some(self)
     }
 }

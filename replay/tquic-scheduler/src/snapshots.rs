@@ -4,6 +4,16 @@ use pagepath_multipath::{PathId, PathSnapshot, StreamId, StreamSnapshot};
 use std::collections::HashMap;
 use std::time::Duration;
 
+/// What the application knows of a stream and tquic does not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StreamFacts {
+    /// The bytes the stream will carry in all (a response's recorded body), while tquic does not
+    /// yet know its final size; a lower bound, the HTTP/3 framing aside.
+    pub total: Option<u64>,
+    /// The resource's critical-path priority from the page's graph, lower more critical.
+    pub critical_priority: Option<u32>,
+}
+
 /// RFC 9218's least urgent; tquic gives streams without a priority 127.
 const LEAST_URGENT: u8 = 7;
 
@@ -28,22 +38,63 @@ pub fn paths(from: &[tquic::PathSnapshot], into: &mut Vec<PathSnapshot>) {
 }
 
 /// `ready_at` keeps, for each stream in the list, when it first appeared there; a stream that
-/// left the list (all sent) and comes back with new data is ready anew.
-pub fn streams(from: &[tquic::StreamSnapshot], now: Duration, ready_at: &mut HashMap<u64, Duration>, into: &mut Vec<StreamSnapshot>) {
+/// left the list (all sent) and comes back with new data is ready anew. With a total from `facts`,
+/// `remaining` is what of the whole is unsent, not only what the application has written so far.
+pub fn streams(
+    from: &[tquic::StreamSnapshot],
+    now: Duration,
+    facts: &HashMap<u64, StreamFacts>,
+    ready_at: &mut HashMap<u64, Duration>,
+    into: &mut Vec<StreamSnapshot>,
+) {
     let before = std::mem::take(ready_at);
     into.clear();
     for s in from {
         let since = *ready_at.entry(s.stream_id).or_insert_with(|| before.get(&s.stream_id).copied().unwrap_or(now));
+        let fact = facts.get(&s.stream_id).copied().unwrap_or_default();
+        let written = s.sent + s.unsent;
+        let total = s.final_size.or(fact.total.map(|t| t.max(written)));
         into.push(StreamSnapshot {
             id: StreamId(s.stream_id),
-            remaining: s.unsent,
+            remaining: total.map_or(s.unsent, |t| t.saturating_sub(s.sent)),
             sent: s.sent,
-            total: s.final_size,
+            total,
             urgency: s.urgency.min(LEAST_URGENT),
             incremental: s.incremental,
-            // The graph's priorities are the server's to add: tquic does not know them.
-            critical_priority: None,
+            critical_priority: fact.critical_priority,
             ready_at: since,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tquic_stream(stream_id: u64, sent: u64, unsent: u64, final_size: Option<u64>) -> tquic::StreamSnapshot {
+        tquic::StreamSnapshot { stream_id, unsent, sent, final_size, urgency: 3, incremental: false }
+    }
+
+    fn convert(from: &[tquic::StreamSnapshot], facts: &HashMap<u64, StreamFacts>) -> Vec<StreamSnapshot> {
+        let mut into = Vec::new();
+        streams(from, Duration::ZERO, facts, &mut HashMap::new(), &mut into);
+        into
+    }
+
+    #[test]
+    fn the_servers_facts_give_the_whole_size_and_the_graphs_priority() {
+        // 100 000 B of body, 20 000 written so far, 5 000 of them sent
+        let from = [tquic_stream(0, 5_000, 15_000, None), tquic_stream(4, 0, 300, None)];
+        let facts = HashMap::from([(0, StreamFacts { total: Some(100_000), critical_priority: Some(2) })]);
+        let s = convert(&from, &facts);
+        assert_eq!((s[0].total, s[0].remaining, s[0].critical_priority), (Some(100_000), 95_000, Some(2)));
+        // without facts, what tquic knows
+        assert_eq!((s[1].total, s[1].remaining, s[1].critical_priority), (None, 300, None));
+        // tquic's final size wins, and a total below what was written (framing) is raised to it
+        let from = [tquic_stream(0, 5_000, 95_080, Some(100_080)), tquic_stream(4, 0, 320, None)];
+        let facts = HashMap::from([(0, StreamFacts { total: Some(100_000), critical_priority: None }), (4, StreamFacts { total: Some(300), critical_priority: None })]);
+        let s = convert(&from, &facts);
+        assert_eq!((s[0].total, s[0].remaining), (Some(100_080), 95_080));
+        assert_eq!((s[1].total, s[1].remaining), (Some(320), 320));
     }
 }
