@@ -66,6 +66,8 @@ pub struct ServeConfig {
     pub first_address: Ipv4Addr,
     /// The congestion controller of every connection (io/congestion.rs).
     pub congestion: String,
+    /// TCP tail loss probes in the server's namespace (io/tail_loss_probes.rs).
+    pub tail_loss_probes: bool,
     pub qlog: bool,
 }
 
@@ -96,6 +98,8 @@ streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line
                                         for TCP and MPTCP one the kernel lists in
                                         net.ipv4.tcp_available_congestion_control, for QUIC
                                         tquic's cubic, bbr, bbr3 or copa
+  --tail-loss-probes on|off             TCP/MPTCP tail loss probes (seed 001 §6.4.5), default on;
+                                        set in the server's own network namespace only
   --first-address IPV4                  default 127.0.1.1; other addresses are added to lo (in a
                                         server namespace: pagepath replay serve --net uses 10.200.1.1)
   --no-qlog                             no qlog files for QUIC connections
@@ -194,6 +198,7 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
     let scheduler = parse_scheduler(scheduler_name, scheduler_options)?;
     let congestion = a.value("--congestion")?.unwrap_or_else(|| crate::io::congestion::DEFAULT.into());
     crate::io::congestion::check(&congestion, transport)?;
+    let tail_loss_probes = crate::io::tail_loss_probes::parse(a.value("--tail-loss-probes")?, transport)?;
     let first_address = match a.value("--first-address")? {
         None => Ipv4Addr::new(127, 0, 1, 1),
         Some(v) => v.parse().map_err(|_| format!("--first-address: \"{v}\" is not an IPv4 address"))?,
@@ -217,6 +222,7 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
         scheduler,
         first_address,
         congestion,
+        tail_loss_probes,
         qlog,
     })
 }

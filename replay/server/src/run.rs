@@ -5,7 +5,7 @@
 use crate::config::{Protocol, ServeConfig, Transport};
 use crate::io::origins_file::{self, Serving};
 use crate::io::logs::{self, LogFiles};
-use crate::io::{addresses, certs, http, load, quic, sockets, tls};
+use crate::io::{addresses, certs, http, load, quic, sockets, tail_loss_probes, tls};
 use crate::service::{Service, ServiceParts};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
@@ -20,6 +20,7 @@ enum Bound {
 }
 
 pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
+    tail_loss_probes::apply(cfg.tail_loss_probes)?;
     let content = load::load(&cfg)?;
     let servers = origins_file::assign(&content.archive.origins(), cfg.first_address)?;
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: cannot create: {e}", cfg.out.display()))?;

@@ -11,5 +11,6 @@ pub mod logs;
 pub mod origins_file;
 pub mod quic;
 pub mod sockets;
+pub mod tail_loss_probes;
 pub mod tcp_stats;
 pub mod tls;
