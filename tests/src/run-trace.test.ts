@@ -161,7 +161,7 @@ describe("a run result as a Chrome trace", () => {
     assert.equal(counters.length, 8, "one track per path, nothing else in the category");
     assert.ok(counters.every((e) => e.pid === 1 && e.tid === 0));
     const labels = String(traceEvents.find((e) => e.name === "process_labels")!.args!.labels);
-    assert.match(labels, /h3\/mpquic, network 10M-20ms\+2M-100ms, .*, scheduler ecf beta=1, seed 7/);
+    assert.match(labels, /h3\/mpquic, network 10M-20ms_2M-100ms, .*, scheduler ecf beta=1, seed 7/);
 
     // Requests that did not record their paths add nothing, and give no track when none did.
     run.requests![2]!.paths = null;

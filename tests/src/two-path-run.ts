@@ -31,7 +31,7 @@ export function twoPathRun(graphPath = "graphs/two-frames.json"): RunResult {
       protocol: "h3",
       transport: "mpquic",
       network: {
-        name: "10M-20ms+2M-100ms",
+        name: "10M-20ms_2M-100ms",
         paths: [
           { upMbps: 10, downMbps: 10, rttMs: 20, loss: 0, queue },
           { upMbps: 2, downMbps: 2, rttMs: 100, loss: 0, queue },

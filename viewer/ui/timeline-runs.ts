@@ -1,5 +1,5 @@
 /** The timeline's replayed runs: which runs replayed the open graph, and the controls choosing them. */
-import type { NodeTiming } from "@pagepath/results";
+import type { NodeTiming, RequestPathBytes } from "@pagepath/results";
 import type { GraphRuns, ReplayedRun } from "../src/server/api.js";
 import { fetchJson } from "./fetch-json.js";
 import { escapeHtml } from "./format.js";
@@ -11,6 +11,8 @@ export interface ShownRun {
   name: string;
   color: string;
   timing: Map<string, NodeTiming>;
+  /** What each node's requests sent per path, in path order; a node without a record is absent. */
+  paths: Map<string, RequestPathBytes[]>;
 }
 
 export const RUN_COLORS = { a: "#2b6cb0", b: "#dd6b20" } as const;
@@ -25,13 +27,30 @@ export function runLabel(r: ReplayedRun): string {
   // A run result of its own is named by its file; it has no replication number to tell it apart.
   const name = r.experiment === null ? `${r.runFile} (${r.client})` : r.experiment.replace(/^.*\//, "").replace(/\.plan\.json$/, "");
   const replication = r.experiment === null ? "" : `, run ${c.run}`;
-  return `${name}: ${c.network}, ${c.protocol}/${c.transport}, ${c.serverModel} server, priority ${c.priority}${replication}${r.status === "ok" ? "" : ` (${r.status})`}`;
+  return `${name}: ${c.network}, ${c.protocol}/${c.transport}, ${c.serverModel} server, priority ${c.priority}${r.pathUse.scheduler ? `, scheduler ${r.pathUse.scheduler}` : ""}${replication}${r.status === "ok" ? "" : ` (${r.status})`}`;
 }
 
 function shown(runs: ReplayedRun[], key: string | null, slot: "a" | "b"): ShownRun | null {
   const run = runs.find((r) => r.key === key);
   if (!run) return null;
-  return { run, name: `run ${slot.toUpperCase()}`, color: RUN_COLORS[slot], timing: new Map((run.nodeTimings ?? []).map((t) => [t.nodeId, t])) };
+  return { run, name: `run ${slot.toUpperCase()}`, color: RUN_COLORS[slot], timing: new Map((run.nodeTimings ?? []).map((t) => [t.nodeId, t])), paths: pathsByNode(run) };
+}
+
+/** A node fetched more than once (a redirect, a retry) has its requests' bytes per path added up. */
+function pathsByNode(run: ReplayedRun): Map<string, RequestPathBytes[]> {
+  const out = new Map<string, Map<number, RequestPathBytes>>();
+  for (const { nodeId, paths } of run.nodePaths) {
+    const mine = out.get(nodeId) ?? new Map<number, RequestPathBytes>();
+    for (const p of paths) {
+      const had = mine.get(p.path);
+      mine.set(
+        p.path,
+        had ? { path: p.path, bytes: had.bytes + p.bytes, packets: had.packets === null || p.packets === null ? null : had.packets + p.packets, firstMs: Math.min(had.firstMs, p.firstMs), lastMs: Math.max(had.lastMs, p.lastMs) } : p,
+      );
+    }
+    out.set(nodeId, mine);
+  }
+  return new Map([...out].map(([id, m]) => [id, [...m.values()].sort((a, b) => a.path - b.path)]));
 }
 
 /** The chosen runs; a second run only counts beside a first. */

@@ -5,6 +5,7 @@ import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { barSeries, changedNodes, drawLegend, drawRunMetrics, METRIC_LINES_PER_RUN, pathRows, runEnd } from "./timeline-replay.js";
 import { chosenRuns, runControls, runsOf, wireRunControls } from "./timeline-runs.js";
+import { drawPathLegend, drawPathSegments, pathLegendHeight } from "./timeline-path-use.js";
 import type { ViewHandlers } from "./graph-view.js";
 
 const ROW = 12;
@@ -38,6 +39,10 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
   const rows: { n: GraphNode; y: number }[] = [];
   const headers: { lane: string; y: number }[] = [];
   let y = 30 + 10 * METRIC_LINES_PER_RUN * shown.length;
+  // Below the runs' metric labels, clear of them.
+  const legendTop = y + 8;
+  const legendHeight = pathLegendHeight(shown);
+  if (legendHeight) y = legendTop + legendHeight;
   for (const { label: lane, nodes } of lanes) {
     headers.push({ lane, y: y + LANE_GAP - 4 });
     y += LANE_GAP;
@@ -57,6 +62,7 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
   }
   drawRunMetrics(svg, x, shown, y);
   if (shown.length) drawLegend(svg, series);
+  drawPathLegend(svg, shown, legendTop);
   svg.append("g").selectAll("text").data(headers).join("text").attr("class", "lane").attr("x", 4).attr("y", (h) => h.y).attr("font-size", 11).attr("font-weight", "bold").text((h) => h.lane);
   svg.append("g").selectAll("text").data(paths).join("text").attr("class", "path-row").attr("data-run", (p) => p.run).attr("data-path", (p) => p.path).attr("x", 12).attr("y", (_, i) => pathY + (i + 1) * ROW - 3).attr("font-size", 9).text((p) => p.text);
   const row = svg.append("g").selectAll("g").data(rows).join("g").attr("class", "bar").classed("changed", (r) => changed.has(r.n.id)).attr("data-id", (r) => r.n.id).style("cursor", "pointer");
@@ -76,6 +82,7 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
       .attr("opacity", (r) => (r.n.excluded ? 0.35 : s.run ? 0.8 : 1))
       .attr("stroke", (r) => (site.critical.has(r.n.id) ? "#000000" : (r.n.id === state.node ? "#ffbf00" : "none")))
       .attr("stroke-width", (r) => (r.n.id === state.node ? 3 : 1));
+    drawPathSegments(row, s, x, (r) => top(r) + 2, ROW - 3);
     // Never drawn at a guessed time: the run did not time this node, and the row says so.
     row.filter((r) => s.at(r.n) === null).append("text").attr("class", "not-in-run").attr("data-run", s.name).attr("x", (r) => x(r.n.start)).attr("y", (r) => top(r) + ROW - 3).attr("font-size", 8).attr("fill", "#c53030").text(`not in ${s.name}`);
   });

@@ -1,6 +1,6 @@
 /** What the viewer's JSON API returns; the browser UI imports these types too. */
 import type { CriticalPath } from "@pagepath/graph-builder";
-import type { CellKey, Comparison, ExperimentAnalysis, ExperimentPlan, GridPoint, MetricName, PointComparison, Protocol, RunResult, Transport } from "@pagepath/results";
+import type { CellKey, Comparison, ExperimentAnalysis, ExperimentPlan, GridPoint, MetricName, PathConfig, PathShare, PointComparison, Protocol, RequestPathBytes, RunResult, Transport } from "@pagepath/results";
 
 export interface SiteSummary {
   /** Path of the graph file relative to the served directory, with "/" separators. */
@@ -46,6 +46,23 @@ export interface StandaloneRun {
   graph: string;
   /** Why the timeline cannot open that graph with this run, or null. */
   graphProblem: string | null;
+  pathUse: PathUse;
+}
+
+/** How a run used its network paths, worked out on the server as the browser cannot import @pagepath/results. */
+export interface PathUse {
+  /** configuration.network.paths, path 0 first: what the legend names each path by. */
+  network: PathConfig[];
+  /** configuration.scheduler as "name key=value ..."; null when the run made no choice or predates the field. */
+  scheduler: string | null;
+  /** Each path's share of the bytes down on the wire and of the response bytes sent (pathShares). */
+  shares: PathShare[];
+}
+
+/** The requests of a run that recorded their bytes per path, by the graph node they fetched. */
+export interface NodePaths {
+  nodeId: string;
+  paths: RequestPathBytes[];
 }
 
 export type RunFileRow = { ok: true; run: StandaloneRun } | { ok: false; file: string; error: string };
@@ -150,6 +167,9 @@ export type ReplayedRun = Pick<RunResult, "client" | "status" | "error" | "metri
   cell: CellKey;
   /** The run names the graph's current bytes; false when the graph was rebuilt after it or merely shares the path. */
   sameBytes: boolean;
+  pathUse: PathUse;
+  /** Requests with a graph node and their bytes per path; empty when none recorded them. */
+  nodePaths: NodePaths[];
 };
 
 export interface GraphRuns {

@@ -3,6 +3,7 @@ import type { ServerResponse } from "node:http";
 import { cellOf, readExperiment, runsFileFor, type RunResult } from "@pagepath/results";
 import type { GraphRuns, ReplayedRun } from "./api.js";
 import { fileSha256 } from "./file-sha.js";
+import { nodePaths, pathUse } from "./path-use.js";
 import { findExperiments } from "./find-experiments.js";
 import type { RunFile } from "./run-files.js";
 import { insideRoot, relativeUrlPath } from "./safe-path.js";
@@ -51,5 +52,5 @@ function replayed(experiment: string | null, runFile: string | null, r: RunResul
   const cell = cellOf(r);
   const key = runFile ?? `${experiment}:${cell.site}/${cell.network}/${cell.protocol}-${cell.transport}/${cell.serverModel}/${cell.priority}/${cell.run}`;
   const { client, status, error, metrics, nodeTimings, connections, paths, warnings } = r;
-  return { key, experiment, runFile, cell, sameBytes, client, status, error, metrics, nodeTimings, connections, paths, warnings };
+  return { key, experiment, runFile, cell, sameBytes, client, status, error, metrics, nodeTimings, connections, paths, warnings, pathUse: pathUse(r), nodePaths: nodePaths(r) };
 }

@@ -4,6 +4,7 @@ import { cellOf } from "@pagepath/results";
 import type { RunFileRow, SiteIndex, SiteRow } from "./api.js";
 import type { FileCache } from "./file-cache.js";
 import { findGraphFiles } from "./find-graphs.js";
+import { pathUse } from "./path-use.js";
 import { graphProblem, type RunFile } from "./run-files.js";
 import { relativeUrlPath } from "./safe-path.js";
 import { summariseGraph } from "./site-summary.js";
@@ -31,6 +32,6 @@ function runRow(root: string, f: RunFile): RunFileRow {
   const r = f.run;
   return {
     ok: true,
-    run: { file, site: r.site.name, client: r.client, cell: cellOf(r), status: r.status, error: r.error, startedAt: r.startedAt, metrics: r.metrics, graph: relativeUrlPath(root, f.graphPath), graphProblem: graphProblem(root, f) },
+    run: { file, site: r.site.name, client: r.client, cell: cellOf(r), status: r.status, error: r.error, startedAt: r.startedAt, metrics: r.metrics, graph: relativeUrlPath(root, f.graphPath), graphProblem: graphProblem(root, f), pathUse: pathUse(r) },
   };
 }
