@@ -3,6 +3,7 @@
 use crate::core::{Completion, Options, PriorityScheme};
 use crate::io::transport::Http1Mode;
 use pagepath_link::cli::args::Args;
+use pagepath_tquic_scheduler::{choose, Choice};
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -15,7 +16,10 @@ replay servers that origins.json names, and prints one JSON report line.
   --transport tcp|mptcp|quic|mpquic       (default tcp, quic for h3)
   --connections K        HTTP/1.x connections per origin (default 6)
   --local IP             a local address, one per path, path 0 first (repeatable)
-  --scheduler minrtt|roundrobin           multipath QUIC scheduler (default minrtt)
+  --scheduler NAME       mpquic: how this client spreads its packets over the paths, one of
+                         pagepath's multipath schedulers (default lowest-rtt; `pagepath-server
+                         schedulers` lists them) or tquic's own minrtt or roundrobin
+  --scheduler-opt KEY=VALUE              an option of pagepath's scheduler (repeatable)
   --priority none|browser|mime|critical-path|depth   what requests ask the server for
   --no-preloader         do not fetch ahead of a blocked parser
   --cpu-factor F         multiply every computation's duration (default 1)
@@ -39,7 +43,8 @@ pub struct RunArgs {
     pub multipath: bool,
     pub connections: usize,
     pub locals: Vec<IpAddr>,
-    pub scheduler: String,
+    /// The multipath QUIC scheduler (used with mpquic only).
+    pub scheduler: Choice,
     pub timeout: Duration,
     pub options: Options,
 }
@@ -72,10 +77,16 @@ pub fn parse(items: &[String]) -> Result<Option<RunArgs>, String> {
     while let Some(ip) = a.value("--local")? {
         locals.push(ip.parse().map_err(|_| format!("--local: {ip:?} is not an IP address"))?);
     }
-    let scheduler = a.value("--scheduler")?.unwrap_or_else(|| "minrtt".into());
-    if !["minrtt", "roundrobin"].contains(&scheduler.as_str()) {
-        return Err(format!("--scheduler: {scheduler:?} is not one of minrtt, roundrobin"));
+    let scheduler_name = a.value("--scheduler")?;
+    let mut scheduler_options = Vec::new();
+    while let Some(o) = a.value("--scheduler-opt")? {
+        scheduler_options.push(o);
     }
+    let given = scheduler_name.is_some() || !scheduler_options.is_empty();
+    if given && transport != "mpquic" {
+        return Err(format!("--scheduler: only multipath QUIC has one to choose, and --transport is {transport} (MPTCP's is the kernel's net.mptcp.scheduler)"));
+    }
+    let scheduler = choose(scheduler_name.as_deref(), &scheduler_options)?;
     let priority = match a.value("--priority")?.as_deref().unwrap_or("none") {
         "none" => PriorityScheme::None,
         "browser" => PriorityScheme::Browser,

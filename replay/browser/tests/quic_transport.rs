@@ -65,7 +65,7 @@ impl Replay {
             multipath,
             http1: Http1Mode::KeepAlive,
             connections_per_origin: 1,
-            scheduler: "roundrobin".into(),
+            scheduler: pagepath_tquic_scheduler::Choice::RoundRobin,
             started: Instant::now(),
         }
     }

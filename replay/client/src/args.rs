@@ -3,7 +3,7 @@
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
-use tquic::MultipathAlgorithm;
+use pagepath_tquic_scheduler::{choose, Choice};
 
 pub const HELP: &str = "\
 pagepath-fetch: fetch targets over HTTP/3 on one QUIC or multipath QUIC connection
@@ -18,8 +18,11 @@ usage: pagepath-fetch --connect ADDR:PORT --host NAME [options] TARGET...
                         routing table picks.
   --multipath           offer multipath QUIC (draft-ietf-quic-multipath)
   --scheduler NAME      how this client spreads its packets (requests, acknowledgements)
-                        over the paths: minrtt (default) or roundrobin; only with
-                        --multipath. The server's own scheduler spreads the responses.
+                        over the paths: one of pagepath's multipath schedulers (default
+                        lowest-rtt; `pagepath-server schedulers` lists them) or tquic's own
+                        minrtt or roundrobin; only with --multipath. The server's own
+                        scheduler spreads the responses.
+  --scheduler-opt KEY=VALUE  an option of pagepath's scheduler (repeatable)
   --qlog DIR            write the connection's qlog (JSON-SEQ) into the existing folder DIR
   --timeout-s N         give up after N seconds in all (default 30)
   -h, --help            this text
@@ -52,7 +55,7 @@ pub struct Args {
     pub connect: SocketAddr,
     pub host: String,
     pub locals: Vec<IpAddr>,
-    pub multipath: Option<MultipathAlgorithm>,
+    pub multipath: Option<Choice>,
     pub qlog: Option<PathBuf>,
     pub timeout: Duration,
     pub targets: Vec<Target>,
@@ -62,6 +65,7 @@ pub struct Args {
 pub fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, String> {
     let (mut connect, mut host, mut locals) = (None, None, Vec::new());
     let (mut multipath, mut scheduler, mut qlog, mut timeout_s) = (false, None, None, 30.0);
+    let mut scheduler_options = Vec::new();
     let mut targets = Vec::new();
     while let Some(arg) = argv.next() {
         let mut value = |name: &str| argv.next().ok_or_else(|| format!("{name} needs a value"));
@@ -77,13 +81,8 @@ pub fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, Str
                 locals.push(v.parse::<IpAddr>().map_err(|_| format!("--local {v}: not an IP address"))?);
             }
             "--multipath" => multipath = true,
-            "--scheduler" => {
-                scheduler = Some(match value("--scheduler")?.as_str() {
-                    "minrtt" => MultipathAlgorithm::MinRtt,
-                    "roundrobin" => MultipathAlgorithm::RoundRobin,
-                    v => return Err(format!("--scheduler {v}: expected minrtt or roundrobin")),
-                })
-            }
+            "--scheduler" => scheduler = Some(value("--scheduler")?),
+            "--scheduler-opt" => scheduler_options.push(value("--scheduler-opt")?),
             "--qlog" => {
                 let dir = PathBuf::from(value("--qlog")?);
                 if !dir.is_dir() {
@@ -108,8 +107,8 @@ pub fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, Str
     if targets.is_empty() {
         return Err("no TARGET given: name at least one path, e.g. /index.html".into());
     }
-    if scheduler.is_some() && !multipath {
-        return Err("--scheduler needs --multipath".into());
+    if (scheduler.is_some() || !scheduler_options.is_empty()) && !multipath {
+        return Err(format!("{} needs --multipath", if scheduler.is_some() { "--scheduler" } else { "--scheduler-opt" }));
     }
     if locals.len() > 1 && !multipath {
         return Err(format!("--local given {} times: more than one path needs --multipath", locals.len()));
@@ -117,7 +116,7 @@ pub fn parse(mut argv: impl Iterator<Item = String>) -> Result<Option<Args>, Str
     if let Some(ip) = locals.iter().find(|ip| ip.is_ipv4() != connect.is_ipv4()) {
         return Err(format!("--local {ip}: not of the address family of --connect {connect}"));
     }
-    let multipath = multipath.then(|| scheduler.unwrap_or(MultipathAlgorithm::MinRtt));
+    let multipath = if multipath { Some(choose(scheduler.as_deref(), &scheduler_options)?) } else { None };
     let timeout = Duration::from_secs_f64(timeout_s);
     Ok(Some(Args { connect, host, locals, multipath, qlog, timeout, targets }))
 }
@@ -149,3 +148,7 @@ fn priority(spec: &str) -> Result<String, String> {
     }
     Ok(members.join(", "))
 }
+
+#[cfg(test)]
+#[path = "args_tests.rs"]
+mod tests;

@@ -49,7 +49,7 @@ fn main() -> ExitCode {
 fn run(args: Args) -> Result<Report, String> {
     let sockets = Rc::new(Sockets::bind(&args.locals, args.connect)?);
     let locals = sockets.locals();
-    let config = config::client_config(args.multipath)?;
+    let config = config::client_config(args.multipath.as_ref())?;
     let remote = args.connect;
     let authority = if remote.port() == 443 { args.host.clone() } else { format!("{}:{}", args.host, remote.port()) };
     let opened = Instant::now();

@@ -6,4 +6,5 @@ pub mod config;
 pub mod core;
 pub mod io;
 pub mod run;
+pub mod schedulers_verb;
 pub mod service;

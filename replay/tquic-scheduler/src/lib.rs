@@ -4,13 +4,16 @@
 //! this crate translates between the two, one scheduler per connection.
 
 mod carried;
+mod choice;
 mod plugged;
 mod snapshots;
 
 use pagepath_multipath::Options;
+pub use pagepath_multipath::SCHEDULERS;
 use std::sync::Arc;
 use tquic::ExternalSchedulerFactory;
 
+pub use choice::{all_names, choose, Choice, DEFAULT, TQUIC_SCHEDULERS};
 pub use carried::PathCarried;
 pub use plugged::Plugged;
 pub use snapshots::StreamFacts;

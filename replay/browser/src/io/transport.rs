@@ -41,8 +41,8 @@ pub struct TransportConfig {
     pub http1: Http1Mode,
     /// Connections per origin for HTTP/1.x (k); HTTP/2 and HTTP/3 use one.
     pub connections_per_origin: usize,
-    /// multipath QUIC scheduler: "minrtt" or "roundrobin".
-    pub scheduler: String,
+    /// The multipath QUIC scheduler, with multipath QUIC.
+    pub scheduler: pagepath_tquic_scheduler::Choice,
     /// When the run started: the zero of every `*_ms` in ConnectionRecord.
     pub started: Instant,
 }

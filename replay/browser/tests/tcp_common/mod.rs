@@ -126,7 +126,7 @@ pub fn config(origins: Vec<OriginAddress>, spki_hash: &str, http1: Http1Mode, co
         multipath: false,
         http1,
         connections_per_origin,
-        scheduler: "minrtt".into(),
+        scheduler: pagepath_tquic_scheduler::Choice::MinRtt,
         started: Instant::now(),
     }
 }

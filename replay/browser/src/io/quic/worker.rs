@@ -16,7 +16,7 @@ use std::os::unix::net::UnixDatagram;
 use std::rc::Rc;
 use std::sync::mpsc::{Receiver, Sender, TryRecvError};
 use std::time::{Duration, Instant};
-use tquic::{Config, Endpoint, MultipathAlgorithm, PacketInfo};
+use tquic::{Config, Endpoint, PacketInfo};
 
 pub enum Command {
     Fetch(Fetch),
@@ -169,11 +169,5 @@ impl Worker {
 }
 
 fn quic_config(config: &TransportConfig, pin: &Pin) -> Result<Config, String> {
-    let algorithm = match (config.multipath, config.scheduler.as_str()) {
-        (false, _) => None,
-        (true, "minrtt") => Some(MultipathAlgorithm::MinRtt),
-        (true, "roundrobin") => Some(MultipathAlgorithm::RoundRobin),
-        (true, other) => return Err(format!("multipath QUIC scheduler {other:?} is neither minrtt nor roundrobin")),
-    };
-    transport_config(pin.tls_config()?, algorithm)
+    transport_config(pin.tls_config()?, config.multipath.then_some(&config.scheduler))
 }

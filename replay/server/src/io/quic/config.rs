@@ -3,7 +3,7 @@
 use super::MultipathScheduler;
 use crate::service::Service;
 use std::path::Path;
-use tquic::{Config, MultipathAlgorithm, TlsConfig};
+use tquic::{Config, TlsConfig};
 
 const MIB: u64 = 1024 * 1024;
 /// A whole page can be in flight on one connection, so flow control must never be what limits a
@@ -21,17 +21,15 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
     let key = utf8_path(service.key_file(), "private key")?;
     let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)
         .map_err(|e| format!("cannot load the certificate {cert} with the key {key}: {e}"))?;
-    let mut config = transport_config(tls, multipath.as_ref().map(MultipathScheduler::algorithm))?;
-    if let Some(m) = &multipath {
-        m.install(&mut config)?;
-    }
+    let mut config = transport_config(tls, multipath.as_ref())?;
     // The same controller as the TCP replays (io/congestion.rs), so that they differ in protocol.
     config.set_congestion_control_algorithm(crate::io::congestion::quic_algorithm(service.congestion()));
     Ok(config)
 }
 
-/// Windows, stream limits and multipath, the same for replay servers and pagepath's clients.
-pub fn transport_config(tls: TlsConfig, multipath: Option<MultipathAlgorithm>) -> Result<Config, String> {
+/// Windows, stream limits and multipath with its scheduler, the same for replay servers and
+/// pagepath's clients.
+pub fn transport_config(tls: TlsConfig, multipath: Option<&MultipathScheduler>) -> Result<Config, String> {
     let mut config = Config::new().map_err(|e| format!("cannot make a QUIC configuration: {e}"))?;
     config.set_tls_config(tls);
     config.set_max_connection_window(CONNECTION_WINDOW);
@@ -42,10 +40,11 @@ pub fn transport_config(tls: TlsConfig, multipath: Option<MultipathAlgorithm>) -
     config.set_initial_max_stream_data_uni(STREAM_WINDOW);
     config.set_initial_max_streams_bidi(MAX_STREAMS_BIDI);
     config.set_max_idle_timeout(IDLE_TIMEOUT_MS);
-    if let Some(algorithm) = multipath {
+    if let Some(scheduler) = multipath {
         config.enable_multipath(true);
-        config.set_multipath_algorithm(algorithm);
+        config.set_multipath_algorithm(scheduler.algorithm());
         config.set_active_connection_id_limit(ACTIVE_CID_LIMIT);
+        scheduler.install(&mut config)?;
     }
     Ok(config)
 }

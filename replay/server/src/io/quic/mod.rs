@@ -17,16 +17,9 @@ use std::net::UdpSocket;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 
-/// How a multipath connection spreads its packets over the validated paths.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum MultipathScheduler {
-    /// tquic's own: the path with the lowest smoothed RTT that has congestion window to spare.
-    MinRtt,
-    /// tquic's own: the paths in turn.
-    RoundRobin,
-    /// One of pagepath's (replay/multipath's registry), plugged into tquic's external hook.
-    Pagepath { name: String, options: Vec<String> },
-}
+/// How a multipath connection spreads its packets over the validated paths: tquic's own
+/// scheduler or one of pagepath's, as `--scheduler` names it.
+pub use pagepath_tquic_scheduler::Choice as MultipathScheduler;
 
 /// Serves `origin` (an index into `service.origins()`) over HTTP/3 on `socket` until the service
 /// stops. With `multipath`, peers that negotiate multipath QUIC may add paths; single-path peers
