@@ -1,6 +1,8 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchViewer, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchSchedulers, benchViewer, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { requireRoot } from "@pagepath/runner";
+import { reportSchedulers } from "./bench-schedulers-report.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 
@@ -8,7 +10,7 @@ export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer|net|replay|experiment [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--out DIR]
+usage: pagepath bench profiler|build|viewer|net|replay|experiment|schedulers [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -32,21 +34,36 @@ experiment sweep throughput (needs root and a built corpus): the same plan (the 
            with 1 worker and with 2, in page loads per minute (ratio 2 workers / 1), and the share
            of a run's time that is topology setup and teardown plus server start and stop (each
            timed alone, 5 times) and that is not the page load.
-  --loads N    loads (profiler) or builds (build) per measurement (default 10)
+schedulers the multipath QUIC schedulers (needs root): each registered scheduler's decision cost
+           (ns per decision with the acks and sends around it, median of 31 replays of 4,000
+           decisions on a synthetic evolving two-path sender, 1 and 20 streams; ratio to
+           lowest-rtt), and the bulk throughput of one M MB response over two emulated paths of
+           100 Mbit/s and 20 ms RTT each (pagepath-server --transport mpquic --scheduler NAME,
+           pagepath-fetch --multipath), median of N loads each, the schedulers in turns, as a ratio
+           to tquic's own minrtt; path-only schedulers are held to a ratio of at least 0.95.
+  --loads N    loads (profiler, schedulers) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
   --data DIR   experiment: the corpus (default corpus-data)
   --sites N    experiment: how many corpus pages (default 4)
+  --megabytes M schedulers: size of the bulk response (default 50)
   --out DIR    where the JSON result goes (default bench/results)
 `,
   paths: { options: ["graphs", "data", "out"] },
-  options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, data: { type: "string", default: "corpus-data" }, sites: { type: "string" }, out: { type: "string", default: "bench/results" } },
+  options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, data: { type: "string", default: "corpus-data" }, sites: { type: "string" }, megabytes: { type: "string" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay or experiment`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay, experiment or schedulers`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
+    if (which === "schedulers") {
+      const megabytes = numberOption(values, "megabytes", 50, 1, 1000);
+      if (!Number.isInteger(megabytes)) throw new UsageError(`--megabytes "${values.megabytes}": expected a whole number of megabytes`);
+      if (!Number.isInteger(loads)) throw new UsageError(`--loads "${values.loads}": expected a whole number`);
+      requireRoot();
+      return reportSchedulers(await benchSchedulers(megabytes, loads, log), String(values.out));
+    }
     if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
     if (which === "replay") return reportReplay(await benchReplay(numberOption(values, "seconds", 2, 1, 30), log), String(values.out));
     if (which === "experiment") return reportExperiment(await benchExperiment(String(values.data), numberOption(values, "sites", 4, 1, 100), log), String(values.out));
