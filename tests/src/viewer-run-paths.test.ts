@@ -6,9 +6,10 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { validateRunResult } from "@pagepath/results";
+import { cellSeed, planMismatches, validateRunResult } from "@pagepath/results";
 import type { RunningViewer } from "@pagepath/viewer";
 import { tempDir } from "./fixture-profile.js";
+import { samplePlan, writeExperiment } from "./results-fixture.js";
 import { TWO_FRAMES_GRAPH, twoPathRun } from "./two-path-run.js";
 import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser } from "./viewer-browser.js";
 
@@ -28,6 +29,11 @@ describe("a multipath run's paths in the viewer", () => {
     const run = twoPathRun(`../${GRAPH}`);
     assert.deepEqual(validateRunResult(run, RUN), []);
     writeFileSync(join(data, RUN), JSON.stringify(run, null, 1));
+    // The same run as the one run of an experiment, for the results view's table of runs.
+    const plan = samplePlan("paths", { sites: [{ name: "two-frames", graph: GRAPH }], networks: [run.configuration.network], protocols: ["h3"], transports: ["mpquic"], runs: 1, connectionsPerOrigin: { h3: 1 } });
+    const swept = { ...twoPathRun(GRAPH), experiment: plan.name, seed: cellSeed(plan, 0) };
+    assert.deepEqual([...validateRunResult(swept, "swept"), ...planMismatches(plan, swept)], []);
+    writeExperiment(data, plan, [swept]);
     ({ viewer, chromium } = await openViewerSession(data));
   });
 
@@ -73,6 +79,13 @@ describe("a multipath run's paths in the viewer", () => {
     await page.waitForSelector("table.replayed-runs tbody tr");
     const cells = await page.$eval(`table.replayed-runs tr[data-file="${RUN}"]`, (tr) => [...tr.querySelectorAll("td")].map((td) => td.textContent));
     assert.deepEqual(cells.slice(8, 11), ["195.4 ms", "path 0 82%, path 1 18%", "ecf beta=1"]);
+
+    await page.goto(`${viewer!.url}#view=results`, { waitUntil: "load" });
+    await page.waitForSelector('tr[data-file="paths.plan.json"] a.open-experiment');
+    await page.click('tr[data-file="paths.plan.json"] a.open-experiment');
+    await page.waitForSelector("table.runs tbody tr");
+    const row = await page.$eval("table.runs tbody tr", (tr) => [tr.querySelector("td.load")!.textContent, tr.querySelector("td.share")!.textContent, tr.querySelector("td.scheduler")!.textContent]);
+    assert.deepEqual(row, ["195.4", "path 0 82%, path 1 18%", "ecf beta=1"]);
     assert.deepEqual(errors, []);
   });
 });

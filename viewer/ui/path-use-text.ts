@@ -25,7 +25,7 @@ export function shareText(s: PathShare): string {
   return s.responseBytes === null ? wire : `${wire}, ${share(s.responseShare)} of the response bytes sent (${bytes(s.responseBytes)})`;
 }
 
-/** "path 0 82%, path 1 18%": the short form, of the bytes down on the wire. */
-export function sharesInBrief(shares: PathShare[]): string {
-  return shares.map((s) => `path ${s.path} ${share(s.wireShare)}`).join(", ");
+/** "path 0 82%, path 1 18%": the short form, from each path's share of the bytes down on the wire, path 0 first. */
+export function sharesInBrief(wireShares: (number | null)[]): string {
+  return wireShares.map((v, path) => `path ${path} ${share(v)}`).join(", ");
 }

@@ -22,7 +22,7 @@ export function drawRunFiles(main: HTMLElement, rows: RunFileRow[]): void {
     }
     const r = row.run;
     const c = r.cell;
-    const cells = [r.site, r.client, c.network, `${c.protocol}/${c.transport}`, c.serverModel, c.priority, ms(r.metrics.domContentLoadedMs), ms(r.metrics.loadMs), sharesInBrief(r.pathUse.shares), r.pathUse.scheduler ?? "–", r.error === null ? r.status : `${r.status}: ${r.error}`];
+    const cells = [r.site, r.client, c.network, `${c.protocol}/${c.transport}`, c.serverModel, c.priority, ms(r.metrics.domContentLoadedMs), ms(r.metrics.loadMs), sharesInBrief(r.pathUse.shares.map((p) => p.wireShare)), r.pathUse.scheduler ?? "–", r.error === null ? r.status : `${r.status}: ${r.error}`];
     const graph = r.graphProblem === null ? escapeHtml(r.graph) : `${escapeHtml(r.graph)}: ${escapeHtml(r.graphProblem)}`;
     tr.innerHTML = `<td class="file"></td>${cells.map((v) => `<td>${escapeHtml(v)}</td>`).join("")}<td class="graph${r.graphProblem === null ? "" : " problem"}">${graph}</td>`;
     const first = tr.querySelector("td")!;

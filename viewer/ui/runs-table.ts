@@ -2,6 +2,7 @@
 import { compareCells, sortableHeader, type SortOrder } from "./sortable-header.js";
 import type { RunRow } from "../src/server/api.js";
 import { msText } from "./results-data.js";
+import { sharesInBrief } from "./path-use-text.js";
 
 interface Column {
   key: string;
@@ -24,6 +25,9 @@ const COLUMNS: Column[] = [
   { key: "run", title: "run", value: (r) => r.run, cell: (r) => String(r.run) },
   { key: "seed", title: "seed", value: (r) => r.seed, cell: (r) => String(r.seed) },
   { key: "load", title: "load ms", value: (r) => r.loadMs ?? Infinity, cell: load },
+  // Sorted by path 0's share: with two paths, how much the scheduler kept on the first one.
+  { key: "share", title: "bytes down by path", value: (r) => r.bytesDownShare[0] ?? Infinity, cell: (r) => sharesInBrief(r.bytesDownShare) },
+  { key: "scheduler", title: "scheduler", value: (r) => r.scheduler ?? "", cell: (r) => r.scheduler ?? "–" },
   { key: "status", title: "status", value: (r) => r.status, cell: (r) => (r.error === null ? r.status : `${r.status}: ${r.error}`) },
 ];
 

@@ -120,7 +120,14 @@ export interface ExperimentIndex {
 }
 
 /** A run as the results views need it: its cell, seed, outcome and metrics (not its per-node timings). */
-export type RunRow = CellKey & Pick<RunResult, "seed" | "status" | "error"> & RunResult["metrics"];
+export type RunRow = CellKey &
+  Pick<RunResult, "seed" | "status" | "error"> &
+  RunResult["metrics"] & {
+    /** Each path's share of the bytes down on the wire (PathShare.wireShare), path 0 first. */
+    bytesDownShare: (number | null)[];
+    /** configuration.scheduler as "name key=value ..."; null when none or not recorded. */
+    scheduler: string | null;
+  };
 
 export interface ExperimentData {
   /** The plan file, relative to the served directory. */
