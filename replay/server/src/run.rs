@@ -62,7 +62,7 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
         qlog_dir,
         congestion: cfg.congestion.clone(),
     }));
-    origins_file::write(&cfg.out, &servers, &cfg, &cert.spki_hash)?;
+    origins_file::write(&cfg.out, &servers, &cfg, &cert.spki_hash, service.clock_start_unix_ms())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

@@ -8,6 +8,7 @@ use crate::core::matcher::{MatchKind, Matcher};
 use crate::core::priority::{priority_for, Priority, PriorityScheme};
 use crate::core::schedule::{ConnectionSchedule, ScheduleConfig, StreamTimes};
 use crate::io::logs::LogFiles;
+use crate::io::stream_paths::StreamPathLog;
 use bytes::Bytes;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -15,7 +16,7 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
-use std::time::Instant;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -39,6 +40,8 @@ pub struct Prepared {
     pub body: Bytes,
     pub delay_us: u64,
     pub priority: Priority,
+    /// The graph's `criticalPathRank` of the resource, whatever the priority scheme.
+    pub critical_rank: Option<i64>,
     pub url: String,
     pub kind: MatchKind,
 }
@@ -56,6 +59,9 @@ pub struct StreamLog {
     pub delay_us: u64,
     pub priority: Priority,
     pub times: StreamTimes,
+    /// What each path carried of the response; None where the transport does not say (MPTCP,
+    /// tquic's own multipath schedulers).
+    pub paths: Option<Vec<StreamPathLog>>,
 }
 
 #[derive(Serialize)]
@@ -105,6 +111,8 @@ pub struct Service {
     schedule: ScheduleConfig,
     logs: Mutex<LogFiles>,
     start: Instant,
+    /// The wall clock at `start`, for readers putting the logs' times on theirs.
+    start_wall: SystemTime,
     next_connection: AtomicU64,
     stopping: AtomicBool,
     cert_file: PathBuf,
@@ -136,6 +144,7 @@ impl Service {
             schedule: p.schedule,
             logs: Mutex::new(p.logs),
             start: Instant::now(),
+            start_wall: SystemTime::now(),
             next_connection: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
             cert_file: p.cert_file,
@@ -160,7 +169,8 @@ impl Service {
         let (delay_us, _) = self.content.delays.delay_us(i);
         let priority = priority_for(self.priority, Some(r), &self.content.critical_ranks, req.priority_header);
         let body = if req.method == "HEAD" { Bytes::new() } else { self.content.bodies[i].clone() };
-        Prepared { status: r.status, headers: r.headers.clone(), body, delay_us, priority, url, kind: found.kind }
+        let critical_rank = self.content.critical_ranks.get(&r.url).copied();
+        Prepared { status: r.status, headers: r.headers.clone(), body, delay_us, priority, critical_rank, url, kind: found.kind }
     }
 
     pub fn new_schedule(&self) -> ConnectionSchedule {
@@ -181,6 +191,16 @@ impl Service {
 
     pub fn now_us(&self) -> u64 {
         self.start.elapsed().as_micros() as u64
+    }
+
+    /// `t` on the logs' clock (µs since the server started).
+    pub fn us_at(&self, t: Instant) -> u64 {
+        t.saturating_duration_since(self.start).as_micros() as u64
+    }
+
+    /// The logs' time 0 as ms since the Unix epoch (origins.json's `clockStartUnixMs`).
+    pub fn clock_start_unix_ms(&self) -> f64 {
+        self.start_wall.duration_since(UNIX_EPOCH).map(|d| d.as_secs_f64() * 1000.0).unwrap_or(0.0)
     }
 
     pub fn log_stream(&self, log: StreamLog) {
@@ -226,6 +246,7 @@ fn not_recorded(method: &str, url: String) -> Prepared {
         body: Bytes::from(text),
         delay_us: 0,
         priority: Priority::default(),
+        critical_rank: None,
         url,
         kind: MatchKind::Unmatched,
     }

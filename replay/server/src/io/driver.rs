@@ -3,6 +3,7 @@
 //! then its body chunk by chunk, and logs every stream when it is done.
 
 use crate::core::schedule::ConnectionSchedule;
+use crate::io::stream_paths::written;
 use crate::service::{Prepared, Service, StreamLog};
 use bytes::Bytes;
 use std::collections::HashMap;
@@ -40,20 +41,22 @@ enum Step {
     Send(InFlight),
 }
 
-pub fn spawn(service: Arc<Service>, connection: u64, origin: String) -> mpsc::UnboundedSender<NewStream> {
+/// `path`: the connection's (local, remote) addresses when it has one path (TCP), None over MPTCP,
+/// whose kernel does not say which subflow carried what.
+pub fn spawn(service: Arc<Service>, connection: u64, origin: String, path: Option<(String, String)>) -> mpsc::UnboundedSender<NewStream> {
     let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(service, connection, origin, rx));
+    tokio::spawn(run(service, connection, origin, path, rx));
     tx
 }
 
-async fn run(service: Arc<Service>, connection: u64, origin: String, mut requests: mpsc::UnboundedReceiver<NewStream>) {
+async fn run(service: Arc<Service>, connection: u64, origin: String, path: Option<(String, String)>, mut requests: mpsc::UnboundedReceiver<NewStream>) {
     let mut schedule = service.new_schedule();
     let mut open: HashMap<u64, Open> = HashMap::new();
     let mut in_flight: Option<InFlight> = None;
     loop {
         if in_flight.is_none() {
             // Only now: a finished stream's last chunk may still be the one in flight.
-            log_finished(&service, &mut schedule, &mut open, connection, &origin);
+            log_finished(&service, &mut schedule, &mut open, connection, &origin, path.as_ref());
             match next(&mut schedule, &mut open, service.now_us()) {
                 Step::Idle => {}
                 Step::Moved => continue,
@@ -88,7 +91,7 @@ async fn run(service: Arc<Service>, connection: u64, origin: String, mut request
     for stream in open.keys().copied().collect::<Vec<_>>() {
         schedule.on_cancel(service.now_us(), stream);
     }
-    log_finished(&service, &mut schedule, &mut open, connection, &origin);
+    log_finished(&service, &mut schedule, &mut open, connection, &origin, path.as_ref());
 }
 
 fn stream_of(f: &InFlight) -> u64 {
@@ -128,10 +131,18 @@ async fn advance(f: Option<&InFlight>, open: &HashMap<u64, Open>) -> bool {
     }
 }
 
-fn log_finished(service: &Service, schedule: &mut ConnectionSchedule, open: &mut HashMap<u64, Open>, connection: u64, origin: &str) {
+fn log_finished(
+    service: &Service,
+    schedule: &mut ConnectionSchedule,
+    open: &mut HashMap<u64, Open>,
+    connection: u64,
+    origin: &str,
+    path: Option<&(String, String)>,
+) {
     for times in schedule.take_finished() {
         let Some(o) = open.remove(&times.stream) else { continue };
         let p = &o.prepared;
+        let paths = path.map(|(local, remote)| written(local, remote, &times, service.now_us()));
         service.log_stream(StreamLog {
             connection,
             stream: times.stream,
@@ -143,6 +154,7 @@ fn log_finished(service: &Service, schedule: &mut ConnectionSchedule, open: &mut
             delay_us: p.delay_us,
             priority: p.priority,
             times,
+            paths,
         });
     }
 }

@@ -61,7 +61,7 @@ async fn connection(o: Arc<OriginListener>, stream: TcpStream) {
     let conn = Arc::new(Connection {
         service: service.clone(),
         origin: o.origin,
-        requests: driver::spawn(service.clone(), id, origin_text.clone()),
+        requests: driver::spawn(service.clone(), id, origin_text.clone(), one_path(&stream, o.mptcp)),
         next_stream: AtomicU64::new(0),
         served: AtomicU64::new(0),
     });
@@ -88,6 +88,14 @@ async fn connection(o: Arc<OriginListener>, stream: TcpStream) {
         paths,
         congestion,
     });
+}
+
+/// A TCP connection's (local, remote) addresses; none for MPTCP, which may add subflows.
+fn one_path(stream: &TcpStream, mptcp: bool) -> Option<(String, String)> {
+    if mptcp {
+        return None;
+    }
+    Some((stream.local_addr().ok()?.to_string(), stream.peer_addr().ok()?.to_string()))
 }
 
 /// Runs the connection to its end; returns the protocol it spoke.

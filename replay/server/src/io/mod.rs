@@ -11,6 +11,7 @@ pub mod logs;
 pub mod origins_file;
 pub mod quic;
 pub mod sockets;
+pub mod stream_paths;
 pub mod tail_loss_probes;
 pub mod tcp_stats;
 pub mod tls;

@@ -77,12 +77,14 @@ pub struct NameMap<'a> {
     transport: &'static str,
     spki_hash: &'a str,
     certificate: &'static str,
+    /// The wall-clock moment the logs' µs times count from, ms since the Unix epoch.
+    clock_start_unix_ms: f64,
     origins: Vec<OriginEntry<'a>>,
     host_resolver_rules: String,
     chromium_flags: Vec<String>,
 }
 
-pub fn write(out: &Path, servers: &[OriginServer], cfg: &ServeConfig, spki_hash: &str) -> Result<String, String> {
+pub fn write(out: &Path, servers: &[OriginServer], cfg: &ServeConfig, spki_hash: &str, clock_start_unix_ms: f64) -> Result<String, String> {
     let mut hosts: BTreeMap<&str, IpAddr> = BTreeMap::new();
     for s in servers {
         hosts.insert(&s.origin.host, s.address);
@@ -108,6 +110,7 @@ pub fn write(out: &Path, servers: &[OriginServer], cfg: &ServeConfig, spki_hash:
         transport: cfg.transport.name(),
         spki_hash,
         certificate: "cert.pem",
+        clock_start_unix_ms,
         origins: servers
             .iter()
             .map(|s| OriginEntry { server: s, host: &s.origin.host, serves: serving_name(serving(&s.origin, cfg.protocol)) })

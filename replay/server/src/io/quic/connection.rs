@@ -1,11 +1,14 @@
 //! One HTTP/3 connection: its requests in, its schedule's chunks out, its logs at the end.
 
 use super::budget::UnsentBudget;
+use super::carried_paths::carried;
 use super::paths::path_logs;
 use super::request::{request_fields, RequestFields, Response};
 use super::writer::{PendingChunk, Progress};
 use crate::core::schedule::ConnectionSchedule;
+use crate::io::stream_paths::written;
 use crate::service::{ConnectionLog, RequestHead, Service, StreamLog};
+use pagepath_tquic_scheduler::{Plugged, StreamFacts};
 use std::collections::HashMap;
 use tquic::h3::connection::{Http3Connection, Http3Priority};
 use tquic::h3::{Http3Config, Http3Event};
@@ -33,6 +36,9 @@ pub(super) struct QuicConnection {
     stream_written: HashMap<u64, u64>,
     /// Request bodies are not part of a replay, but must be read for flow control to move.
     discard: Vec<u8>,
+    /// Streams the schedule has finished whose log waits for tquic to close them, so that their
+    /// `paths` count every packet, retransmissions included (a pagepath scheduler only).
+    unlogged: HashMap<u64, StreamLog>,
 }
 
 impl QuicConnection {
@@ -51,6 +57,7 @@ impl QuicConnection {
             budget: UnsentBudget::default(),
             stream_written: HashMap::new(),
             discard: vec![0; 64 * 1024],
+            unlogged: HashMap::new(),
         }
     }
 
@@ -91,7 +98,7 @@ impl QuicConnection {
         let now_us = service.now_us();
         for (stream, fields) in arrived {
             match fields {
-                Some(fields) => self.on_request(service, now_us, stream, fields),
+                Some(fields) => self.on_request(service, conn, now_us, stream, fields),
                 None => {
                     let _ = conn.stream_shutdown(stream, Shutdown::Write, H3_MESSAGE_ERROR);
                     let _ = conn.stream_shutdown(stream, Shutdown::Read, H3_MESSAGE_ERROR);
@@ -103,7 +110,7 @@ impl QuicConnection {
         }
     }
 
-    fn on_request(&mut self, service: &Service, now_us: u64, stream: u64, fields: RequestFields) {
+    fn on_request(&mut self, service: &Service, conn: &mut Connection, now_us: u64, stream: u64, fields: RequestFields) {
         let prepared = service.prepare(&RequestHead {
             origin: self.origin,
             method: &fields.method,
@@ -112,6 +119,10 @@ impl QuicConnection {
         });
         let body_len = prepared.body.len() as u64;
         self.schedule.on_request(now_us, stream, prepared.delay_us, body_len, prepared.priority);
+        if let Some(plugged) = Plugged::of(conn) {
+            let critical_priority = prepared.critical_rank.map(|r| r.clamp(0, u32::MAX as i64) as u32);
+            plugged.set_stream_facts(stream, StreamFacts { total: Some(body_len), critical_priority });
+        }
         self.responses.insert(stream, Response::new(fields.method, prepared));
         self.requests += 1;
     }
@@ -126,6 +137,10 @@ impl QuicConnection {
         self.stream_written.remove(&stream);
         if let Some(h3) = self.h3.as_mut() {
             h3.stream_destroy(stream);
+        }
+        if let Some(mut log) = self.unlogged.remove(&stream) {
+            log.paths = Plugged::of(conn).map(|p| carried(service, p, stream));
+            service.log_stream(log);
         }
     }
 
@@ -174,7 +189,7 @@ impl QuicConnection {
             let priority = Http3Priority::new(response.priority.urgency, response.priority.incremental);
             self.pending = Some(PendingChunk::new(chunk.stream, head, body, chunk.last, priority));
         }
-        self.log_finished(service);
+        self.log_finished(service, conn);
         progressed
     }
 
@@ -201,7 +216,7 @@ impl QuicConnection {
         // No-op (Done) when the peer's STOP_SENDING made tquic reset the stream already.
         let _ = conn.stream_shutdown(stream, Shutdown::Write, code);
         self.budget.on_stream_dropped(conn, self.stream_written.remove(&stream).unwrap_or(0));
-        self.log_finished(service);
+        self.log_finished(service, conn);
     }
 
     /// The connection is over: whatever is unfinished counts as cancelled, and everything is
@@ -213,7 +228,14 @@ impl QuicConnection {
         for stream in unfinished {
             self.schedule.on_cancel(now_us, stream);
         }
-        self.log_finished(service);
+        self.log_finished(service, conn);
+        // Streams tquic never closed, the connection having ended first: what was counted so far.
+        let mut unlogged: Vec<StreamLog> = self.unlogged.drain().map(|(_, log)| log).collect();
+        unlogged.sort_by_key(|log| log.stream);
+        for mut log in unlogged {
+            log.paths = Plugged::of(conn).map(|p| carried(service, p, log.stream));
+            service.log_stream(log);
+        }
         let transport = if conn.is_multipath() { "mpquic" } else { "quic" };
         service.log_connection(ConnectionLog {
             connection: self.id,
@@ -229,10 +251,17 @@ impl QuicConnection {
         });
     }
 
-    fn log_finished(&mut self, service: &Service) {
+    /// Logs the streams the schedule has finished: at once, with what was written, on a
+    /// single-path connection; without paths under tquic's own multipath schedulers, which do not
+    /// say; once tquic closes the stream under a pagepath scheduler, which counted every packet.
+    fn log_finished(&mut self, service: &Service, conn: &mut Connection) {
+        let multipath = conn.is_multipath();
+        let counted = Plugged::of(conn).is_some();
+        let (local, remote) = conn.get_active_path().map(|p| (p.local_addr().to_string(), p.remote_addr().to_string())).unwrap_or_default();
         for times in self.schedule.take_finished() {
             let Some(r) = self.responses.remove(&times.stream) else { continue };
-            service.log_stream(StreamLog {
+            let paths = (!multipath).then(|| written(&local, &remote, &times, service.now_us()));
+            let log = StreamLog {
                 connection: self.id,
                 stream: times.stream,
                 origin: service.origins()[self.origin].origin.to_string(),
@@ -243,7 +272,13 @@ impl QuicConnection {
                 delay_us: r.delay_us,
                 priority: r.priority,
                 times,
-            });
+                paths,
+            };
+            if counted {
+                self.unlogged.insert(log.stream, log);
+            } else {
+                service.log_stream(log);
+            }
         }
     }
 }

@@ -3,6 +3,7 @@
 //! exactly as on TCP, so the protocols differ only in their transport.
 
 mod budget;
+mod carried_paths;
 pub mod config;
 mod connection;
 mod endpoint;
