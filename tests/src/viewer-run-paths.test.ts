@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { cellSeed, planMismatches, validateRunResult } from "@pagepath/results";
+import { cellSeed, planMismatches, validateRunResult, type RunResult } from "@pagepath/results";
 import type { RunningViewer } from "@pagepath/viewer";
 import { tempDir } from "./fixture-profile.js";
 import { samplePlan, writeExperiment } from "./results-fixture.js";
@@ -15,6 +15,20 @@ import { ARTIFACTS, closeViewerSession, openViewerSession, type ViewerBrowser } 
 
 const GRAPH = "graphs/two-frames.json";
 const RUN = "runs/ecf-two-paths.json";
+const ONE_PATH = "runs/quic-one-path.json";
+
+/** TEST INPUT: the two-path run as if over single-path QUIC on the fast path alone, every byte on path 0. */
+function onePathRun(graph: string): RunResult {
+  const r = twoPathRun(graph);
+  const c = r.configuration;
+  return {
+    ...r,
+    configuration: { ...c, transport: "quic", scheduler: null, network: { name: "10M-20ms", paths: [c.network.paths[0]!] } },
+    requests: r.requests!.map((q) => ({ ...q, paths: [{ ...q.paths![0]!, bytes: q.paths!.reduce((sum, p) => sum + p.bytes, 0), packets: null }] })),
+    connections: r.connections.map((k) => ({ ...k, transport: "quic" as const, paths: [k.paths[0]!] })),
+    paths: [r.paths[0]!],
+  };
+}
 
 describe("a multipath run's paths in the viewer", () => {
   let data = "";
@@ -29,6 +43,9 @@ describe("a multipath run's paths in the viewer", () => {
     const run = twoPathRun(`../${GRAPH}`);
     assert.deepEqual(validateRunResult(run, RUN), []);
     writeFileSync(join(data, RUN), JSON.stringify(run, null, 1));
+    const single = onePathRun(`../${GRAPH}`);
+    assert.deepEqual(validateRunResult(single, ONE_PATH), []);
+    writeFileSync(join(data, ONE_PATH), JSON.stringify(single, null, 1));
     // The same run as the one run of an experiment, for the results view's table of runs.
     const plan = samplePlan("paths", { sites: [{ name: "two-frames", graph: GRAPH }], networks: [run.configuration.network], protocols: ["h3"], transports: ["mpquic"], runs: 1, connectionsPerOrigin: { h3: 1 } });
     const swept = { ...twoPathRun(GRAPH), experiment: plan.name, seed: cellSeed(plan, 0) };
@@ -86,6 +103,16 @@ describe("a multipath run's paths in the viewer", () => {
     await page.waitForSelector("table.runs tbody tr");
     const row = await page.$eval("table.runs tbody tr", (tr) => [tr.querySelector("td.load")!.textContent, tr.querySelector("td.share")!.textContent, tr.querySelector("td.scheduler")!.textContent]);
     assert.deepEqual(row, ["195.4", "path 0 82%, path 1 18%", "ecf beta=1"]);
+    assert.deepEqual(errors, []);
+  });
+
+  it("leaves a single-path run's bars in the run's colour, with no path legend", async () => {
+    const { page, errors } = chromium!;
+    await page.goto(`${viewer!.url}#view=timeline&site=${encodeURIComponent(GRAPH)}&run=${encodeURIComponent(ONE_PATH)}`, { waitUntil: "load" });
+    await page.waitForSelector(".timeline-scroll svg[data-drawn]");
+    assert.ok((await page.$$("rect.replayed")).length > 10);
+    assert.equal((await page.$$("rect.path-segment")).length, 0);
+    assert.equal((await page.$$("g.path-legend")).length, 0);
     assert.deepEqual(errors, []);
   });
 });

@@ -39,7 +39,8 @@ function segmentTitle(p: RequestPathBytes, total: number): string {
 /** `barTop` and `barHeight` are those of the series' bar in each row. */
 export function drawPathSegments(rows: Rows, s: Series, x: Scale, barTop: (r: { y: number }) => number, barHeight: number): void {
   const run = s.run;
-  if (!run) return;
+  // One path and no scheduler: nothing was chosen, and the run's own colour says more.
+  if (!run || !shows(run)) return;
   const carried = rows.filter((r) => s.at(r.n) !== null && (run.paths.get(r.n.id) ?? []).some((p) => p.bytes > 0));
   carried.each(function (r) {
     const span = s.at(r.n)!;
