@@ -3,6 +3,7 @@
  * cannot say. Every problem names where it is: "<file>: <JSON pointer>: <what is wrong>".
  */
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
+import { requestPathProblems } from "./validate-request-paths.js";
 import { RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 
@@ -56,6 +57,7 @@ function consistencyProblems(r: RunResult): string[] {
     problems.push(...pathIndexProblems(k.paths, pathCount, `/connections/${i}/paths`));
   });
   r.requests?.forEach((q, i) => problems.push(...requestProblems(q, `/requests/${i}`, connectionIds)));
+  r.requests?.forEach((q, i) => problems.push(...requestPathProblems(q.paths, pathCount, `/requests/${i}/paths`)));
   return problems;
 }
 

@@ -27,3 +27,4 @@ export { jobRunResult } from "./queue/job-result.js";
 export { runQueueWorker, MAX_STALLED_COUNT, type QueueWorkerOptions, type QueueWorkerEvent, type QueueWorkerSummary } from "./queue/worker.js";
 export { TagPool, workerTagBase, MAX_CONCURRENCY } from "./queue/worker-tags.js";
 export { abandonRuns } from "./queue/abandon-runs.js";
+export { withRequestPaths } from "./request-paths.js";

@@ -10,6 +10,7 @@ import type { ClientReport } from "./client-report.js";
 import { runEmulatedClient } from "./emulated-client.js";
 import { checkReplayInputs } from "./graph-check.js";
 import { serverArgs } from "./server-args.js";
+import { withRequestPaths } from "./request-paths.js";
 import { startReplayServer } from "./server-process.js";
 import { counterDelta, pathCounters, type Topology } from "./topology.js";
 
@@ -84,7 +85,8 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     metrics: report.metrics,
     nodeTimings: report.nodeTimings,
     connections: report.connections,
-    requests: report.requests,
+    // The servers have written their logs once stopped: what each path carried of each response.
+    requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt) : report.requests,
     paths,
     warnings: report.warnings,
   };
