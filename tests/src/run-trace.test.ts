@@ -211,6 +211,16 @@ describe("a run result as a Chrome trace", () => {
     assert.equal(JSON.parse(readFileSync(join(files.dir, "alone.json"), "utf8")).metadata.labelsFromGraph, false);
   });
 
+  it("pagepath trace writes a multipath run's per-path counters", async () => {
+    const files = runOnDisk(twoPathRun());
+    const r = await runCli(["trace", files.run]);
+    assert.equal(r.code, 0, r.stderr);
+    const trace = JSON.parse(readFileSync(join(files.dir, "run.trace.json"), "utf8"));
+    const last = (path: number) => trace.traceEvents.filter((e: TraceEvent) => e.name === `path ${path} response bytes sent`).at(-1)?.args.bytes;
+    assert.deepEqual([last(0), last(1)], [27_340, 7300]);
+    assert.deepEqual(trace.metadata.configuration.scheduler, { name: "ecf", options: { beta: "1" } });
+  });
+
   it("pagepath trace picks a line of a runs file", async () => {
     const d = dir();
     const second = { ...sampleTraceRun(), seed: 77 };
