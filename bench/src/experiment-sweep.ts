@@ -79,7 +79,7 @@ export async function benchExperiment(dataDir: string, siteCount: number, log: (
     let serverMs: number;
     try {
       const configuration = { protocol: "h2" as const, transport: "tcp" as const, network: NETWORK, serverModel: "out-of-order" as const, priority: "none" as const, chunkSizeBytes: 16384, connectionsPerOrigin: 1 };
-      const args = [recording, "--out", join(dir, "server"), "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, join(graphs, `${sites[0]}.json`), 1, "minrtt")];
+      const args = [recording, "--out", join(dir, "server"), "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, join(graphs, `${sites[0]}.json`), 1)];
       serverMs = await meanOf(5, async () => (await startReplayServer(args, [NET_BINARY, "exec", "xbench", "server", "--"])).stop());
     } finally {
       await topologyDown("xbench");

@@ -39,7 +39,7 @@ describe("errors relayed from pagepath's binaries name each binary once", { skip
       assert.equal(times(server.message, "pagepath-server"), 1, server.message);
       await withTopology("tbrw", ["--delay-ms", "1"], async () => {
         const configuration: RunConfiguration = { protocol: "h2", transport: "tcp", network: { name: "n", paths: [] }, serverModel: "serial", priority: "none", chunkSizeBytes: 16384, connectionsPerOrigin: 1, emulation: null };
-        const browser = await runEmulatedClient({ graphFile: join(dir, "missing.json"), originsFile: join(dir, "missing-origins.json"), configuration, topology: readTopology("tbrw"), timeoutMs: 5000, scheduler: "minrtt" }).then(() => null, (x: Error) => x);
+        const browser = await runEmulatedClient({ graphFile: join(dir, "missing.json"), originsFile: join(dir, "missing-origins.json"), configuration, topology: readTopology("tbrw"), timeoutMs: 5000 }).then(() => null, (x: Error) => x);
         assert.ok(browser, "the browser refuses a graph that is not there");
         assert.match(browser.message, /^pagepath-browser exited with 2: .*missing/);
         assert.equal(times(browser.message, "pagepath-browser"), 1, browser.message);

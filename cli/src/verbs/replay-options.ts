@@ -1,4 +1,5 @@
-import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportRefusal, transportsFor, type Client, type RunConfiguration, type Transport } from "@pagepath/results";
+import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportRefusal, transportsFor, type Client, type RunConfiguration, type SchedulerChoice, type Transport } from "@pagepath/results";
+import { resolveScheduler, SchedulerRefusal } from "@pagepath/runner";
 import { numberOption, UsageError } from "../verb.js";
 
 /** Options of a replay run's configuration, shared by `pagepath replay` and `pagepath accuracy`. */
@@ -9,7 +10,8 @@ export const RUN_OPTIONS = {
   model: { type: "string", default: "out-of-order" },
   priority: { type: "string", default: "none" },
   "chunk-bytes": { type: "string" },
-  scheduler: { type: "string", default: "minrtt" },
+  scheduler: { type: "string" },
+  "scheduler-opt": { type: "string", multiple: true },
   "no-preloader": { type: "boolean", default: false },
   "cpu-factor": { type: "string" },
   "wait-for": { type: "string", default: "graph" },
@@ -24,7 +26,11 @@ export const RUN_OPTIONS_HELP = `
   --model serial|parallel|out-of-order    server model (default out-of-order)
   --priority none|browser|mime|critical-path   how servers order ready responses (default none)
   --chunk-bytes N         server scheduling granularity (default 16384)
-  --scheduler minrtt|roundrobin           multipath QUIC scheduler (default minrtt)
+  --scheduler NAME        multipath scheduler. mpquic: one of pagepath's (default lowest-rtt;
+                          docs/multipath-schedulers.md) or tquic's own minrtt or roundrobin,
+                          on the servers and the emulated browser alike; mptcp: one the kernel
+                          lists in net.mptcp.available_schedulers (default: default)
+  --scheduler-opt KEY=VALUE  an option of the mpquic scheduler, e.g. beta=1 (repeatable)
   --no-preloader          emulated browser: no fetching ahead of a blocked parser
   --cpu-factor F          emulated browser: computation times x F (default 1)
   --wait-for dcl|load|graph               emulated browser: when the run ends (default graph)
@@ -46,7 +52,6 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
 
 export interface RunSettings {
   configuration: Omit<RunConfiguration, "network">;
-  scheduler: string;
   timeoutMs: number;
   seed: number;
 }
@@ -71,12 +76,23 @@ export function runSettings(values: Record<string, unknown>, client: "emulated" 
       : null,
   };
   if (named.http1) configuration.http1 = oneOf("protocol", named.http1, HTTP1_MODES);
+  configuration.scheduler = schedulerOption(transport, values);
   return {
     configuration,
-    scheduler: oneOf("scheduler", values.scheduler, ["minrtt", "roundrobin"] as const),
     timeoutMs: numberOption(values, "timeout", 120, 1, 3600) * 1000,
     seed: numberOption(values, "seed", Math.floor(Math.random() * 2 ** 48), 0, Number.MAX_SAFE_INTEGER),
   };
+}
+
+/** --scheduler and --scheduler-opt for `transport`, checked by the binaries that will run them. */
+export function schedulerOption(transport: Transport, values: Record<string, unknown>): SchedulerChoice | null {
+  const name = values.scheduler as string | undefined;
+  const options = (values["scheduler-opt"] as string[] | undefined) ?? [];
+  try {
+    return resolveScheduler(transport, name, options);
+  } catch (e) {
+    throw e instanceof SchedulerRefusal ? new UsageError(e.message) : e;
+  }
 }
 
 /** A transport `client` cannot run, as a usage error saying why and what to ask for instead. */

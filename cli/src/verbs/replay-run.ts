@@ -86,7 +86,6 @@ export async function replayRun(argv: string[]): Promise<number> {
       timeoutMs: settings.timeoutMs,
       serverOut: out.replace(/\.json$/, "") + ".servers",
       resultFile: out,
-      scheduler: settings.scheduler,
     });
   } finally {
     if (own) await topologyDown(own);

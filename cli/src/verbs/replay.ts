@@ -4,6 +4,8 @@ import { timestamp } from "../timestamp.js";
 import { NET_BINARY } from "./net.js";
 import { UsageError, type Verb } from "../verb.js";
 import { replayRun, RUN_USAGE } from "./replay-run.js";
+import { schedulerOption } from "./replay-options.js";
+import { setMptcpScheduler } from "@pagepath/runner";
 
 export const SERVER_BINARY = rustBinary("pagepath-server");
 
@@ -18,7 +20,11 @@ per-stream logs, fidelity.json and qlog/. Server options (pagepath-server help):
   --protocol http1|http1-clear|h2|h3   --transport tcp|mptcp|quic|mpquic
   --model serial|parallel|out-of-order --priority none|mime|critical-path|client [--preemption]
   --chunk-bytes N --graph FILE --delays recorded|zero --delay-samples FILE --seed N
-  --scheduler minrtt|roundrobin
+  --scheduler NAME [--scheduler-opt KEY=VALUE]...
+                    mpquic: one of pagepath's multipath schedulers (default lowest-rtt;
+                    docs/multipath-schedulers.md) or tquic's minrtt or roundrobin; mptcp (with
+                    --net): one the kernel lists in net.mptcp.available_schedulers, set in the
+                    topology's namespaces
 `;
 
 function takeValue(argv: string[], name: string): string | undefined {
@@ -32,6 +38,8 @@ function takeValue(argv: string[], name: string): string | undefined {
 async function serve(argv: string[]): Promise<number> {
   const rest = [...argv];
   const net = takeValue(rest, "--net");
+  const transport = rest.indexOf("--transport");
+  if (transport >= 0 && rest[transport + 1] === "mptcp") await kernelScheduler(rest, net);
   const recording = rest.find((a, i) => !a.startsWith("--") && (i === 0 || !rest[i - 1]!.startsWith("--") || VALUELESS.has(rest[i - 1]!)));
   if (!rest.includes("--out")) {
     const name = recording ? basename(resolve(recording)) : "replay";
@@ -41,6 +49,20 @@ async function serve(argv: string[]): Promise<number> {
   const server = ["serve", ...rest];
   if (net === undefined) return runRustBinary("pagepath replay", SERVER_BINARY, server);
   return runRustBinary("pagepath replay", NET_BINARY, ["exec", net, "server", "--", SERVER_BINARY, ...server]);
+}
+
+/**
+ * MPTCP's scheduler is the kernel's: taken out of the server's options, checked against what the
+ * kernel lists, and set in the topology's namespaces (never on the host).
+ */
+async function kernelScheduler(rest: string[], net: string | undefined): Promise<void> {
+  const name = takeValue(rest, "--scheduler");
+  const options: string[] = [];
+  for (let o = takeValue(rest, "--scheduler-opt"); o !== undefined; o = takeValue(rest, "--scheduler-opt")) options.push(o);
+  const chosen = schedulerOption("mptcp", { scheduler: name, "scheduler-opt": options });
+  if (name === undefined) return;
+  if (net === undefined) throw new UsageError(`--scheduler ${name} with --transport mptcp needs --net NAME: pagepath sets net.mptcp.scheduler in its own namespaces only`);
+  await setMptcpScheduler(net, chosen!.name);
 }
 
 const VALUELESS = new Set(["--preemption", "--no-qlog"]);
@@ -59,8 +81,8 @@ export const replayVerb: Verb = {
       (argv.length === 0 ? process.stderr : process.stdout).write(usage);
       return argv.length === 0 ? 2 : 0;
     }
-    if (serving) return serve(argv.slice(1));
     try {
+      if (serving) return await serve(argv.slice(1));
       return await replayRun(argv[0] === "run" ? argv.slice(1) : argv);
     } catch (e) {
       const usageError = e instanceof UsageError || (e as { code?: string }).code?.startsWith("ERR_PARSE_ARGS");

@@ -21,6 +21,16 @@ export function readRunResultFile(path: string): RunResult {
   return value as RunResult;
 }
 
+/** A scheduler only where there is a choice of path, and none of the kernel's takes options. */
+function schedulerProblems(c: RunResult["configuration"]): string[] {
+  const s = c.scheduler;
+  if (!s) return [];
+  if (c.transport === "tcp" || c.transport === "quic") return [`/configuration/scheduler: must be null over ${c.transport}, which has one path (a multipath scheduler applies to mptcp and mpquic)`];
+  const keys = Object.keys(s.options);
+  if (c.transport === "mptcp" && keys.length > 0) return [`/configuration/scheduler/options: the kernel's MPTCP schedulers take no options, but ${keys.join(", ")} given`];
+  return [];
+}
+
 function consistencyProblems(r: RunResult): string[] {
   const problems: string[] = [];
   if (r.status === "ok" && r.error !== null) problems.push(`/error: must be null when status is "ok"`);
@@ -31,6 +41,7 @@ function consistencyProblems(r: RunResult): string[] {
     problems.push(`/configuration/transport: ${c.protocol} cannot run over ${c.transport} (it needs ${transportsFor(c.protocol).join(" or ")})`);
   }
   if (c.http1 !== undefined && c.protocol !== "h1") problems.push(`/configuration/http1: is ${JSON.stringify(c.http1)}, but protocol is ${c.protocol} (it applies to h1 only)`);
+  problems.push(...schedulerProblems(c));
   if (r.client === "chromium" && c.emulation) problems.push(`/configuration/emulation: must be null for a chromium run (it describes the emulated browser)`);
   if (r.client === "emulated" && c.emulation === null) problems.push(`/configuration/emulation: is null, but an emulated run must say how the emulated browser was set up`);
   // An incomplete run keeps what it timed before the stall, so its timings may be partial but not absent.

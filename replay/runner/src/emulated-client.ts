@@ -3,6 +3,7 @@ import type { RunConfiguration } from "@pagepath/results";
 import { BROWSER_BINARY, NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
 import { relayedStderr } from "./relayed-stderr.js";
+import { schedulerArgs } from "./server-args.js";
 import type { Topology } from "./topology.js";
 
 export interface EmulatedClientOptions {
@@ -11,7 +12,6 @@ export interface EmulatedClientOptions {
   configuration: RunConfiguration;
   topology: Topology;
   timeoutMs: number;
-  scheduler: string;
 }
 
 /** The pagepath-browser options for a configuration (its --help lists them). */
@@ -22,7 +22,7 @@ export function browserArgs(o: EmulatedClientOptions): string[] {
   if (c.connectionsPerOrigin !== null) args.push("--connections", String(c.connectionsPerOrigin));
   const locals = c.transport === "mpquic" ? o.topology.clientAddresses : o.topology.clientAddresses.slice(0, 1);
   for (const ip of locals) args.push("--local", ip);
-  if (c.transport === "mpquic") args.push("--scheduler", o.scheduler);
+  if (c.transport === "mpquic" && c.scheduler) args.push(...schedulerArgs(c.scheduler));
   args.push("--priority", c.priority, "--timeout", String(o.timeoutMs / 1000));
   const e = c.emulation;
   if (e) {

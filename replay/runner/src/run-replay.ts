@@ -9,6 +9,8 @@ import { runChromiumClient } from "./chromium-client.js";
 import type { ClientReport } from "./client-report.js";
 import { runEmulatedClient } from "./emulated-client.js";
 import { checkReplayInputs } from "./graph-check.js";
+import { defaultScheduler, MPTCP_DEFAULT } from "./multipath-scheduler.js";
+import { setMptcpScheduler } from "./mptcp-scheduler.js";
 import { serverArgs } from "./server-args.js";
 import { withRequestPaths } from "./request-paths.js";
 import { startReplayServer } from "./server-process.js";
@@ -32,8 +34,6 @@ export interface ReplayRun {
   /** The site's name in its plan; by default the graph file's name. */
   site?: string;
   run?: number;
-  /** Multipath QUIC scheduler on both ends. */
-  scheduler?: string;
 }
 
 /**
@@ -46,10 +46,12 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   const refusal = transportRefusal(r.client, r.configuration.transport);
   if (refusal) throw new Error(`the ${r.client} client over ${r.configuration.transport}: ${refusal}`);
   const { graph, recording } = checkReplayInputs(r.graphFile, r.recording);
-  const configuration: RunConfiguration = { ...r.configuration, network: r.topology.network };
-  const scheduler = r.scheduler ?? "minrtt";
+  // Undefined (a caller that did not choose) is the transport's default; null is no choice of path.
+  const scheduler = r.configuration.scheduler === undefined ? defaultScheduler(r.configuration.transport) : r.configuration.scheduler;
+  const configuration: RunConfiguration = { ...r.configuration, scheduler, network: r.topology.network };
   mkdirSync(r.serverOut, { recursive: true });
-  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed, scheduler)];
+  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed)];
+  if (configuration.transport === "mptcp") await setMptcpScheduler(r.topology.name, scheduler?.name ?? MPTCP_DEFAULT);
   const server = await startReplayServer(serve, [NET_BINARY, "exec", r.topology.name, "server", "--"]);
   let report: ClientReport;
   let paths;
@@ -57,7 +59,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     const before = await pathCounters(r.topology.name);
     const originsFile = join(r.serverOut, "origins.json");
     if (r.client === "emulated") {
-      report = await runEmulatedClient({ graphFile: r.graphFile, originsFile, configuration, topology: r.topology, timeoutMs: r.timeoutMs, scheduler });
+      report = await runEmulatedClient({ graphFile: r.graphFile, originsFile, configuration, topology: r.topology, timeoutMs: r.timeoutMs });
     } else {
       const nameMap = JSON.parse(readFileSync(originsFile, "utf8"));
       report = await runChromiumClient({ url: graph.source.url, nameMap, configuration, topology: r.topology, timeoutMs: r.timeoutMs });

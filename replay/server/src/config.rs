@@ -195,6 +195,13 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
     while let Some(v) = a.value("--scheduler-opt")? {
         scheduler_options.push(v);
     }
+    if transport != Transport::Mpquic && (scheduler_name.is_some() || !scheduler_options.is_empty()) {
+        return Err(format!(
+            "--scheduler: --transport {} has no multipath QUIC scheduler to choose; the schedulers ({}) run over --transport mpquic (MPTCP's is the kernel's net.mptcp.scheduler)",
+            transport.name(),
+            pagepath_tquic_scheduler::all_names().join(", ")
+        ));
+    }
     let scheduler = parse_scheduler(scheduler_name, scheduler_options)?;
     let congestion = a.value("--congestion")?.unwrap_or_else(|| crate::io::congestion::DEFAULT.into());
     crate::io::congestion::check(&congestion, transport)?;
