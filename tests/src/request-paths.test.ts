@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { validateRunResult, type RequestRecord, type RunResult } from "@pagepath/results";
-import { withRequestPaths } from "@pagepath/runner";
+import type { Graph } from "@pagepath/graph-builder";
+import { redirectChain, withRequestPaths } from "@pagepath/runner";
 import { tempDir } from "./fixture-profile.js";
 
 const TWO_PATHS = fileURLToPath(new URL("../../../replay/results/test-vectors/valid/run-emulated.json", import.meta.url));
@@ -50,6 +51,20 @@ describe("requests[].paths", () => {
       null, // the server did not say (MPTCP)
       null, // a client address of no path
       null, // the server never logged it
+    ]);
+  });
+
+  it("adds up the hops of a redirected request, as its graph node lists them", () => {
+    const startedAt = "2025-01-01T00:00:00.000Z";
+    const out = serverOut(Date.parse(startedAt), [
+      { connection: 1, stream: 0, url: "https://www.p.test/old", times: { arrivalUs: 1000 }, paths: [entry(0, "10.10.0.2:5000", 60, 1, 2000, 2000)] },
+      { connection: 1, stream: 4, url: "https://www.p.test/new", times: { arrivalUs: 5000 }, paths: [entry(0, "10.10.0.2:5000", 900, 1, 6000, 6000), entry(1, "10.10.1.2:5000", 900, 1, 6500, 7000)] },
+    ]);
+    const graph = { nodes: [{ id: "r1", resource: { url: "https://www.p.test/new", redirects: ["https://www.p.test/old"] } }] } as unknown as Graph;
+    const [q] = withRequestPaths([{ ...request("https://www.p.test/old", 0), nodeId: "r1" }], out, CLIENTS, startedAt, redirectChain(graph));
+    assert.deepEqual(q!.paths, [
+      { path: 0, bytes: 960, packets: 2, firstMs: 2, lastMs: 6 },
+      { path: 1, bytes: 900, packets: 1, firstMs: 6.5, lastMs: 7 },
     ]);
   });
 

@@ -29,4 +29,4 @@ export { jobRunResult } from "./queue/job-result.js";
 export { runQueueWorker, MAX_STALLED_COUNT, type QueueWorkerOptions, type QueueWorkerEvent, type QueueWorkerSummary } from "./queue/worker.js";
 export { TagPool, workerTagBase, MAX_CONCURRENCY } from "./queue/worker-tags.js";
 export { abandonRuns } from "./queue/abandon-runs.js";
-export { withRequestPaths } from "./request-paths.js";
+export { redirectChain, withRequestPaths } from "./request-paths.js";

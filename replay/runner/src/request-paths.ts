@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import type { Graph } from "@pagepath/graph-builder";
 import type { RequestPathBytes, RequestRecord } from "@pagepath/results";
 
 /** One entry of a streams.jsonl line's `paths` (docs/formats/replay-server.md). */
@@ -26,11 +27,18 @@ interface ServerStream {
  * (streams.jsonl in `serverOut`): server times moved onto the run's clock (origins.json's
  * `clockStartUnixMs` against the run's `startedAt`), server paths onto the network's by the
  * client address at their far end (`clientAddresses`, path 0 first). Requests and server streams
- * are paired by URL, the n-th request for a URL with the n-th stream that arrived for it. A request
- * the servers did not log, or logged without paths (MPTCP, tquic's own schedulers), or on a path
- * of no client address, gets null.
+ * are paired by URL, the n-th request for a URL with the n-th stream that arrived for it; a request
+ * that followed redirects (the emulated browser keeps one record per chain) takes a stream for each
+ * URL `chainOf` gives, its bytes added up. A request the servers did not log, or logged without
+ * paths (MPTCP, tquic's own schedulers), or on a path of no client address, gets null.
  */
-export function withRequestPaths(requests: RequestRecord[], serverOut: string, clientAddresses: string[], startedAt: string): RequestRecord[] {
+export function withRequestPaths(
+  requests: RequestRecord[],
+  serverOut: string,
+  clientAddresses: string[],
+  startedAt: string,
+  chainOf: (q: RequestRecord) => string[] = (q) => [q.url],
+): RequestRecord[] {
   const origins = JSON.parse(readFileSync(join(serverOut, "origins.json"), "utf8"));
   const streamsFile = join(serverOut, "streams.jsonl");
   if (typeof origins.clockStartUnixMs !== "number" || !existsSync(streamsFile)) return requests.map((q) => ({ ...q, paths: null }));
@@ -47,8 +55,9 @@ export function withRequestPaths(requests: RequestRecord[], serverOut: string, c
     byUrl.set(sameUrl(s.url), queue);
   }
   return requests.map((q) => {
-    const s = byUrl.get(sameUrl(q.url))?.shift();
-    return { ...q, paths: s?.paths ? networkPaths(s.paths, clientAddresses, offsetMs) : null };
+    const hops = chainOf(q).map((url) => byUrl.get(sameUrl(url))?.shift());
+    const logged = hops.every((s) => s?.paths) ? hops.flatMap((s) => s!.paths!) : null;
+    return { ...q, paths: logged ? networkPaths(logged, clientAddresses, offsetMs) : null };
   });
 }
 
@@ -90,4 +99,14 @@ function sameUrl(url: string): string {
   } catch {
     return url;
   }
+}
+
+/** The URLs a request of the emulated browser went through: its graph node's redirect hops, then its resource. */
+export function redirectChain(graph: Graph): (q: RequestRecord) => string[] {
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  return (q) => {
+    const r = q.nodeId === null ? undefined : byId.get(q.nodeId)?.resource;
+    if (!r || r.redirects.length === 0 || sameUrl(r.redirects[0]!) !== sameUrl(q.url)) return [q.url];
+    return [...r.redirects, r.url];
+  };
 }

@@ -12,7 +12,7 @@ import { checkReplayInputs } from "./graph-check.js";
 import { defaultScheduler, MPTCP_DEFAULT } from "./multipath-scheduler.js";
 import { setMptcpScheduler } from "./mptcp-scheduler.js";
 import { serverArgs } from "./server-args.js";
-import { withRequestPaths } from "./request-paths.js";
+import { redirectChain, withRequestPaths } from "./request-paths.js";
 import { startReplayServer } from "./server-process.js";
 import { counterDelta, pathCounters, type Topology } from "./topology.js";
 
@@ -88,7 +88,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     nodeTimings: report.nodeTimings,
     connections: report.connections,
     // The servers have written their logs once stopped: what each path carried of each response.
-    requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt) : report.requests,
+    requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
     paths,
     warnings: report.warnings,
   };
