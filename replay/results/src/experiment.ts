@@ -57,6 +57,11 @@ export interface ExperimentPlan {
   metric?: "dcl" | "load" | "graph";
   /** Whether the servers switch to a more urgent response at every chunk; false when absent. */
   preemption?: boolean;
+  /**
+   * Per multipath transport of `transports`, the scheduler its cells run with (mpquic: pagepath's
+   * or tquic's, mptcp: the kernel's); the transport's default (lowest-rtt, default) when absent.
+   */
+  scheduler?: Partial<Record<"mpquic" | "mptcp", { name: string; options?: Record<string, string> }>>;
   /** How long a run may take before it is ended as incomplete; DEFAULT_RUN_TIMEOUT_MS when absent. */
   timeoutMs?: number;
 }

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
 import { generatedNetworks } from "./plan-networks.js";
-import { transportRefusal, transportsFor } from "./run-result.js";
+import { transportRefusal, transportsFor, type Transport } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 
@@ -60,6 +60,11 @@ function consistencyProblems(p: ExperimentPlan): string[] {
     const refusal = transportRefusal(p.client, t);
     if (refusal) problems.push(`/transports/${i}: ${t}: ${refusal}; use "client": "emulated" for ${t}, or "quic" in /transports`);
   });
+  for (const t of Object.keys(p.scheduler ?? {}) as Transport[]) {
+    if (!p.transports.includes(t)) problems.push(`/scheduler/${t}: the plan runs no ${t} (it is not in /transports), so its scheduler would never be used`);
+  }
+  const kernel = p.scheduler?.mptcp?.options;
+  if (kernel && Object.keys(kernel).length > 0) problems.push(`/scheduler/mptcp/options: the kernel's MPTCP schedulers take no options`);
   if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
   return problems;

@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { experimentOutput, readPlanFile, validatePlan, type ExperimentPlan } from "@pagepath/results";
 import { checkReplayInputs } from "../graph-check.js";
+import { resolveScheduler, SchedulerRefusal } from "../multipath-scheduler.js";
 
 export interface PreparedExperiment {
   /** The resolved plan: every network explicit, paths relative to its own folder. */
@@ -30,7 +31,8 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string, check
       return [`${source}: /sites/${i} (${site.name}): ${(e as Error).message}`];
     }
   });
-  if (problems.length > 0) throw new Error(`${source}: the plan's sites cannot be replayed:\n${problems.join("\n")}`);
+  problems.push(...schedulerProblems(plan).map((p) => `${source}: ${p}`));
+  if (problems.length > 0) throw new Error(`${source}: the plan cannot be run:\n${problems.join("\n")}`);
   // Where a caller that cannot run the sweep (no root) refuses: after the plan's errors, before any write.
   checked?.();
 
@@ -48,6 +50,21 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string, check
   const problemsOut = validatePlan(JSON.parse(text), planFile);
   if (problemsOut.length > 0) throw new Error(`the resolved plan is not valid (a bug in pagepath):\n${problemsOut.join("\n")}`);
   return { plan: resolved, planFile, runsFile, outDir: out };
+}
+
+/** Each scheduler the plan names, checked by the binaries that will run it (names and options). */
+function schedulerProblems(plan: ExperimentPlan): string[] {
+  return (["mpquic", "mptcp"] as const).flatMap((t) => {
+    const s = plan.scheduler?.[t];
+    if (!s) return [];
+    try {
+      resolveScheduler(t, s.name, Object.entries(s.options ?? {}).map(([k, v]) => `${k}=${v}`));
+      return [];
+    } catch (e) {
+      if (!(e instanceof SchedulerRefusal)) throw e;
+      return [`/scheduler/${t}: ${e.message.replace(/^--scheduler(-opt)?:? ?/, "")}`];
+    }
+  });
 }
 
 /** The plan with its networks explicit and its files found from `to` instead of `from`. */

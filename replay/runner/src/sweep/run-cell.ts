@@ -90,7 +90,14 @@ export function cellConfiguration(plan: ExperimentPlan, cell: CellKey): Omit<Run
     ...(cell.protocol === "h1" ? { http1: "1.1" as const } : {}),
     emulation: emulated ? { preloader: true, cpuFactor: 1, waitFor: plan.metric ?? "load" } : null,
     preemption: plan.preemption ?? false,
+    ...plannedScheduler(plan, cell.transport),
   };
+}
+
+/** The plan's scheduler for a multipath transport; nothing (the runner's default) when it names none. */
+function plannedScheduler(plan: ExperimentPlan, transport: CellKey["transport"]): Pick<RunConfiguration, "scheduler"> {
+  const s = transport === "mpquic" || transport === "mptcp" ? plan.scheduler?.[transport] : undefined;
+  return s ? { scheduler: { name: s.name, options: s.options ?? {} } } : {};
 }
 
 /** A run that could not be made, recorded so that it is counted and reported rather than lost. */
