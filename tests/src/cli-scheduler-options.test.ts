@@ -39,6 +39,9 @@ describe("choosing a multipath scheduler", () => {
   it("offers MPTCP only what the kernel lists", async () => {
     const stderr = await refused([...REPLAY, "--protocol", "h2", "--transport", "mptcp", "--scheduler", "ecf"]);
     assert.match(stderr, /this kernel's MPTCP has no such scheduler; net\.mptcp\.available_schedulers lists default/);
+    // reproduce's experiments run MPTCP: its --scheduler is the kernel's.
+    const reproduce = await refused(["reproduce", "--scheduler", "ecf"]);
+    assert.match(reproduce, /pagepath reproduce: --scheduler ecf: this kernel's MPTCP has no such scheduler/);
   });
 
   it("passes replay serve's scheduler to the server, which refuses one over single-path QUIC", async () => {

@@ -9,6 +9,8 @@ export interface ReproductionOptions {
   sites: { name: string; graph: string }[];
   runs: number;
   grid: Pick<NetworkGrid, "rateMbit" | "rttMs">;
+  /** The kernel MPTCP scheduler of the MPTCP experiments; the kernel's default when absent. */
+  mptcpScheduler?: string;
 }
 
 export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
@@ -37,6 +39,8 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
   // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone.
   const grid = { ...o.grid, loss: [0], queueBdp: [1.5] };
   const twoPaths = (rttFactor: number): TopologyShape[] => [{ paths: 2, ...(rttFactor === 1 ? {} : { rttFactor }) }];
+  // Only when asked, so that the plans of a reproduction begun without it resume unchanged.
+  const scheduler = o.mptcpScheduler === undefined ? {} : { scheduler: { mptcp: { name: o.mptcpScheduler } } };
   return [
     {
       figure: "Figs 4.15-4.16",
@@ -69,6 +73,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
         transports: ["tcp", "mptcp"],
         priorities: ["critical-path"],
         connectionsPerOrigin: { h2: 1 },
+        ...scheduler,
       },
     },
     {
@@ -86,6 +91,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
         transports: ["tcp", "mptcp"],
         priorities: ["critical-path"],
         connectionsPerOrigin: { h2: 1 },
+        ...scheduler,
       },
     },
   ];

@@ -7,13 +7,14 @@ import { writeReport } from "../reproduction/report.js";
 import { runReproduction } from "../reproduction/run.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { DEFAULT_DATA } from "./corpus-build.js";
+import { schedulerOption } from "./replay-options.js";
 
 export const reproduceVerb: Verb = {
   name: "reproduce",
   summary: "run reduced versions of three thesis experiments over the corpus and write a report beside the thesis's findings",
   usage: `
 usage: pagepath reproduce [--data DIR] [--sites A,B,...] [--runs N] [--rates MBIT,...] [--rtts MS,...]
-                          [--workers N] [--work DIR] [--out DIR]
+                          [--scheduler NAME] [--workers N] [--work DIR] [--out DIR]
 
 Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
 with 6 connections against HTTP/2 with one over a bandwidth x RTT grid (Figs 4.15-4.16); MPTCP on
@@ -27,6 +28,8 @@ Needs root.
   --runs N        runs per cell (default 1)
   --rates LIST    bandwidths in Mbit/s (default ${DEFAULT_GRID.rateMbit.join(",")})
   --rtts LIST     RTTs in ms (default ${DEFAULT_GRID.rttMs.join(",")})
+  --scheduler NAME  the kernel's MPTCP scheduler for the MPTCP experiments: one that
+                  net.mptcp.available_schedulers lists (default: default)
   --workers N     runs at once (default 2)
   --work DIR      plans, runs and logs (default reproduction)
   --out DIR       the report and its plots (default WORK/report; the committed report is
@@ -40,6 +43,8 @@ Needs root.
     rates: { type: "string" },
     rtts: { type: "string" },
     workers: { type: "string" },
+    scheduler: { type: "string" },
+    "scheduler-opt": { type: "string", multiple: true },
     work: { type: "string", default: "reproduction" },
     out: { type: "string" },
   },
@@ -53,8 +58,10 @@ Needs root.
     const grid = { rateMbit: list("rates", DEFAULT_GRID.rateMbit), rttMs: list("rtts", DEFAULT_GRID.rttMs) };
     const runs = numberOption(values, "runs", 1, 1, 100);
     const workers = numberOption(values, "workers", 2, 1, 64);
+    // The experiments run MPTCP: the name is the kernel's, checked before anything runs.
+    const mptcpScheduler = values.scheduler === undefined && values["scheduler-opt"] === undefined ? undefined : schedulerOption("mptcp", values)!.name;
     const sites = values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean);
-    const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers });
+    const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler });
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const inputs = experiments.map(({ experiment, prepared }) => {
       const results = readExperiment(prepared.planFile);
