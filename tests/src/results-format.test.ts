@@ -58,6 +58,8 @@ describe("run result and experiment formats", () => {
       [(r) => (r.connections[0]!.paths[0]!.path = 3), /^run\.json: \/connections\/0\/paths\/0\/path: there is no path 3/],
       [(r) => (r.site.graphSha256 = "abc"), /^run\.json: \/site\/graphSha256: must be 64 lower-case hex digits/],
       [(r) => (r.seed = 1.5), /^run\.json: \/seed: must be integer, not 1\.5$/],
+      [(r) => (r.configuration.scheduler = { name: "ecf", options: {} }), /^run\.json: \/configuration\/scheduler: must be null over tcp, which has one path/],
+      [(r) => Object.assign(r.configuration, { transport: "mptcp", scheduler: { name: "default", options: { beta: "1" } } }), /^run\.json: \/configuration\/scheduler\/options: the kernel's MPTCP schedulers take no options, but beta given/],
     ];
     for (const [edit, pattern] of cases) assertProblem(problemsAfter(edit), pattern);
   });
