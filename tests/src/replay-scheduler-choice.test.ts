@@ -48,4 +48,13 @@ describe("pagepath replay records the multipath scheduler it ran", { skip: proce
     const mptcp = await replay("mptcp", ["--protocol", "h2", "--transport", "mptcp"]);
     assert.deepEqual(mptcp.configuration.scheduler, { name: "default", options: {} });
   });
+
+  it("multipath QUIC with --backup 1: round-robin leaves the backup path alone while path 0 works", async () => {
+    const run = await replay("backup", ["--protocol", "h3", "--transport", "mpquic", "--scheduler", "round-robin", "--backup", "1"]);
+    assert.equal(run.configuration.network.paths[1]!.backup, true);
+    assert.equal(run.configuration.network.paths[0]!.backup, undefined);
+    const carried = (run.requests ?? []).flatMap((r) => r.paths ?? []);
+    assert.ok(carried.some((p) => p.path === 0 && p.bytes > 0), "path 0 carried the responses");
+    assert.deepEqual(carried.filter((p) => p.path === 1), [], "no response bytes on the backup path");
+  });
 });

@@ -17,9 +17,11 @@ Replays a graph's page from replay servers through an emulated network and write
 real connections; with --client chromium, Debian's Chromium loads the page, cold. Needs root.
   --net NAME              a topology that is up (pagepath net up --name NAME ...); or one is
                           brought up for this run from:
-  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q]
+  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q] [--backup I]
                           (default 1 path, 10 Mbit/s, 40 ms, no loss, a drop-tail queue of one
-                          bandwidth-delay product, at least 16 packets)
+                          bandwidth-delay product, at least 16 packets; --backup keeps path I, from
+                          0, as a backup: MPTCP's endpoint flag, and pagepath's multipath QUIC
+                          schedulers use it only while no other path is usable)
   --recording DIR         the recording to serve (default: the one the graph was built from)
   --out FILE              the run result (default runs/<graph>-<client>-<time>.json)${RUN_OPTIONS_HELP}
 Then: pagepath trace FILE (a Chrome trace for Perfetto); pagepath view runs/ (or the folder of
@@ -35,6 +37,7 @@ const OPTIONS = {
   "rtt-ms": { type: "string" },
   loss: { type: "string" },
   "queue-packets": { type: "string" },
+  backup: { type: "string" },
   recording: { type: "string" },
   out: { type: "string" },
 } as const;
@@ -42,8 +45,13 @@ const OPTIONS = {
 /** The network to bring up from the options: the same link on every path. */
 function optionsNetwork(values: Record<string, unknown>, name: string): NetworkSpec {
   const queue = values["queue-packets"] === undefined ? {} : { queuePackets: numberOption(values, "queue-packets", 0, 1, 1_000_000) };
+  const paths = numberOption(values, "paths", 1, 1, 8);
+  const backup = values.backup === undefined ? {} : { backup: numberOption(values, "backup", 0, 0, paths - 1) };
+  if (backup.backup !== undefined && !Number.isInteger(backup.backup)) throw new UsageError(`--backup "${values.backup}": expected a path index, 0 to ${paths - 1}`);
+  if (backup.backup !== undefined && paths < 2) throw new UsageError("--backup: a backup path needs --paths 2 or more, so that another path carries the traffic");
   return networkSpec(name, {
-    paths: numberOption(values, "paths", 1, 1, 8),
+    paths,
+    ...backup,
     rateMbit: numberOption(values, "rate-mbit", 10, 0.01, 10_000),
     rttMs: numberOption(values, "rtt-ms", 40, 0, 10_000),
     loss: numberOption(values, "loss", 0, 0, 1),

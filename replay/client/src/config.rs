@@ -10,5 +10,5 @@ pub fn client_config(multipath: Option<&Choice>) -> Result<Config, String> {
         .map_err(|e| format!("cannot make a TLS configuration: {e}"))?;
     // Replay certificates are self-signed and made per replay: there is nothing to verify against.
     tls.set_verify(false);
-    transport_config(tls, multipath)
+    transport_config(tls, multipath, &[])
 }

@@ -67,6 +67,8 @@ export interface PathConfig {
   queue: Queue | null;
   /** Mahimahi delivery traces (relative to the plan's folder) that set the capacity; rates are then null. Absent before the field. */
   trace?: { uplink: string; downlink: string } | null;
+  /** Kept as backup: only for when no other path is usable. Absent before the field, and when false. */
+  backup?: boolean;
 }
 
 export interface NetworkConfig {

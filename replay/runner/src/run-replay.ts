@@ -11,7 +11,7 @@ import { runEmulatedClient } from "./emulated-client.js";
 import { checkReplayInputs } from "./graph-check.js";
 import { defaultScheduler, MPTCP_DEFAULT } from "./multipath-scheduler.js";
 import { setMptcpScheduler } from "./mptcp-scheduler.js";
-import { serverArgs } from "./server-args.js";
+import { backupPeerArgs, serverArgs } from "./server-args.js";
 import { redirectChain, withRequestPaths } from "./request-paths.js";
 import { startReplayServer } from "./server-process.js";
 import { counterDelta, pathCounters, type Topology } from "./topology.js";
@@ -50,7 +50,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   const scheduler = r.configuration.scheduler === undefined ? defaultScheduler(r.configuration.transport) : r.configuration.scheduler;
   const configuration: RunConfiguration = { ...r.configuration, scheduler, network: r.topology.network };
   mkdirSync(r.serverOut, { recursive: true });
-  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed)];
+  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, r.topology.clientAddresses)];
   if (configuration.transport === "mptcp") await setMptcpScheduler(r.topology.name, scheduler?.name ?? MPTCP_DEFAULT);
   const server = await startReplayServer(serve, [NET_BINARY, "exec", r.topology.name, "server", "--"]);
   let report: ClientReport;

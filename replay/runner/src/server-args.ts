@@ -12,6 +12,15 @@ export function serverArgs(c: RunConfiguration, graphFile: string, seed: number)
   return args;
 }
 
+/**
+ * `--backup-peer ADDRESS` for each backup path of a multipath QUIC run, by the client address the
+ * path starts from; MPTCP's backups are the topology's own endpoint flags, and one path has none.
+ */
+export function backupPeerArgs(c: RunConfiguration, clientAddresses: string[]): string[] {
+  if (c.transport !== "mpquic") return [];
+  return c.network.paths.flatMap((p, i) => (p.backup ? ["--backup-peer", clientAddresses[i]!] : []));
+}
+
 /** `--scheduler NAME --scheduler-opt KEY=VALUE ...`, as pagepath-server and pagepath-browser take it. */
 export function schedulerArgs(s: SchedulerChoice): string[] {
   return ["--scheduler", s.name, ...Object.entries(s.options).flatMap(([k, v]) => ["--scheduler-opt", `${k}=${v}`])];

@@ -34,7 +34,8 @@ export function readTopology(name: string): Topology {
   const paths = (state.paths as any[]).map((p): PathConfig => {
     const up = parseDirection(p.uplink);
     const down = parseDirection(p.downlink);
-    return { upMbps: up.mbps, downMbps: down.mbps, rttMs: up.delayMs + down.delayMs, loss: null, queue: null };
+    const path: PathConfig = { upMbps: up.mbps, downMbps: down.mbps, rttMs: up.delayMs + down.delayMs, loss: null, queue: null };
+    return p.backup ? { ...path, backup: true } : path;
   });
   return { name, clientAddresses: (state.paths as any[]).map((p) => p.clientAddr), network: { name, paths } };
 }
@@ -64,6 +65,8 @@ export interface NetworkSpec {
   loss: number;
   /** Bottleneck buffer in packets (drop-tail). */
   queuePackets: number;
+  /** The index of a path kept as backup (MPTCP's endpoint flag; pagepath's multipath QUIC schedulers). */
+  backup?: number;
 }
 
 /** The same link on every path; the bottleneck buffer defaults to one bandwidth-delay product, at least 16 packets. */
@@ -75,7 +78,8 @@ export function networkSpec(name: string, link: Omit<NetworkSpec, "name" | "queu
 /** Brings up topology `name` for `spec`; the caller must call topologyDown, even on failure. */
 export function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
   const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: "droptail", packets: spec.queuePackets } };
-  return networkUp(name, { name: spec.name, paths: Array.from({ length: spec.paths }, () => ({ ...path })) }, seed, process.cwd());
+  const paths = Array.from({ length: spec.paths }, (_, i) => (i === spec.backup ? { ...path, backup: true } : { ...path }));
+  return networkUp(name, { name: spec.name, paths }, seed, process.cwd());
 }
 
 /**
@@ -94,6 +98,7 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
     name: `path${i}`,
     uplink: { ...direction(p, p.trace?.uplink), ...(p.upMbps !== null && !p.trace ? { rateMbit: p.upMbps } : {}) },
     downlink: direction(p, p.trace?.downlink),
+    ...(p.backup ? { backup: true } : {}),
   }));
   const dir = tempDir("topology");
   const file = join(dir, `${name}.topology.json`);

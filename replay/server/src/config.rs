@@ -68,6 +68,8 @@ pub struct ServeConfig {
     pub congestion: String,
     /// TCP tail loss probes in the server's namespace (io/tail_loss_probes.rs).
     pub tail_loss_probes: bool,
+    /// Multipath QUIC paths from these client addresses are backups (pagepath's schedulers only).
+    pub backup_peers: Vec<std::net::IpAddr>,
     pub qlog: bool,
 }
 
@@ -98,6 +100,9 @@ streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line
                                         for TCP and MPTCP one the kernel lists in
                                         net.ipv4.tcp_available_congestion_control, for QUIC
                                         tquic's cubic, bbr, bbr3 or copa
+  --backup-peer IPV4                    multipath QUIC: the path from this client address is a
+                                        backup, used only while no other path is usable
+                                        (repeatable; pagepath's schedulers, not tquic's own)
   --tail-loss-probes on|off             TCP/MPTCP tail loss probes (seed 001 §6.4.5), default on;
                                         set in the server's own network namespace only
   --first-address IPV4                  default 127.0.1.1; other addresses are added to lo (in a
@@ -206,6 +211,13 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
     let congestion = a.value("--congestion")?.unwrap_or_else(|| crate::io::congestion::DEFAULT.into());
     crate::io::congestion::check(&congestion, transport)?;
     let tail_loss_probes = crate::io::tail_loss_probes::parse(a.value("--tail-loss-probes")?, transport)?;
+    let mut backup_peers = Vec::new();
+    while let Some(v) = a.value("--backup-peer")? {
+        backup_peers.push(v.parse().map_err(|_| format!("--backup-peer: \"{v}\" is not an IP address"))?);
+    }
+    if !backup_peers.is_empty() && transport != Transport::Mpquic {
+        return Err(format!("--backup-peer: only multipath QUIC takes backup paths from the server; over {} the topology's backup flag sets them (pagepath net up --backup)", transport.name()));
+    }
     let first_address = match a.value("--first-address")? {
         None => Ipv4Addr::new(127, 0, 1, 1),
         Some(v) => v.parse().map_err(|_| format!("--first-address: \"{v}\" is not an IPv4 address"))?,
@@ -230,6 +242,7 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
         first_address,
         congestion,
         tail_loss_probes,
+        backup_peers,
         qlog,
     })
 }

@@ -61,6 +61,7 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
         key_file: cfg.out.join("key.pem"),
         qlog_dir,
         congestion: cfg.congestion.clone(),
+        backup_peers: cfg.backup_peers.clone(),
     }));
     origins_file::write(&cfg.out, &servers, &cfg, &cert.spki_hash, service.clock_start_unix_ms())?;
     let runtime = tokio::runtime::Builder::new_multi_thread()

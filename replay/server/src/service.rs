@@ -119,6 +119,7 @@ pub struct Service {
     key_file: PathBuf,
     qlog_dir: Option<PathBuf>,
     congestion: String,
+    backup_peers: Vec<std::net::IpAddr>,
 }
 
 pub struct ServiceParts {
@@ -131,6 +132,7 @@ pub struct ServiceParts {
     pub key_file: PathBuf,
     pub qlog_dir: Option<PathBuf>,
     pub congestion: String,
+    pub backup_peers: Vec<std::net::IpAddr>,
 }
 
 impl Service {
@@ -151,6 +153,7 @@ impl Service {
             key_file: p.key_file,
             qlog_dir: p.qlog_dir,
             congestion: p.congestion,
+            backup_peers: p.backup_peers,
         }
     }
 
@@ -175,6 +178,10 @@ impl Service {
 
     pub fn new_schedule(&self) -> ConnectionSchedule {
         ConnectionSchedule::new(self.schedule)
+    }
+
+    pub fn backup_peers(&self) -> &[std::net::IpAddr] {
+        &self.backup_peers
     }
 
     pub fn congestion(&self) -> &str {

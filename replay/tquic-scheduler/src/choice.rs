@@ -3,6 +3,7 @@
 //! emulated browser and pagepath-fetch read the option the same way through this one type.
 
 use pagepath_multipath::{Options, SCHEDULERS};
+use std::net::IpAddr;
 use tquic::{Config, MultipathAlgorithm};
 
 /// pagepath's lowest-RTT, not tquic's minrtt: it sends the same way, and through the hook the
@@ -83,10 +84,13 @@ impl Choice {
         }
     }
 
-    /// Plugs a pagepath scheduler into `config` (one with multipath enabled); tquic's own need nothing.
-    pub fn install(&self, config: &mut Config) -> Result<(), String> {
-        if let Choice::Pagepath { name, options } = self {
-            config.set_external_scheduler(Some(crate::factory(name, options)?));
+    /// Plugs a pagepath scheduler into `config` (one with multipath enabled), with the paths from
+    /// or to an address in `backup` kept as backups; tquic's own need nothing, and have no backups.
+    pub fn install(&self, config: &mut Config, backup: &[IpAddr]) -> Result<(), String> {
+        match self {
+            Choice::Pagepath { name, options } => config.set_external_scheduler(Some(crate::factory(name, options, backup)?)),
+            _ if !backup.is_empty() => return Err(format!("--scheduler {}: tquic's own schedulers ignore backup paths; choose one of pagepath's", self.name())),
+            _ => {}
         }
         Ok(())
     }

@@ -10,6 +10,7 @@ mod snapshots;
 
 use pagepath_multipath::Options;
 pub use pagepath_multipath::SCHEDULERS;
+use std::net::IpAddr;
 use std::sync::Arc;
 use tquic::ExternalSchedulerFactory;
 
@@ -19,16 +20,18 @@ pub use plugged::Plugged;
 pub use snapshots::StreamFacts;
 
 /// A factory for `tquic::Config::set_external_scheduler` making the scheduler registered as
-/// `name` with `options`; the name and the options are checked here, once, so that a bad one is
-/// a usage error rather than a failed connection.
-pub fn factory(name: &str, options: &[String]) -> Result<ExternalSchedulerFactory, String> {
+/// `name` with `options`, with the paths from or to an address in `backup` kept as backups; the
+/// name and the options are checked here, once, so that a bad one is a usage error rather than a
+/// failed connection.
+pub fn factory(name: &str, options: &[String], backup: &[IpAddr]) -> Result<ExternalSchedulerFactory, String> {
     let parse = || Options::parse(options.iter().map(String::as_str));
     pagepath_multipath::build(name, &parse()?)?;
     let name = name.to_string();
     let options = options.to_vec();
+    let backup = backup.to_vec();
     Ok(Arc::new(move || {
         let opts = Options::parse(options.iter().map(String::as_str)).expect("options checked when the factory was made");
         let scheduler = pagepath_multipath::build(&name, &opts).expect("scheduler checked when the factory was made");
-        Box::new(Plugged::new(scheduler))
+        Box::new(Plugged::new(scheduler, backup.clone()))
     }))
 }

@@ -4,7 +4,7 @@ use crate::carried::{CarriedLog, PathCarried};
 use crate::snapshots::{self, StreamFacts};
 use pagepath_multipath::{Context, Event, PathChoice, PathId, PathSnapshot, Scheduler, StreamId, StreamSnapshot};
 use std::collections::HashMap;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
 use tquic::{ExternalDecision, SentStreamData};
 
@@ -23,10 +23,12 @@ pub struct Plugged {
     carried: CarriedLog,
     /// Each path's local and remote address as tquic last showed them.
     addresses: HashMap<usize, (SocketAddr, SocketAddr)>,
+    /// Paths from or to these addresses are backups: used only when no other path is usable.
+    backup: Vec<IpAddr>,
 }
 
 impl Plugged {
-    pub fn new(scheduler: Box<dyn Scheduler>) -> Plugged {
+    pub fn new(scheduler: Box<dyn Scheduler>, backup: Vec<IpAddr>) -> Plugged {
         Plugged {
             scheduler,
             origin: None,
@@ -37,6 +39,7 @@ impl Plugged {
             facts: HashMap::new(),
             carried: CarriedLog::default(),
             addresses: HashMap::new(),
+            backup,
         }
     }
 
@@ -85,7 +88,7 @@ impl tquic::ExternalScheduler for Plugged {
         let now = self.since_origin(now);
         self.report_acks_and_losses(now, paths);
         self.addresses.extend(paths.iter().map(|p| (p.path_id, (p.local, p.remote))));
-        snapshots::paths(paths, &mut self.paths);
+        snapshots::paths(paths, &self.backup, &mut self.paths);
         snapshots::streams(streams, now, &self.facts, &mut self.ready_at, &mut self.streams);
         let cx = Context { now, paths: &self.paths, streams: &self.streams };
         let decision = self.scheduler.decide(&cx);

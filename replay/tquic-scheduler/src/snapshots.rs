@@ -2,6 +2,7 @@
 
 use pagepath_multipath::{PathId, PathSnapshot, StreamId, StreamSnapshot};
 use std::collections::HashMap;
+use std::net::IpAddr;
 use std::time::Duration;
 
 /// What the application knows of a stream and tquic does not.
@@ -17,7 +18,8 @@ pub struct StreamFacts {
 /// RFC 9218's least urgent; tquic gives streams without a priority 127.
 const LEAST_URGENT: u8 = 7;
 
-pub fn paths(from: &[tquic::PathSnapshot], into: &mut Vec<PathSnapshot>) {
+/// A path with an address in `backup` at either end is kept as backup.
+pub fn paths(from: &[tquic::PathSnapshot], backup: &[IpAddr], into: &mut Vec<PathSnapshot>) {
     into.clear();
     into.extend(from.iter().map(|p| PathSnapshot {
         id: PathId(p.path_id),
@@ -32,8 +34,8 @@ pub fn paths(from: &[tquic::PathSnapshot], into: &mut Vec<PathSnapshot>) {
         lost_packets: p.lost_packets,
         usable: p.active && p.validated,
         can_send: p.can_send,
-        // tquic 1.6.0 reads no PATH_STATUS frames, so it has no backup paths.
-        backup: false,
+        // tquic 1.6.0 reads no PATH_STATUS frames, so the endpoint's own configuration says.
+        backup: backup.contains(&p.local.ip()) || backup.contains(&p.remote.ip()),
     }));
 }
 

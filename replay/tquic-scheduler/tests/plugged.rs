@@ -32,7 +32,7 @@ fn stream(stream_id: u64, unsent: u64) -> StreamSnapshot {
 }
 
 fn decide(name: &str, paths: &[PathSnapshot], streams: &[StreamSnapshot]) -> ExternalDecision {
-    let factory = pagepath_tquic_scheduler::factory(name, &[]).unwrap();
+    let factory = pagepath_tquic_scheduler::factory(name, &[], &[]).unwrap();
     factory().select(Instant::now(), paths, streams)
 }
 
@@ -49,6 +49,18 @@ fn a_path_not_yet_validated_is_not_used() {
 }
 
 #[test]
+fn a_backup_path_is_used_only_while_no_other_path_is_usable() {
+    let backup = ["10.10.1.2".parse().unwrap()];
+    let factory = pagepath_tquic_scheduler::factory("lowest-rtt", &[], &backup).unwrap();
+    let mut plugged = factory();
+    // the backup path is the faster one, and still left alone
+    let d = plugged.select(Instant::now(), &[path(0, 80, true), path(1, 20, true)], &[stream(0, 5000)]);
+    assert_eq!(d.path, Some(0));
+    let d = plugged.select(Instant::now(), &[path(0, 80, false), path(1, 20, true)], &[stream(0, 5000)]);
+    assert_eq!(d.path, Some(1), "with path 0 unusable the backup carries the data");
+}
+
+#[test]
 fn every_path_becomes_tquics_redundant_copy_from_the_fastest() {
     let d = decide("redundant", &[path(0, 80, true), path(1, 20, true)], &[stream(0, 5000)]);
     assert_eq!((d.path, d.redundant), (Some(1), true));
@@ -62,8 +74,8 @@ fn srpt_ecf_names_the_shortest_stream() {
 
 #[test]
 fn bad_names_and_options_are_refused_when_the_factory_is_made() {
-    let e = pagepath_tquic_scheduler::factory("fastest", &[]).err().unwrap();
+    let e = pagepath_tquic_scheduler::factory("fastest", &[], &[]).err().unwrap();
     assert!(e.starts_with("no scheduler fastest; the schedulers are lowest-rtt, round-robin"), "{e}");
-    let e = pagepath_tquic_scheduler::factory("lowest-rtt", &["beta=1".into()]).err().unwrap();
+    let e = pagepath_tquic_scheduler::factory("lowest-rtt", &["beta=1".into()], &[]).err().unwrap();
     assert_eq!(e, "scheduler lowest-rtt takes no options, got beta");
 }

@@ -169,5 +169,5 @@ impl Worker {
 }
 
 fn quic_config(config: &TransportConfig, pin: &Pin) -> Result<Config, String> {
-    transport_config(pin.tls_config()?, config.multipath.then_some(&config.scheduler))
+    transport_config(pin.tls_config()?, config.multipath.then_some(&config.scheduler), &[])
 }

@@ -2,6 +2,7 @@
 
 use super::MultipathScheduler;
 use crate::service::Service;
+use std::net::IpAddr;
 use std::path::Path;
 use tquic::{Config, TlsConfig};
 
@@ -21,7 +22,7 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
     let key = utf8_path(service.key_file(), "private key")?;
     let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)
         .map_err(|e| format!("cannot load the certificate {cert} with the key {key}: {e}"))?;
-    let mut config = transport_config(tls, multipath.as_ref())?;
+    let mut config = transport_config(tls, multipath.as_ref(), service.backup_peers())?;
     // The same controller as the TCP replays (io/congestion.rs), so that they differ in protocol.
     config.set_congestion_control_algorithm(crate::io::congestion::quic_algorithm(service.congestion()));
     Ok(config)
@@ -29,7 +30,8 @@ pub(super) fn server_config(service: &Service, multipath: Option<MultipathSchedu
 
 /// Windows, stream limits and multipath with its scheduler, the same for replay servers and
 /// pagepath's clients.
-pub fn transport_config(tls: TlsConfig, multipath: Option<&MultipathScheduler>) -> Result<Config, String> {
+/// Paths from or to an address in `backup` are kept as backups by pagepath's schedulers.
+pub fn transport_config(tls: TlsConfig, multipath: Option<&MultipathScheduler>, backup: &[IpAddr]) -> Result<Config, String> {
     let mut config = Config::new().map_err(|e| format!("cannot make a QUIC configuration: {e}"))?;
     config.set_tls_config(tls);
     config.set_max_connection_window(CONNECTION_WINDOW);
@@ -44,7 +46,7 @@ pub fn transport_config(tls: TlsConfig, multipath: Option<&MultipathScheduler>) 
         config.enable_multipath(true);
         config.set_multipath_algorithm(scheduler.algorithm());
         config.set_active_connection_id_limit(ACTIVE_CID_LIMIT);
-        scheduler.install(&mut config)?;
+        scheduler.install(&mut config, backup)?;
     }
     Ok(config)
 }
