@@ -116,18 +116,18 @@ describe("analysis of an experiment", () => {
     const lines = runsCsv(analysis.rows).split("\r\n");
     assert.equal(
       lines[0],
-      "experiment,site,network,family,path0DownMbps,path0UpMbps,path0RttMs,path0Loss,path0QueuePackets,paths,protocol,transport,connectionsPerOrigin,serverModel,priority,run,seed,status,domContentLoadedMs,loadMs,graphCompleteMs,bytesDown,error",
+      "experiment,site,network,family,path0DownMbps,path0UpMbps,path0RttMs,path0Loss,path0QueuePackets,paths,protocol,transport,scheduler,connectionsPerOrigin,serverModel,priority,run,seed,status,domContentLoadedMs,loadMs,graphCompleteMs,bytesDown,error",
     );
-    assert.equal(lines[1], "sweep,alpha,1M-20ms,1 path,1,0.5,20,0,64,1,h1,tcp,6,out-of-order,none,0,1000,ok,4100,8200,8201,5000,");
+    assert.equal(lines[1], "sweep,alpha,1M-20ms,1 path,1,0.5,20,0,64,1,h1,tcp,,6,out-of-order,none,0,1000,ok,4100,8200,8201,5000,");
     const text = runsCsv(analysis.rows);
-    assert.ok(text.includes(`sweep,gamma,10M-20ms,1 path,10,5,20,0,64,1,h1,tcp,6,out-of-order,none,2,1002,failed,,,,5000,"TEST INPUT: stalled, waiting for ""app.js""\nand its image"\r\n`), "the failed run's row");
+    assert.ok(text.includes(`sweep,gamma,10M-20ms,1 path,10,5,20,0,64,1,h1,tcp,,6,out-of-order,none,2,1002,failed,,,,5000,"TEST INPUT: stalled, waiting for ""app.js""\nand its image"\r\n`), "the failed run's row");
     assert.equal(text.split("\r\n").length, 1 + 69 + 1, "a header, 69 rows (a line break inside a field is LF, not CRLF) and nothing after the last CRLF");
   });
 
   it("bad selectors name themselves and list the configurations", () => {
     const x = { plan: sweep, runs: sweepRuns(), warnings: [] };
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol=h3" }), /--baseline "protocol=h3" matches no configuration\nthe configurations.*\n  h1\/tcp · out-of-order · none · 1 path\n  h2\/tcp/);
-    assert.throws(() => analyzeExperiment(x, { baseline: "proto=h1" }), /--baseline "proto=h1": unknown key "proto" \(keys: protocol, transport, serverModel, priority, family\)/);
+    assert.throws(() => analyzeExperiment(x, { baseline: "proto=h1" }), /--baseline "proto=h1": unknown key "proto" \(keys: protocol, transport, scheduler, serverModel, priority, family\)/);
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol" }), /"protocol" is not key=value/);
     assert.throws(() => analyzeExperiment(x, { candidates: ["protocol=h2"] }), /--candidate needs --baseline/);
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol=h1", candidates: ["protocol=h1"] }), /--candidate "protocol=h1" matches only baseline configurations/);
@@ -192,7 +192,7 @@ describe("experimental aggregation benefit", () => {
   it("is not applicable where no network has a path first, and says why", () => {
     assert.equal(eab.results.length, 2);
     assert.deepEqual(eab.notApplicable, [
-      { multipath: "h2/mptcp · out-of-order · none · 2 paths rtt×5", network: "far-second", reason: "no network of the plan has path 2 (10 Mbit/s, 100 ms) first, so tcp never ran over it alone" },
+      { multipath: "h2/mptcp default · out-of-order · none · 2 paths rtt×5", network: "far-second", reason: "no network of the plan has path 2 (10 Mbit/s, 100 ms) first, so tcp never ran over it alone" },
     ]);
     const single = analyzeExperiment({ plan: sweep, runs: [], warnings: [] }).aggregationBenefit;
     assert.deepEqual(single.results, []);
@@ -200,10 +200,10 @@ describe("experimental aggregation benefit", () => {
   });
 
   it("families name the path layouts, and selectors pick among them", () => {
-    assert.deepEqual(analysis.comparisons.map((c) => c.id), ["mptcp-vs-tcp-2-paths-bwx0.5", "mptcp-vs-tcp-2-paths-bwx2", "mptcp-vs-tcp-2-paths-rttx5"]);
+    assert.deepEqual(analysis.comparisons.map((c) => c.id), ["mptcp-default-vs-tcp-2-paths-bwx0.5", "mptcp-default-vs-tcp-2-paths-bwx2", "mptcp-default-vs-tcp-2-paths-rttx5"]);
     const x = { plan: multi, runs: multiRuns(), warnings: [] };
     const one = analyzeExperiment(x, { baseline: "transport=tcp", candidates: ["transport=mptcp,family=2 paths bwx0.5"] });
-    assert.deepEqual(one.comparisons.map((c) => [c.baseline, c.candidate]), [["h2/tcp · out-of-order · none · 2 paths bw×0.5", "h2/mptcp · out-of-order · none · 2 paths bw×0.5"]]);
+    assert.deepEqual(one.comparisons.map((c) => [c.baseline, c.candidate]), [["h2/tcp · out-of-order · none · 2 paths bw×0.5", "h2/mptcp default · out-of-order · none · 2 paths bw×0.5"]]);
     assert.throws(() => analyzeExperiment(x, { baseline: "family=2 paths bw×0.5", candidates: ["transport=tcp,family=2 paths bw×2"] }), /--baseline "family=2 paths bw×0.5" matches 2 configurations for candidate h2\/tcp · out-of-order · none · 2 paths bw×2/);
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol=h2" }), /matches every configuration/);
   });

@@ -22,8 +22,8 @@ describe("an experiment plan's scheduler", () => {
     const good = plan({ mpquic: { name: "ecf", options: { beta: "1" } } });
     assert.deepEqual(validatePlan(good, "p.plan.json"), []);
     const cell = { site: "two-frames", network: "n", serverModel: "out-of-order", priority: "none", run: 0 } as const;
-    assert.deepEqual(cellConfiguration(good as any, { ...cell, protocol: "h3", transport: "mpquic" }).scheduler, { name: "ecf", options: { beta: "1" } });
-    assert.equal(cellConfiguration(good as any, { ...cell, protocol: "h2", transport: "mptcp" }).scheduler, undefined, "mptcp keeps the runner's default");
+    assert.deepEqual(cellConfiguration(good as any, { ...cell, protocol: "h3", transport: "mpquic", scheduler: "ecf beta=1" }).scheduler, { name: "ecf", options: { beta: "1" } });
+    assert.deepEqual(cellConfiguration(good as any, { ...cell, protocol: "h2", transport: "mptcp", scheduler: "default" }).scheduler, { name: "default", options: {} }, "mptcp runs the plan format's default, named");
     assert.deepEqual(validatePlan(plan({ mpquic: { name: "ecf" } }, { transports: ["mptcp"], protocols: ["h2"], connectionsPerOrigin: { h2: 1 } }), "p.plan.json"), [
       "p.plan.json: /scheduler/mpquic: the plan runs no mpquic (it is not in /transports), so its scheduler would never be used",
     ]);

@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cellSeed, PLAN_SUFFIX, RUNS_SUFFIX, type CellKey, type ExperimentPlan, type NetworkConfig, type RunResult } from "@pagepath/results";
+import { cellSeed, plannedScheduler, PLAN_SUFFIX, RUNS_SUFFIX, type CellKey, type ExperimentPlan, type NetworkConfig, type RunResult } from "@pagepath/results";
 
 const SHA = "0".repeat(64);
 
@@ -52,6 +52,7 @@ export function sampleRun(plan: ExperimentPlan, cell: CellKey, loadMs: number | 
       priority: cell.priority,
       chunkSizeBytes: plan.chunkSizeBytes,
       connectionsPerOrigin: plan.connectionsPerOrigin[cell.protocol] ?? null,
+      ...(cell.scheduler === undefined ? {} : { scheduler: plannedScheduler(plan, cell.transport, cell.scheduler) }),
     },
     run: cell.run,
     seed: cellSeed(plan, cell.run),

@@ -5,15 +5,16 @@
 import type { ExperimentData, RunRow } from "../src/server/api.js";
 import type { Placed } from "./heatmap.js";
 
-export type Config = Pick<RunRow, "protocol" | "transport" | "serverModel" | "priority">;
+export type Config = Pick<RunRow, "protocol" | "transport" | "serverModel" | "priority" | "scheduler">;
 
+/** The scheduler comes last, and only when there is one, so that keys of single-path configurations (in links) stay as they were. */
 export function configKey(c: Config): string {
-  return `${c.protocol}/${c.transport}/${c.serverModel}/${c.priority}`;
+  return [c.protocol, c.transport, c.serverModel, c.priority, ...(c.scheduler === undefined ? [] : [c.scheduler])].join("/");
 }
 
 export function configLabel(key: string): string {
-  const [protocol, transport, server, priority] = key.split("/");
-  return `${protocol} over ${transport}, ${server} server, priority ${priority}`;
+  const [protocol, transport, server, priority, ...scheduler] = key.split("/");
+  return `${protocol} over ${transport}${scheduler.length > 0 ? ` (scheduler ${scheduler.join("/")})` : ""}, ${server} server, priority ${priority}`;
 }
 
 /** The plan's configurations, in its order. */

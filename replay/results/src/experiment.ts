@@ -4,6 +4,7 @@
  * resumes after a crash. Described in docs/formats/experiment-results.md; the plan's JSON Schema is
  * replay/results/schema/experiment-plan.schema.json.
  */
+import { planSchedulers, runSchedulerKey, schedulerKey } from "./plan-schedulers.js";
 import {
   transportsFor,
   type Client,
@@ -59,14 +60,21 @@ export interface ExperimentPlan {
   preemption?: boolean;
   /**
    * Per multipath transport of `transports`, the scheduler its cells run with (mpquic: pagepath's
-   * or tquic's, mptcp: the kernel's); the transport's default (lowest-rtt, default) when absent.
+   * or tquic's, mptcp: the kernel's), or an array of them, each a cell of its own (a factor of the
+   * plan); the transport's default (PLAN_DEFAULT_SCHEDULERS) when absent.
    */
-  scheduler?: Partial<Record<"mpquic" | "mptcp", { name: string; options?: Record<string, string> }>>;
+  scheduler?: Partial<Record<"mpquic" | "mptcp", PlannedScheduler | PlannedScheduler[]>>;
   /** How long a run may take before it is ended as incomplete; DEFAULT_RUN_TIMEOUT_MS when absent. */
   timeoutMs?: number;
 }
 
 export const DEFAULT_RUN_TIMEOUT_MS = 120_000;
+
+export interface PlannedScheduler {
+  name: string;
+  /** As `--scheduler-opt KEY=VALUE`, values as strings; none when absent. */
+  options?: Record<string, string>;
+}
 
 /** A full factorial grid of networks (seed 001 Table 4.1). Rates are the same up and down. */
 export interface NetworkGrid {
@@ -114,17 +122,24 @@ export interface CellKey {
   transport: Transport;
   serverModel: ServerModel;
   priority: PriorityScheme;
+  /** The multipath scheduler (schedulerKey, e.g. "ecf beta=1 form=cwnd"); absent over tcp and quic. */
+  scheduler?: string;
   run: number;
 }
 
+/** A run's cell; a run that predates `configuration.scheduler` is in the cell of what it ran (runSchedulerKey). */
 export function cellOf(r: RunResult): CellKey {
   const c = r.configuration;
-  return { site: r.site.name, network: c.network.name, protocol: c.protocol, transport: c.transport, serverModel: c.serverModel, priority: c.priority, run: r.run };
+  const scheduler = runSchedulerKey(c);
+  return { site: r.site.name, network: c.network.name, protocol: c.protocol, transport: c.transport, serverModel: c.serverModel, priority: c.priority, ...(scheduler === undefined ? {} : { scheduler }), run: r.run };
 }
 
-/** One string per cell, for maps and for finding which cells a resumed sweep still owes. */
+/**
+ * One string per cell, for maps and for finding which cells a resumed sweep still owes. The scheduler
+ * is in it only when there is one, so a single-path cell's id is what it was before schedulers.
+ */
 export function cellId(k: CellKey): string {
-  return JSON.stringify([k.site, k.network, k.protocol, k.transport, k.serverModel, k.priority, k.run]);
+  return JSON.stringify([k.site, k.network, k.protocol, k.transport, k.serverModel, k.priority, ...(k.scheduler === undefined ? [] : [k.scheduler]), k.run]);
 }
 
 /**
@@ -140,8 +155,14 @@ export function planStacks(plan: ExperimentPlan): { protocol: Protocol; transpor
   return plan.protocols.flatMap((protocol) => plan.transports.filter((t) => transportsFor(protocol).includes(t)).map((transport) => ({ protocol, transport })));
 }
 
+/** The scheduler keys a transport's cells run with: one per scheduler the plan gives it, none (one cell) over tcp and quic. */
+export function planSchedulerKeys(plan: ExperimentPlan, transport: Transport): (string | undefined)[] {
+  return planSchedulers(plan, transport).map((s) => (s ? schedulerKey(s) : undefined));
+}
+
 export function plannedRunCount(plan: ExperimentPlan): number {
-  return plan.sites.length * plan.networks.length * planStacks(plan).length * plan.serverModels.length * plan.priorities.length * plan.runs;
+  const stacks = planStacks(plan).reduce((n, s) => n + planSchedulerKeys(plan, s.transport).length, 0);
+  return plan.sites.length * plan.networks.length * stacks * plan.serverModels.length * plan.priorities.length * plan.runs;
 }
 
 /**
@@ -155,8 +176,10 @@ export function planCells(plan: ExperimentPlan): CellKey[] {
     for (const network of plan.networks) {
       for (const site of plan.sites) {
         for (const { protocol, transport } of planStacks(plan)) {
-          for (const serverModel of plan.serverModels) {
-            for (const priority of plan.priorities) cells.push({ site: site.name, network: network.name, protocol, transport, serverModel, priority, run });
+          for (const scheduler of planSchedulerKeys(plan, transport)) {
+            for (const serverModel of plan.serverModels) {
+              for (const priority of plan.priorities) cells.push({ site: site.name, network: network.name, protocol, transport, serverModel, priority, ...(scheduler === undefined ? {} : { scheduler }), run });
+            }
           }
         }
       }

@@ -3,7 +3,8 @@
  * everything the plan fixes (client, seed, network paths, graph, chunk size, connections) is what the
  * run used. A run that disagrees would be counted in a cell it was not run for.
  */
-import { cellSeed, type ExperimentPlan } from "./experiment.js";
+import { cellSeed, planSchedulerKeys, type ExperimentPlan } from "./experiment.js";
+import { runSchedulerKey } from "./plan-schedulers.js";
 import type { PathConfig, RunResult } from "./run-result.js";
 
 export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
@@ -27,6 +28,11 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
   axis("/configuration/transport", c.transport, plan.transports, "transports");
   axis("/configuration/serverModel", c.serverModel, plan.serverModels, "server models");
   axis("/configuration/priority", c.priority, plan.priorities, "priority schemes");
+  // A run from before runs recorded their scheduler is in the cell of what it ran (runSchedulerKey).
+  if (c.scheduler !== undefined && !planSchedulerKeys(plan, c.transport).includes(runSchedulerKey(c))) {
+    const keys = planSchedulerKeys(plan, c.transport).map((k) => JSON.stringify(k ?? null));
+    problems.push(`/configuration/scheduler: ${JSON.stringify(runSchedulerKey(c) ?? null)} is not one of the plan's schedulers for ${c.transport} (${keys.join(", ")})`);
+  }
   if (r.run >= plan.runs) problems.push(`/run: ${r.run} is beyond the plan's ${plan.runs} runs per cell (0 to ${plan.runs - 1})`);
   else differs("/seed", r.seed, cellSeed(plan, r.run), `seed for run ${r.run} (baseSeed + run)`);
   if (plan.preemption !== undefined) differs("/configuration/preemption", c.preemption ?? false, plan.preemption, "preemption");

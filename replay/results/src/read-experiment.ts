@@ -76,5 +76,5 @@ export function parseRuns(text: string, file: string, plan: ExperimentPlan): Exp
 
 function describeCell(r: RunResult): string {
   const c = cellOf(r);
-  return `site ${c.site}, network ${c.network}, ${c.protocol}/${c.transport}, ${c.serverModel} server, priority ${c.priority}, run ${c.run}`;
+  return `site ${c.site}, network ${c.network}, ${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : `, scheduler ${c.scheduler}`}, ${c.serverModel} server, priority ${c.priority}, run ${c.run}`;
 }

@@ -28,7 +28,8 @@ function compiled(): Record<SchemaName, ValidateFunction> {
 export function shapeProblems(value: unknown, schema: SchemaName): string[] | undefined {
   const check = compiled()[schema];
   if (check(value)) return undefined;
-  return (check.errors ?? []).map((e) => describeSchemaError(e, value, FORMAT_NAMES[schema]));
+  // An if/then/else failure is also reported as the errors of the branch taken: those say what is wrong.
+  return (check.errors ?? []).filter((e) => e.keyword !== "if").map((e) => describeSchemaError(e, value, FORMAT_NAMES[schema]));
 }
 
 /**

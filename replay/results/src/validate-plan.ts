@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
 import { generatedNetworks } from "./plan-networks.js";
+import { schedulerKey, writtenSchedulers } from "./plan-schedulers.js";
 import { transportRefusal, transportsFor, type Transport } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
@@ -63,11 +64,29 @@ function consistencyProblems(p: ExperimentPlan): string[] {
   for (const t of Object.keys(p.scheduler ?? {}) as Transport[]) {
     if (!p.transports.includes(t)) problems.push(`/scheduler/${t}: the plan runs no ${t} (it is not in /transports), so its scheduler would never be used`);
   }
-  const kernel = p.scheduler?.mptcp?.options;
-  if (kernel && Object.keys(kernel).length > 0) problems.push(`/scheduler/mptcp/options: the kernel's MPTCP schedulers take no options`);
+  problems.push(...schedulerProblems(p));
   if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
   return problems;
+}
+
+/** Per choice of a scheduler factor: MPTCP's take no options, and no choice is given twice (it would be one cell). */
+function schedulerProblems(p: ExperimentPlan): string[] {
+  return (["mpquic", "mptcp"] as const).flatMap((t) => {
+    const array = Array.isArray(p.scheduler?.[t]);
+    const at = (i: number) => `/scheduler/${t}${array ? `/${i}` : ""}`;
+    const seen = new Map<string, number>();
+    return writtenSchedulers(p, t).flatMap((s, i) => {
+      const key = schedulerKey({ name: s.name, options: s.options ?? {} });
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, i);
+      const options = s.options ?? {};
+      return [
+        ...(t === "mptcp" && Object.keys(options).length > 0 ? [`${at(i)}/options: the kernel's MPTCP schedulers take no options`] : []),
+        ...(first === undefined ? [] : [`${at(i)}: scheduler ${JSON.stringify(key)} is already given at ${at(first)}`]),
+      ];
+    });
+  });
 }
 
 function duplicates(names: string[], at: string, what: string): string[] {

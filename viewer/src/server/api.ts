@@ -125,16 +125,17 @@ export type RunRow = CellKey &
   RunResult["metrics"] & {
     /** Each path's share of the bytes down on the wire (PathShare.wireShare), path 0 first. */
     bytesDownShare: (number | null)[];
-    /** configuration.scheduler as "name key=value ..."; null when none or not recorded. */
-    scheduler: string | null;
   };
 
 export interface ExperimentData {
   /** The plan file, relative to the served directory. */
   file: string;
   plan: ExperimentPlan;
-  /** The protocol and transport pairs the plan runs (pairs that cannot work are not in its matrix). */
-  stacks: { protocol: Protocol; transport: Transport }[];
+  /**
+   * The protocol and transport pairs the plan runs (pairs that cannot work are not in its matrix),
+   * a multipath pair once per scheduler of the plan's (CellKey's scheduler).
+   */
+  stacks: { protocol: Protocol; transport: Transport; scheduler?: string }[];
   runs: RunRow[];
   warnings: string[];
   /** One per network of the plan, in plan order. */

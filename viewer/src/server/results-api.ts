@@ -12,11 +12,11 @@ import {
   PLAN_SUFFIX,
   planConfigurations,
   plannedRunCount,
+  planSchedulerKeys,
   planStacks,
   readExperiment,
   runsFileFor,
   RUNS_SUFFIX,
-  schedulerLabel,
   SELECTOR_KEYS,
   type Experiment,
   type ExperimentPlan,
@@ -99,8 +99,8 @@ async function readCached<T>(root: string, planPath: string, cache: FileCache<T>
 function loaded(x: Experiment): LoadedExperiment {
   return {
     plan: x.plan,
-    stacks: planStacks(x.plan),
-    runs: x.runs.map((r): RunRow => ({ ...cellOf(r), seed: r.seed, status: r.status, error: r.error, ...r.metrics, bytesDownShare: pathShares(r).map((p) => p.wireShare), scheduler: schedulerLabel(r.configuration.scheduler) })),
+    stacks: planStacks(x.plan).flatMap((s) => planSchedulerKeys(x.plan, s.transport).map((scheduler) => ({ ...s, ...(scheduler === undefined ? {} : { scheduler }) }))),
+    runs: x.runs.map((r): RunRow => ({ ...cellOf(r), seed: r.seed, status: r.status, error: r.error, ...r.metrics, bytesDownShare: pathShares(r).map((p) => p.wireShare) })),
     warnings: x.warnings,
     places: x.plan.networks.map((n) => ({ network: n.name, familyKey: familyKey(n), family: familyLabel(n), point: gridPointOf(n), row: bandwidthLabel(gridPointOf(n)) })),
     analysisChoices: { configurations: configurationChoices(x.plan), metrics: METRIC_TITLES },
@@ -109,7 +109,7 @@ function loaded(x: Experiment): LoadedExperiment {
 
 /** Each configuration with a selector naming every key, so that it picks that configuration alone. */
 function configurationChoices(plan: ExperimentPlan): { label: string; selector: string }[] {
-  return planConfigurations(plan).map((c) => ({ label: c.label, selector: SELECTOR_KEYS.map((k) => `${k}=${c[k]}`).join(",") }));
+  return planConfigurations(plan).map((c) => ({ label: c.label, selector: SELECTOR_KEYS.flatMap((k) => (c[k] === undefined ? [] : [`${k}=${c[k]}`])).join(",") }));
 }
 
 function runsVersion(path: string): string {

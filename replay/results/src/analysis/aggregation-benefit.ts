@@ -11,6 +11,7 @@
  */
 import type { ExperimentPlan } from "../experiment.js";
 import type { NetworkConfig, PathConfig, RunResult, Transport } from "../run-result.js";
+import { runSchedulerKey } from "../plan-schedulers.js";
 import { median } from "../accuracy.js";
 import type { AnalysisConfiguration } from "./configurations.js";
 import { gridPointOf, type GridPoint } from "./network-family.js";
@@ -71,7 +72,8 @@ export function aggregationBenefits(plan: ExperimentPlan, configs: AnalysisConfi
     }
     const stack = (r: RunResult, transport: Transport) =>
       r.configuration.protocol === m.protocol && r.configuration.transport === transport && r.configuration.serverModel === m.serverModel && r.configuration.priority === m.priority;
-    const multipathRuns = runs.filter((r) => stack(r, m.transport));
+    // Each scheduler of the multipath transport is a configuration of its own, set against the same single-path runs.
+    const multipathRuns = runs.filter((r) => stack(r, m.transport) && runSchedulerKey(r.configuration) === m.scheduler);
     const singleRuns = runs.filter((r) => stack(r, single));
     for (const name of m.networks) {
       const network = networks.get(name)!;

@@ -1,17 +1,21 @@
 /**
  * An experiment's configurations: everything that sets a run apart except its site, its replication
- * and its network's grid point. So a configuration is a protocol stack, server model and priority
- * scheme on one family of networks, and its runs across the family's grid points are comparable cells.
+ * and its network's grid point. So a configuration is a protocol stack (with its multipath scheduler),
+ * server model and priority scheme on one family of networks, and its runs across the family's grid
+ * points are comparable cells.
  */
-import { planStacks, type ExperimentPlan } from "../experiment.js";
+import { planSchedulerKeys, planStacks, type ExperimentPlan } from "../experiment.js";
+import { runSchedulerKey } from "../plan-schedulers.js";
 import type { PriorityScheme, Protocol, RunResult, ServerModel, Transport } from "../run-result.js";
 import { familyKey, familyLabel } from "./network-family.js";
 
 export interface AnalysisConfiguration {
-  /** Short and unique within the experiment: "h2/tcp · out-of-order · none · 2 paths rtt×5". */
+  /** Short and unique within the experiment: "h2/tcp · out-of-order · none · 2 paths rtt×5", "h3/mpquic ecf beta=1 · ...". */
   label: string;
   protocol: Protocol;
   transport: Transport;
+  /** The multipath scheduler (CellKey's scheduler); absent over tcp and quic. */
+  scheduler?: string;
   serverModel: ServerModel;
   priority: PriorityScheme;
   /** familyLabel of its networks. */
@@ -22,8 +26,8 @@ export interface AnalysisConfiguration {
   networks: string[];
 }
 
-export function configurationLabel(c: Pick<AnalysisConfiguration, "protocol" | "transport" | "serverModel" | "priority" | "family">): string {
-  return `${c.protocol}/${c.transport} · ${c.serverModel} · ${c.priority} · ${c.family}`;
+export function configurationLabel(c: Pick<AnalysisConfiguration, "protocol" | "transport" | "scheduler" | "serverModel" | "priority" | "family">): string {
+  return `${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : ` ${c.scheduler}`} · ${c.serverModel} · ${c.priority} · ${c.family}`;
 }
 
 /** The plan's configurations: family by family (in the order their first network is listed), then stack, server model and priority in plan order. */
@@ -37,18 +41,20 @@ export function planConfigurations(plan: ExperimentPlan): AnalysisConfiguration[
   }
   return [...families].flatMap(([key, f]) =>
     planStacks(plan).flatMap((stack) =>
-      plan.serverModels.flatMap((serverModel) =>
-        plan.priorities.map((priority) => {
-          const parts = { ...stack, serverModel, priority, family: f.label };
-          return { label: configurationLabel(parts), ...parts, familyKey: key, networks: f.networks };
-        }),
+      planSchedulerKeys(plan, stack.transport).flatMap((scheduler) =>
+        plan.serverModels.flatMap((serverModel) =>
+          plan.priorities.map((priority) => {
+            const parts = { ...stack, ...(scheduler === undefined ? {} : { scheduler }), serverModel, priority, family: f.label };
+            return { label: configurationLabel(parts), ...parts, familyKey: key, networks: f.networks };
+          }),
+        ),
       ),
     ),
   );
 }
 
-/** A run's configuration: its stack, server model and priority, on its network's family. */
+/** A run's configuration: its stack and scheduler, server model and priority, on its network's family. */
 export function configurationOfRun(run: RunResult): string {
   const c = run.configuration;
-  return configurationLabel({ protocol: c.protocol, transport: c.transport, serverModel: c.serverModel, priority: c.priority, family: familyLabel(c.network) });
+  return configurationLabel({ protocol: c.protocol, transport: c.transport, scheduler: runSchedulerKey(c), serverModel: c.serverModel, priority: c.priority, family: familyLabel(c.network) });
 }

@@ -2,6 +2,7 @@
 import type { Experiment } from "../read-experiment.js";
 import type { RunResult } from "../run-result.js";
 import { familyLabel } from "./network-family.js";
+import { runSchedulerKey } from "../plan-schedulers.js";
 
 export interface RunRow {
   experiment: string;
@@ -16,6 +17,8 @@ export interface RunRow {
   paths: number;
   protocol: string;
   transport: string;
+  /** CellKey's scheduler (a run from before runs recorded it: what it ran); null over tcp and quic. */
+  scheduler: string | null;
   connectionsPerOrigin: number | null;
   serverModel: string;
   priority: string;
@@ -32,7 +35,7 @@ export interface RunRow {
 
 /** The CSV's columns, in order: RunRow's fields. */
 export const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
-  "experiment", "site", "network", "family", "path0DownMbps", "path0UpMbps", "path0RttMs", "path0Loss", "path0QueuePackets", "paths", "protocol", "transport",
+  "experiment", "site", "network", "family", "path0DownMbps", "path0UpMbps", "path0RttMs", "path0Loss", "path0QueuePackets", "paths", "protocol", "transport", "scheduler",
   "connectionsPerOrigin", "serverModel", "priority", "run", "seed", "status", "domContentLoadedMs", "loadMs", "graphCompleteMs", "bytesDown", "error",
 ];
 
@@ -53,6 +56,7 @@ export function runRows(x: Experiment): RunRow[] {
       paths: c.network.paths.length,
       protocol: c.protocol,
       transport: c.transport,
+      scheduler: runSchedulerKey(c) ?? null,
       connectionsPerOrigin: c.connectionsPerOrigin,
       serverModel: c.serverModel,
       priority: c.priority,

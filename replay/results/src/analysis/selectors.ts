@@ -6,7 +6,7 @@
  */
 import type { AnalysisConfiguration } from "./configurations.js";
 
-export const SELECTOR_KEYS = ["protocol", "transport", "serverModel", "priority", "family"] as const;
+export const SELECTOR_KEYS = ["protocol", "transport", "scheduler", "serverModel", "priority", "family"] as const;
 type SelectorKey = (typeof SELECTOR_KEYS)[number];
 
 export interface Selector {
@@ -20,11 +20,13 @@ export interface ConfigurationPair {
   candidate: AnalysisConfiguration;
 }
 
-/** `key=value,key=value`; `option` ("--baseline") names it in errors. */
+/** `key=value,key=value`; `option` ("--baseline") names it in errors. A value may hold "=" (`scheduler=ecf beta=1`). */
 export function parseSelector(text: string, option: string): Selector {
   const terms = text.split(",").map((term) => {
-    const [key, value, ...extra] = term.split("=").map((s) => s.trim());
-    if (!key || value === undefined || value === "" || extra.length > 0) throw new Error(`${option} "${text}": "${term}" is not key=value (keys: ${SELECTOR_KEYS.join(", ")})`);
+    const at = term.indexOf("=");
+    const key = at < 0 ? term.trim() : term.slice(0, at).trim();
+    const value = at < 0 ? undefined : term.slice(at + 1).trim();
+    if (!key || value === undefined || value === "") throw new Error(`${option} "${text}": "${term}" is not key=value (keys: ${SELECTOR_KEYS.join(", ")})`);
     const known = SELECTOR_KEYS.find((k) => k.toLowerCase() === key.toLowerCase());
     if (!known) throw new Error(`${option} "${text}": unknown key "${key}" (keys: ${SELECTOR_KEYS.join(", ")})`);
     return { key: known, value };
@@ -35,8 +37,9 @@ export function parseSelector(text: string, option: string): Selector {
 /** Values match ignoring case and spaces; "x" stands for "×" so that `family=2paths rttx5` can be typed. */
 const normalise = (s: string) => s.toLowerCase().replace(/×/g, "x").replace(/\s+/g, "");
 
+/** A configuration without a scheduler (tcp, quic) is not picked by any `scheduler=`. */
 export function selects(s: Selector, c: AnalysisConfiguration): boolean {
-  return s.terms.every((t) => normalise(c[t.key]) === normalise(t.value));
+  return s.terms.every((t) => c[t.key] !== undefined && normalise(c[t.key]!) === normalise(t.value));
 }
 
 /**

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { experimentOutput, readPlanFile, validatePlan, type ExperimentPlan } from "@pagepath/results";
+import { experimentOutput, planSchedulers, readPlanFile, validatePlan, type ExperimentPlan } from "@pagepath/results";
 import { checkReplayInputs } from "../graph-check.js";
 import { resolveScheduler, SchedulerRefusal } from "../multipath-scheduler.js";
 
@@ -52,18 +52,22 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string, check
   return { plan: resolved, planFile, runsFile, outDir: out };
 }
 
-/** Each scheduler the plan names, checked by the binaries that will run it (names and options). */
+/**
+ * Each scheduler the plan's cells run with, its default included, checked by the binaries that will
+ * run it (names and options), each problem at the JSON pointer of its choice.
+ */
 function schedulerProblems(plan: ExperimentPlan): string[] {
-  return (["mpquic", "mptcp"] as const).flatMap((t) => {
-    const s = plan.scheduler?.[t];
-    if (!s) return [];
-    try {
-      resolveScheduler(t, s.name, Object.entries(s.options ?? {}).map(([k, v]) => `${k}=${v}`));
-      return [];
-    } catch (e) {
-      if (!(e instanceof SchedulerRefusal)) throw e;
-      return [`/scheduler/${t}: ${e.message.replace(/^--scheduler(-opt)?:? ?/, "")}`];
-    }
+  return (["mpquic", "mptcp"] as const).filter((t) => plan.transports.includes(t)).flatMap((t) => {
+    const array = Array.isArray(plan.scheduler?.[t]);
+    return planSchedulers(plan, t).flatMap((s, i) => {
+      try {
+        resolveScheduler(t, s!.name, Object.entries(s!.options).map(([k, v]) => `${k}=${v}`));
+        return [];
+      } catch (e) {
+        if (!(e instanceof SchedulerRefusal)) throw e;
+        return [`/scheduler/${t}${array ? `/${i}` : ""}: ${e.message.replace(/^--scheduler(-opt)?:? ?/, "")}`];
+      }
+    });
   });
 }
 

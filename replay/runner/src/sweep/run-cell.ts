@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import {
   cellSeed,
   DEFAULT_RUN_TIMEOUT_MS,
+  plannedScheduler,
   RUN_RESULT_SCHEMA_VERSION,
   runsFileFor,
   type CellKey,
@@ -90,14 +91,15 @@ export function cellConfiguration(plan: ExperimentPlan, cell: CellKey): Omit<Run
     ...(cell.protocol === "h1" ? { http1: "1.1" as const } : {}),
     emulation: emulated ? { preloader: true, cpuFactor: 1, waitFor: plan.metric ?? "load" } : null,
     preemption: plan.preemption ?? false,
-    ...plannedScheduler(plan, cell.transport),
+    scheduler: cellScheduler(plan, cell),
   };
 }
 
-/** The plan's scheduler for a multipath transport; nothing (the runner's default) when it names none. */
-function plannedScheduler(plan: ExperimentPlan, transport: CellKey["transport"]): Pick<RunConfiguration, "scheduler"> {
-  const s = transport === "mpquic" || transport === "mptcp" ? plan.scheduler?.[transport] : undefined;
-  return s ? { scheduler: { name: s.name, options: s.options ?? {} } } : {};
+/** The cell's scheduler, explicit even when the plan names none, so that what runs is what the cell key says. */
+function cellScheduler(plan: ExperimentPlan, cell: CellKey): RunConfiguration["scheduler"] {
+  const s = plannedScheduler(plan, cell.transport, cell.scheduler);
+  if (s === undefined) throw new Error(`cell ${logName(cell)}: the plan has no ${cell.transport} scheduler ${JSON.stringify(cell.scheduler)}`);
+  return s;
 }
 
 /** A run that could not be made, recorded so that it is counted and reported rather than lost. */
@@ -131,7 +133,11 @@ function siteGraph(c: CellRun): string {
   return resolve(dirname(c.planFile), c.plan.sites.find((s) => s.name === c.cell.site)!.graph);
 }
 
-/** A folder name per cell: its axis values, which are plan names and so safe in a path. */
+/**
+ * A folder name per cell: its axis values, which are plan names and so safe in a path, and its
+ * scheduler with anything but [A-Za-z0-9.-] made "-" (option values are free text).
+ */
 export function logName(cell: CellKey): string {
-  return [cell.site, cell.network, cell.protocol, cell.transport, cell.serverModel, cell.priority, `run${cell.run}`].join("_");
+  const scheduler = cell.scheduler === undefined ? [] : [cell.scheduler.replace(/[^A-Za-z0-9.-]+/g, "-")];
+  return [cell.site, cell.network, cell.protocol, cell.transport, cell.serverModel, cell.priority, ...scheduler, `run${cell.run}`].join("_");
 }
