@@ -50,7 +50,9 @@ export async function runsApi(res: ServerResponse, root: string, params: URLSear
 
 function replayed(experiment: string | null, runFile: string | null, r: RunResult, sameBytes: boolean): ReplayedRun {
   const cell = cellOf(r);
-  const key = runFile ?? `${experiment}:${cell.site}/${cell.network}/${cell.protocol}-${cell.transport}/${cell.serverModel}/${cell.priority}/${cell.run}`;
+  // The scheduler only where there is one, so that keys of single-path runs (kept in links) stay as they were.
+  const scheduler = cell.scheduler === undefined ? "" : ` ${cell.scheduler}`;
+  const key = runFile ?? `${experiment}:${cell.site}/${cell.network}/${cell.protocol}-${cell.transport}${scheduler}/${cell.serverModel}/${cell.priority}/${cell.run}`;
   const { client, status, error, metrics, nodeTimings, connections, paths, warnings } = r;
   return { key, experiment, runFile, cell, sameBytes, client, status, error, metrics, nodeTimings, connections, paths, warnings, pathUse: pathUse(r), nodePaths: nodePaths(r) };
 }
