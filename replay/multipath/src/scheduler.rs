@@ -49,6 +49,13 @@ pub trait Scheduler: Send {
     fn name(&self) -> &'static str;
     fn decide(&mut self, cx: &Context) -> Decision;
     fn on_event(&mut self, _now: Duration, _event: &Event) {}
+    /// Whether it chooses among the streams itself. A transport then lets it see every stream the
+    /// application has data for (the replay server writes all its ready responses into the
+    /// connection rather than a chunk ahead of the wire), as the seeds' senders hold the whole
+    /// page; a path-only scheduler leaves the order to the application and the transport.
+    fn orders_streams(&self) -> bool {
+        true
+    }
 }
 
 /// Which path the next packet takes.
@@ -61,6 +68,10 @@ pub trait PathScheduler: Send {
 pub trait StreamScheduler: Send {
     fn select_stream(&mut self, cx: &Context, path: PathId) -> Option<StreamId>;
     fn on_event(&mut self, _now: Duration, _event: &Event) {}
+    /// See `Scheduler::orders_streams`.
+    fn orders_streams(&self) -> bool {
+        true
+    }
 }
 
 /// The transport's own stream order (the order of `Context::streams`): the default axis for a
@@ -71,6 +82,10 @@ pub struct TransportOrder;
 impl StreamScheduler for TransportOrder {
     fn select_stream(&mut self, cx: &Context, _path: PathId) -> Option<StreamId> {
         cx.streams.iter().find(|s| s.remaining > 0).map(|s| s.id)
+    }
+
+    fn orders_streams(&self) -> bool {
+        false
     }
 }
 
@@ -105,5 +120,9 @@ impl<P: PathScheduler, S: StreamScheduler> Scheduler for Paired<P, S> {
     fn on_event(&mut self, now: Duration, event: &Event) {
         self.paths.on_event(now, event);
         self.streams.on_event(now, event);
+    }
+
+    fn orders_streams(&self) -> bool {
+        self.streams.orders_streams()
     }
 }

@@ -43,6 +43,11 @@ impl Plugged {
         }
     }
 
+    /// Whether the scheduler chooses among the streams itself (`Scheduler::orders_streams`).
+    pub fn orders_streams(&self) -> bool {
+        self.scheduler.orders_streams()
+    }
+
     /// The connection's Plugged, when a pagepath scheduler drives it.
     pub fn of(conn: &mut tquic::Connection) -> Option<&mut Plugged> {
         conn.external_scheduler_mut()?.as_any_mut()?.downcast_mut::<Plugged>()

@@ -1,6 +1,8 @@
 //! Keeps the schedule in charge of the order on the wire: tquic buffers whatever flow control
 //! admits (tens of MB here) and sends it in its own stream order, so the connection asks the
 //! schedule for a chunk only while little of what it wrote is still unsent, like TCP_NOTSENT_LOWAT.
+//! Not under a pagepath scheduler that orders the streams itself (connection.rs): that one must
+//! see every ready response to choose among them.
 
 use tquic::Connection;
 

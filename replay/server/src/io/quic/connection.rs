@@ -39,6 +39,9 @@ pub(super) struct QuicConnection {
     /// Streams the schedule has finished whose log waits for tquic to close them, so that their
     /// `paths` count every packet, retransmissions included (a pagepath scheduler only).
     unlogged: HashMap<u64, StreamLog>,
+    /// A pagepath scheduler that orders the streams itself drives the connection: the schedule
+    /// then writes every ready response in, past the unsent budget, for it to choose from.
+    transport_orders_streams: bool,
 }
 
 impl QuicConnection {
@@ -58,6 +61,7 @@ impl QuicConnection {
             stream_written: HashMap::new(),
             discard: vec![0; 64 * 1024],
             unlogged: HashMap::new(),
+            transport_orders_streams: false,
         }
     }
 
@@ -144,6 +148,10 @@ impl QuicConnection {
         }
     }
 
+    fn may_write_chunk(&self, conn: &Connection) -> bool {
+        self.transport_orders_streams || self.budget.allows_chunk(conn)
+    }
+
     /// Whether `drive` has anything to do, now or at `next_timeout`.
     pub(super) fn has_work(&self) -> bool {
         self.pending.is_some() || self.schedule.pending() > 0
@@ -152,7 +160,7 @@ impl QuicConnection {
     /// When `drive` next has something to write, on the service clock: None while it waits for
     /// the stream or the connection instead, which wake the loop themselves.
     pub(super) fn wake_at(&self, conn: &Connection) -> Option<u64> {
-        if self.h3.is_none() || self.pending.is_some() || !self.budget.allows_chunk(conn) {
+        if self.h3.is_none() || self.pending.is_some() || !self.may_write_chunk(conn) {
             return None;
         }
         self.schedule.next_timeout()
@@ -162,6 +170,10 @@ impl QuicConnection {
     /// when anything was written.
     pub(super) fn drive(&mut self, service: &Service, conn: &mut Connection) -> bool {
         self.sweep_stopped(service, conn);
+        // tquic plugs the scheduler in once multipath is negotiated, not at the handshake.
+        if !self.transport_orders_streams {
+            self.transport_orders_streams = Plugged::of(conn).is_some_and(|p| p.orders_streams());
+        }
         let mut progressed = false;
         while let Some(h3) = self.h3.as_mut() {
             if let Some(chunk) = self.pending.as_mut() {
@@ -178,7 +190,7 @@ impl QuicConnection {
                 }
                 continue;
             }
-            if !self.budget.allows_chunk(conn) {
+            if !self.may_write_chunk(conn) {
                 break;
             }
             let Some(chunk) = self.schedule.next_chunk(service.now_us()) else { break };
