@@ -7,16 +7,16 @@ import { NET_BINARY, REPLAY_SERVER, networkSpec, startReplayServer, topologyDown
 import { tempDir } from "@pagepath/temp-dirs";
 
 /**
- * Bulk throughput of one large response over two equal emulated paths with each multipath QUIC
- * scheduler on the replay server, as a ratio to tquic's own minrtt in the same run: the cost of
- * going through pagepath's scheduler hook (and of each scheduler's choices) where the network
- * leaves nothing to choose between the paths.
+ * Bulk throughput over two equal emulated paths with each multipath QUIC scheduler on the replay
+ * server, as a ratio to tquic's own minrtt in the same run: the cost of going through pagepath's
+ * scheduler hook (and of each scheduler's choices) where the network leaves nothing to choose
+ * between the paths. The bytes go as one response, and as twenty at once, where a stream-aware
+ * scheduler's per-stream work is paid on every packet.
  */
 const run = promisify(execFile);
 const FETCH = join(process.cwd(), "replay", "target", "release", "pagepath-fetch");
 const ORIGIN = "https://www.sched.test";
 const HOST = "www.sched.test";
-const TARGET = "/bulk.bin";
 const TOPOLOGY = "bsched";
 export const REFERENCE = "minrtt";
 export const LINK = { paths: 2, rateMbit: 100, rttMs: 20, loss: 0 };
@@ -31,14 +31,20 @@ export interface SchedulerThroughput {
   scheduler: string;
   family: "pagepath" | "tquic";
   kind: "reference" | "path-only" | "stream-aware";
-  /** Medians over the loads. */
-  mbps: number;
-  ratio: number;
+  /** Responses fetched at once, the bytes split evenly among them. */
+  streams: number;
+  /** Medians over the loads that finished; null if none did. */
+  mbps: number | null;
+  ratio: number | null;
   /** Path-only schedulers against the 5% floor; null for the others. */
   meetsFloor: boolean | null;
   runsMbps: number[];
-  /** Bytes the client received on each path, median over the loads. */
-  clientBytesPerPath: number[];
+  /** Bytes the client received on each path, median over the loads that finished. */
+  clientBytesPerPath: number[] | null;
+  /** Loads that did not finish, with pagepath-fetch's reason. */
+  failed: string[];
+  /** Loads not run after a failure: each would cost the whole timeout again. */
+  skipped: number;
 }
 
 export interface ThroughputResult {
@@ -53,21 +59,38 @@ interface Listed {
   family: "pagepath" | "tquic";
 }
 
+/** The same bytes as one response, and as twenty fetched at once so that stream choice has work to do. */
+const WORKLOADS = [1, 20];
+
+const target = (streams: number, i: number) => (streams === 1 ? "/bulk.bin" : `/part-${i}-of-${streams}.bin`);
+
 /** The schedulers pagepath-server takes, by family: pagepath's registry and tquic's own. */
 export async function listedSchedulers(): Promise<Listed[]> {
   const { stdout } = await run(REPLAY_SERVER, ["schedulers"]);
   return JSON.parse(stdout).schedulers.map((s: Listed) => ({ name: s.name, family: s.family }));
 }
 
-/** One GET of the bulk response over both paths; Mbit/s from the request to its last byte. */
-async function fetchOnce(address: string, bytes: number): Promise<{ mbps: number; pathBytes: number[] }> {
+/** The slowest transfer waited for: a fetch slower than this counts as failed. */
+const SLOWEST_MBPS = 20;
+
+type Load = { mbps: number; pathBytes: number[] } | { failed: string };
+
+/** One fetch of `streams` responses over both paths; Mbit/s from the first request to the last byte. */
+async function fetchOnce(address: string, bytes: number, streams: number): Promise<Load> {
   const [a, b] = [networkAddress(0), networkAddress(1)];
-  const { stdout } = await run(NET_BINARY, ["exec", TOPOLOGY, "client", "--", FETCH, "--connect", `${address}:443`, "--host", HOST, "--local", a, "--local", b, "--multipath", "--timeout-s", "120", TARGET], { maxBuffer: 1 << 20 });
+  const targets = Array.from({ length: streams }, (_, i) => target(streams, i));
+  const timeout = Math.ceil((bytes * 8) / (SLOWEST_MBPS * 1e6)) + 5;
+  const fetched = await run(NET_BINARY, ["exec", TOPOLOGY, "client", "--", FETCH, "--connect", `${address}:443`, "--host", HOST, "--local", a, "--local", b, "--multipath", "--timeout-s", String(timeout), ...targets], { maxBuffer: 1 << 20 }).catch((e) => ({ error: String(e.stderr || e.message).trim() }));
+  if ("error" in fetched) return { failed: fetched.error.split("\n").at(-1)! };
+  const { stdout } = fetched;
   const report = JSON.parse(stdout.trim().split("\n").at(-1)!);
-  const r = report.responses[0];
-  if (r.status !== 200 || r.bytes !== bytes) throw new Error(`pagepath-fetch got status ${r.status} and ${r.bytes} bytes of ${bytes}`);
+  const responses: any[] = report.responses;
+  const got = responses.reduce((sum, r) => sum + r.bytes, 0);
+  if (responses.some((r) => r.status !== 200) || got !== bytes) return { failed: `statuses ${responses.map((r) => r.status).join(",")} and ${got} bytes of ${bytes}` };
+  const start = Math.min(...responses.map((r) => r.startUs));
+  const end = Math.max(...responses.map((r) => r.endUs));
   const pathBytes = [a, b].map((local) => report.paths.find((p: any) => p.local.startsWith(`${local}:`))?.bytesReceived ?? 0);
-  return { mbps: (bytes * 8) / (r.endUs - r.startUs), pathBytes };
+  return { mbps: (bytes * 8) / (end - start), pathBytes };
 }
 
 /** The topology's client address on `path` (docs/formats/topology.md). */
@@ -83,7 +106,13 @@ export async function benchSchedulerThroughput(megabytes: number, loads: number,
   const measured = [reference, ...listed.filter((s) => s.family === "pagepath")];
   const root = tempDir("bench-schedulers");
   // random, so that nothing on the way could make it smaller
-  const recording = writeSyntheticRecording(join(root, "recording"), ORIGIN, [{ path: TARGET, mimeType: "application/octet-stream", bytes, body: randomBytes(bytes), delayMs: 0 }]);
+  const resources = WORKLOADS.flatMap((streams) =>
+    Array.from({ length: streams }, (_, i) => {
+      const size = Math.floor(bytes / streams) + (i === 0 ? bytes % streams : 0);
+      return { path: target(streams, i), mimeType: "application/octet-stream", bytes: size, body: randomBytes(size), delayMs: 0 };
+    }),
+  );
+  const recording = writeSyntheticRecording(join(root, "recording"), ORIGIN, resources);
   const spec = networkSpec("schedulers", LINK);
   await topologyUp(TOPOLOGY, spec, 1);
   const servers: RunningReplayServer[] = [];
@@ -97,27 +126,37 @@ export async function benchSchedulerThroughput(megabytes: number, loads: number,
       servers.push(await startReplayServer([recording, "--out", out, "--protocol", "h3", "--transport", "mpquic", "--scheduler", s.name, "--no-qlog", "--delays", "zero", "--first-address", address], [NET_BINARY, "exec", TOPOLOGY, "server", "--"]));
       addresses.push(address);
     }
-    const runs = measured.map(() => [] as Array<{ mbps: number; pathBytes: number[] }>);
+    const runs = WORKLOADS.map(() => measured.map(() => [] as Load[]));
     for (let load = 0; load < loads; load++) {
-      // a different scheduler first in each round, so no one always follows the same one
-      for (let k = 0; k < measured.length; k++) {
-        const i = (k + load) % measured.length;
-        const got = await fetchOnce(addresses[i]!, bytes);
-        runs[i]!.push(got);
-        log(`[${load + 1}/${loads}] ${measured[i]!.name.padEnd(16)} ${got.mbps.toFixed(1)} Mbit/s`);
+      for (const [w, streams] of WORKLOADS.entries()) {
+        // a different scheduler first in each round, so no one always follows the same one
+        for (let k = 0; k < measured.length; k++) {
+          const i = (k + load) % measured.length;
+          if (runs[w]![i]!.some((l) => "failed" in l)) continue;
+          const got = await fetchOnce(addresses[i]!, bytes, streams);
+          runs[w]![i]!.push(got);
+          log(`[${load + 1}/${loads}] ${String(streams).padStart(2)} stream${streams === 1 ? " " : "s"} ${measured[i]!.name.padEnd(16)} ${"failed" in got ? `failed: ${got.failed}` : `${got.mbps.toFixed(1)} Mbit/s`}`);
+        }
       }
     }
-    const median = (xs: number[]) => quantile(xs, 0.5);
-    const referenceMbps = median(runs[0]!.map((r) => r.mbps));
-    const rows = measured.map((s, i): SchedulerThroughput => {
-      const mbps = median(runs[i]!.map((r) => r.mbps));
-      const kind = i === 0 ? "reference" : PATH_ONLY.includes(s.name) ? "path-only" : "stream-aware";
-      return {
-        scheduler: s.name, family: s.family, kind, mbps, ratio: mbps / referenceMbps,
-        meetsFloor: kind === "path-only" ? mbps / referenceMbps >= PATH_ONLY_FLOOR : null,
-        runsMbps: runs[i]!.map((r) => r.mbps),
-        clientBytesPerPath: [0, 1].map((p) => median(runs[i]!.map((r) => r.pathBytes[p]!))),
-      };
+    const median = (xs: number[]) => (xs.length ? quantile(xs, 0.5) : null);
+    const finished = (loads: Load[]) => loads.filter((l): l is { mbps: number; pathBytes: number[] } => !("failed" in l));
+    const rows = WORKLOADS.flatMap((streams, w) => {
+      const referenceMbps = median(finished(runs[w]![0]!).map((r) => r.mbps));
+      return measured.map((s, i): SchedulerThroughput => {
+        const done = finished(runs[w]![i]!);
+        const mbps = median(done.map((r) => r.mbps));
+        const ratio = mbps !== null && referenceMbps !== null ? mbps / referenceMbps : null;
+        const kind = i === 0 ? "reference" : PATH_ONLY.includes(s.name) ? "path-only" : "stream-aware";
+        return {
+          scheduler: s.name, family: s.family, kind, streams, mbps, ratio,
+          meetsFloor: kind === "path-only" && ratio !== null ? ratio >= PATH_ONLY_FLOOR : null,
+          runsMbps: done.map((r) => r.mbps),
+          clientBytesPerPath: done.length ? [0, 1].map((p) => median(done.map((r) => r.pathBytes[p]!))!) : null,
+          failed: runs[w]![i]!.flatMap((l) => ("failed" in l ? [l.failed] : [])),
+          skipped: loads - runs[w]![i]!.length,
+        };
+      });
     });
     return { link: { ...LINK, queuePackets: spec.queuePackets }, bytes, loads, rows };
   } finally {

@@ -37,17 +37,19 @@ experiment sweep throughput (needs root and a built corpus): the same plan (the 
 schedulers the multipath QUIC schedulers (needs root): each registered scheduler's decision cost
            (ns per decision with the acks and sends around it, median of 31 replays of 4,000
            decisions on a synthetic evolving two-path sender, 1 and 20 streams; ratio to
-           lowest-rtt), and the bulk throughput of one M MB response over two emulated paths of
-           100 Mbit/s and 20 ms RTT each (pagepath-server --transport mpquic --scheduler NAME,
-           pagepath-fetch --multipath), median of N loads each, the schedulers in turns, as a ratio
-           to tquic's own minrtt; path-only schedulers are held to a ratio of at least 0.95.
+           lowest-rtt), and the bulk throughput of M MB, as one response and as 20 at once, over
+           two emulated paths of 100 Mbit/s and 20 ms RTT each (pagepath-server --transport mpquic
+           --scheduler NAME, pagepath-fetch --multipath), median of N loads each, the schedulers
+           in turns, as a ratio to tquic's own minrtt; path-only schedulers are held to a ratio of
+           at least 0.95. A load that does not finish is reported (exit status 1) and that
+           scheduler is not run again on those responses.
   --loads N    loads (profiler, schedulers) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
   --data DIR   experiment: the corpus (default corpus-data)
   --sites N    experiment: how many corpus pages (default 4)
-  --megabytes M schedulers: size of the bulk response (default 50)
+  --megabytes M schedulers: bytes of the bulk transfer (default 30)
   --out DIR    where the JSON result goes (default bench/results)
 `,
   paths: { options: ["graphs", "data", "out"] },
@@ -58,7 +60,7 @@ schedulers the multipath QUIC schedulers (needs root): each registered scheduler
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "schedulers") {
-      const megabytes = numberOption(values, "megabytes", 50, 1, 1000);
+      const megabytes = numberOption(values, "megabytes", 30, 1, 1000);
       if (!Number.isInteger(megabytes)) throw new UsageError(`--megabytes "${values.megabytes}": expected a whole number of megabytes`);
       if (!Number.isInteger(loads)) throw new UsageError(`--loads "${values.loads}": expected a whole number`);
       requireRoot();
