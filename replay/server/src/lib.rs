@@ -8,3 +8,4 @@ pub mod io;
 pub mod run;
 pub mod schedulers_verb;
 pub mod service;
+pub mod transport_knobs_verb;
