@@ -2,8 +2,9 @@
 //! schedulers on: each path has a fixed one-way latency and a fixed capacity. Without a congestion
 //! window the sender paces at the capacity (seed 000's model: a path can send when its link is
 //! idle); with one, it sends whenever the window has room, acknowledgements (one latency back)
-//! reopen it, and packets queue at the link. Unit tests and `bench schedulers`
-//! use it; it is not the virtual-time simulator, which runs real transports.
+//! reopen it, and packets queue at the link. The unit tests use it (`bench schedulers` drives
+//! schedulers on a sender of its own, with slow start and losses); it is not the virtual-time
+//! simulator, which runs real transports.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
