@@ -1,5 +1,5 @@
 import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportRefusal, transportsFor, type Client, type RunConfiguration, type SchedulerChoice, type Transport } from "@pagepath/results";
-import { resolveScheduler, SchedulerRefusal } from "@pagepath/runner";
+import { resolveScheduler, resolveTransportKnobs, SchedulerRefusal, TransportKnobRefusal, type TransportKnobs } from "@pagepath/runner";
 import { numberOption, UsageError } from "../verb.js";
 
 /** Options of a replay run's configuration, shared by `pagepath replay` and `pagepath accuracy`. */
@@ -12,6 +12,8 @@ export const RUN_OPTIONS = {
   "chunk-bytes": { type: "string" },
   scheduler: { type: "string" },
   "scheduler-opt": { type: "string", multiple: true },
+  congestion: { type: "string" },
+  "tail-loss-probes": { type: "string" },
   "no-preloader": { type: "boolean", default: false },
   "cpu-factor": { type: "string" },
   "wait-for": { type: "string", default: "graph" },
@@ -31,6 +33,11 @@ export const RUN_OPTIONS_HELP = `
                           on the servers and the emulated browser alike; mptcp: one the kernel
                           lists in net.mptcp.available_schedulers (default: default)
   --scheduler-opt KEY=VALUE  an option of the mpquic scheduler, e.g. beta=1 (repeatable)
+  --congestion NAME       the servers' congestion controller (default cubic): tcp/mptcp one the
+                          kernel lists in net.ipv4.tcp_available_congestion_control, quic/mpquic
+                          tquic's cubic, bbr, bbr3 or copa
+  --tail-loss-probes on|off  TCP tail loss probes in the servers' namespace (default on; tcp and
+                          mptcp only: QUIC's probe timeout cannot be switched off)
   --no-preloader          emulated browser: no fetching ahead of a blocked parser
   --cpu-factor F          emulated browser: computation times x F (default 1)
   --wait-for dcl|load|graph               emulated browser: when the run ends (default graph)
@@ -77,6 +84,7 @@ export function runSettings(values: Record<string, unknown>, client: "emulated" 
   };
   if (named.http1) configuration.http1 = oneOf("protocol", named.http1, HTTP1_MODES);
   configuration.scheduler = schedulerOption(transport, values);
+  Object.assign(configuration, transportKnobOptions(transport, values));
   return {
     configuration,
     timeoutMs: numberOption(values, "timeout", 120, 1, 3600) * 1000,
@@ -92,6 +100,17 @@ export function schedulerOption(transport: Transport, values: Record<string, unk
     return resolveScheduler(transport, name, options);
   } catch (e) {
     throw e instanceof SchedulerRefusal ? new UsageError(e.message) : e;
+  }
+}
+
+/** --congestion and --tail-loss-probes for `transport`, checked by pagepath-server, which will run them. */
+export function transportKnobOptions(transport: Transport, values: Record<string, unknown>): TransportKnobs {
+  const probes = values["tail-loss-probes"] as string | undefined;
+  if (probes !== undefined && probes !== "on" && probes !== "off") throw new UsageError(`--tail-loss-probes "${probes}": expected on or off`);
+  try {
+    return resolveTransportKnobs(transport, values.congestion as string | undefined, probes === undefined ? undefined : probes === "on");
+  } catch (e) {
+    throw e instanceof TransportKnobRefusal ? new UsageError(e.message) : e;
   }
 }
 

@@ -25,6 +25,10 @@ per-stream logs, fidelity.json and qlog/. Server options (pagepath-server help):
                     docs/multipath-schedulers.md) or tquic's minrtt or roundrobin; mptcp (with
                     --net): one the kernel lists in net.mptcp.available_schedulers, set in the
                     topology's namespaces
+  --congestion NAME --tail-loss-probes on|off
+                    the servers' congestion controller (default cubic; the kernel's for tcp/mptcp,
+                    tquic's cubic|bbr|bbr3|copa for quic/mpquic) and TCP tail loss probes (default
+                    on; off needs --net, and is refused for QUIC)
 `;
 
 function takeValue(argv: string[], name: string): string | undefined {

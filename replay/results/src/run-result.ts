@@ -99,6 +99,17 @@ export interface RunConfiguration {
    * scheduler; null for single-path transports. Absent in results made before the field.
    */
   scheduler?: SchedulerChoice | null;
+  /**
+   * The congestion controller the servers were asked to run (`--congestion`, cubic by default):
+   * the kernel's over tcp and mptcp, tquic's over quic and mpquic. Absent in results made before
+   * the field, whose TCP connections ran the host's default.
+   */
+  congestion?: string;
+  /**
+   * TCP tail loss probes in the servers' namespace (`--tail-loss-probes`); null over quic and mpquic,
+   * which have no such switch. Absent in results made before the field (they ran with them on).
+   */
+  tailLossProbes?: boolean | null;
 }
 
 export interface SchedulerChoice {

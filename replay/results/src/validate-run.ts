@@ -42,6 +42,9 @@ function consistencyProblems(r: RunResult): string[] {
   }
   if (c.http1 !== undefined && c.protocol !== "h1") problems.push(`/configuration/http1: is ${JSON.stringify(c.http1)}, but protocol is ${c.protocol} (it applies to h1 only)`);
   problems.push(...schedulerProblems(c));
+  if (typeof c.tailLossProbes === "boolean" && (c.transport === "quic" || c.transport === "mpquic")) {
+    problems.push(`/configuration/tailLossProbes: must be null over ${c.transport} (QUIC's probe timeout cannot be switched off; the field is TCP's)`);
+  }
   if (r.client === "chromium" && c.emulation) problems.push(`/configuration/emulation: must be null for a chromium run (it describes the emulated browser)`);
   if (r.client === "emulated" && c.emulation === null) problems.push(`/configuration/emulation: is null, but an emulated run must say how the emulated browser was set up`);
   // An incomplete run keeps what it timed before the stall, so its timings may be partial but not absent.

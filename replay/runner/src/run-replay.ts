@@ -12,6 +12,8 @@ import { checkReplayInputs } from "./graph-check.js";
 import { defaultScheduler, MPTCP_DEFAULT } from "./multipath-scheduler.js";
 import { setMptcpScheduler } from "./mptcp-scheduler.js";
 import { backupPeerArgs, serverArgs } from "./server-args.js";
+import { congestionWarnings } from "./congestion-ran.js";
+import { resolveTransportKnobs } from "./transport-knobs.js";
 import { redirectChain, withRequestPaths } from "./request-paths.js";
 import { startReplayServer } from "./server-process.js";
 import { counterDelta, pathCounters, type Topology } from "./topology.js";
@@ -48,7 +50,9 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   const { graph, recording } = checkReplayInputs(r.graphFile, r.recording);
   // Undefined (a caller that did not choose) is the transport's default; null is no choice of path.
   const scheduler = r.configuration.scheduler === undefined ? defaultScheduler(r.configuration.transport) : r.configuration.scheduler;
-  const configuration: RunConfiguration = { ...r.configuration, scheduler, network: r.topology.network };
+  // Recorded always, defaults included: a result says which controller it asked for, not "whatever the default was then".
+  const knobs = resolveTransportKnobs(r.configuration.transport, r.configuration.congestion, r.configuration.tailLossProbes ?? undefined);
+  const configuration: RunConfiguration = { ...r.configuration, scheduler, ...knobs, network: r.topology.network };
   mkdirSync(r.serverOut, { recursive: true });
   const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, r.topology.clientAddresses)];
   if (configuration.transport === "mptcp") await setMptcpScheduler(r.topology.name, scheduler?.name ?? MPTCP_DEFAULT);
@@ -90,7 +94,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     // The servers have written their logs once stopped: what each path carried of each response.
     requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
     paths,
-    warnings: report.warnings,
+    warnings: [...report.warnings, ...congestionWarnings(r.serverOut, knobs.congestion)],
   };
   const problems = validateRunResult(result, r.resultFile);
   if (problems.length > 0) throw new Error(`the run result does not validate (a bug in pagepath):\n${problems.join("\n")}`);

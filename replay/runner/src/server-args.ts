@@ -9,6 +9,17 @@ export function serverArgs(c: RunConfiguration, graphFile: string, seed: number)
   args.push("--chunk-bytes", String(c.chunkSizeBytes), "--seed", String(seed), "--graph", graphFile);
   if (c.transport === "mpquic" && c.scheduler) args.push(...schedulerArgs(c.scheduler));
   if (c.preemption) args.push("--preemption");
+  args.push(...transportKnobArgs(c));
+  return args;
+}
+
+/**
+ * `--congestion NAME --tail-loss-probes on|off` as the configuration asks; nothing for what it
+ * leaves unsaid, which the server then runs by default (cubic, on).
+ */
+export function transportKnobArgs(c: Pick<RunConfiguration, "congestion" | "tailLossProbes">): string[] {
+  const args = c.congestion === undefined ? [] : ["--congestion", c.congestion];
+  if (typeof c.tailLossProbes === "boolean") args.push("--tail-loss-probes", c.tailLossProbes ? "on" : "off");
   return args;
 }
 
