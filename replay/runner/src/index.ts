@@ -7,6 +7,7 @@ export { NeedsRoot, requireRoot, rootRefusal } from "./require-root.js";
 export { serverArgs, schedulerArgs, transportKnobArgs } from "./server-args.js";
 export { defaultScheduler, quicSchedulers, resolveScheduler, SchedulerRefusal, MPTCP_DEFAULT, type QuicSchedulers, type SchedulerEntry } from "./multipath-scheduler.js";
 export { resolveTransportKnobs, TransportKnobRefusal, type TransportKnobs } from "./transport-knobs.js";
+export { congestionWarnings } from "./congestion-ran.js";
 export { mptcpSchedulers, setMptcpScheduler } from "./mptcp-scheduler.js";
 export { browserArgs, runEmulatedClient } from "./emulated-client.js";
 export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumOptions } from "./chromium-client.js";
