@@ -116,18 +116,18 @@ describe("analysis of an experiment", () => {
     const lines = runsCsv(analysis.rows).split("\r\n");
     assert.equal(
       lines[0],
-      "experiment,site,network,family,path0DownMbps,path0UpMbps,path0RttMs,path0Loss,path0QueuePackets,paths,protocol,transport,scheduler,connectionsPerOrigin,serverModel,priority,run,seed,status,domContentLoadedMs,loadMs,graphCompleteMs,bytesDown,error",
+      "experiment,site,network,family,path0DownMbps,path0UpMbps,path0RttMs,path0Loss,path0QueuePackets,paths,protocol,transport,scheduler,congestion,tailLossProbes,connectionsPerOrigin,serverModel,priority,run,seed,status,domContentLoadedMs,loadMs,graphCompleteMs,bytesDown,error",
     );
-    assert.equal(lines[1], "sweep,alpha,1M-20ms,1 path,1,0.5,20,0,64,1,h1,tcp,,6,out-of-order,none,0,1000,ok,4100,8200,8201,5000,");
+    assert.equal(lines[1], "sweep,alpha,1M-20ms,1 path,1,0.5,20,0,64,1,h1,tcp,,,true,6,out-of-order,none,0,1000,ok,4100,8200,8201,5000,");
     const text = runsCsv(analysis.rows);
-    assert.ok(text.includes(`sweep,gamma,10M-20ms,1 path,10,5,20,0,64,1,h1,tcp,,6,out-of-order,none,2,1002,failed,,,,5000,"TEST INPUT: stalled, waiting for ""app.js""\nand its image"\r\n`), "the failed run's row");
+    assert.ok(text.includes(`sweep,gamma,10M-20ms,1 path,10,5,20,0,64,1,h1,tcp,,,true,6,out-of-order,none,2,1002,failed,,,,5000,"TEST INPUT: stalled, waiting for ""app.js""\nand its image"\r\n`), "the failed run's row");
     assert.equal(text.split("\r\n").length, 1 + 69 + 1, "a header, 69 rows (a line break inside a field is LF, not CRLF) and nothing after the last CRLF");
   });
 
   it("bad selectors name themselves and list the configurations", () => {
     const x = { plan: sweep, runs: sweepRuns(), warnings: [] };
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol=h3" }), /--baseline "protocol=h3" matches no configuration\nthe configurations.*\n  h1\/tcp · out-of-order · none · 1 path\n  h2\/tcp/);
-    assert.throws(() => analyzeExperiment(x, { baseline: "proto=h1" }), /--baseline "proto=h1": unknown key "proto" \(keys: protocol, transport, scheduler, serverModel, priority, family\)/);
+    assert.throws(() => analyzeExperiment(x, { baseline: "proto=h1" }), /--baseline "proto=h1": unknown key "proto" \(keys: protocol, transport, scheduler, congestion, tailLossProbes, serverModel, priority, family\)/);
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol" }), /"protocol" is not key=value/);
     assert.throws(() => analyzeExperiment(x, { candidates: ["protocol=h2"] }), /--candidate needs --baseline/);
     assert.throws(() => analyzeExperiment(x, { baseline: "protocol=h1", candidates: ["protocol=h1"] }), /--candidate "protocol=h1" matches only baseline configurations/);

@@ -53,6 +53,8 @@ export function sampleRun(plan: ExperimentPlan, cell: CellKey, loadMs: number | 
       chunkSizeBytes: plan.chunkSizeBytes,
       connectionsPerOrigin: plan.connectionsPerOrigin[cell.protocol] ?? null,
       ...(cell.scheduler === undefined ? {} : { scheduler: plannedScheduler(plan, cell.transport, cell.scheduler) }),
+      ...(cell.congestion === undefined ? {} : { congestion: cell.congestion }),
+      ...(cell.tailLossProbes === undefined ? {} : { tailLossProbes: cell.tailLossProbes }),
     },
     run: cell.run,
     seed: cellSeed(plan, cell.run),

@@ -5,16 +5,25 @@
 import type { ExperimentData, RunRow } from "../src/server/api.js";
 import type { Placed } from "./heatmap.js";
 
-export type Config = Pick<RunRow, "protocol" | "transport" | "serverModel" | "priority" | "scheduler">;
+export type Config = Pick<RunRow, "protocol" | "transport" | "serverModel" | "priority" | "scheduler" | "congestion" | "tailLossProbes">;
 
-/** The scheduler comes last, and only when there is one, so that keys of single-path configurations (in links) stay as they were. */
+/**
+ * The scheduler comes last, and only when there is one, then a congestion controller other than cubic
+ * ("cc=bbr") and tail loss probes off ("tlp=off"), so that keys of configurations without them (in
+ * links) stay as they were.
+ */
 export function configKey(c: Config): string {
-  return [c.protocol, c.transport, c.serverModel, c.priority, ...(c.scheduler === undefined ? [] : [c.scheduler])].join("/");
+  const knobs = [...(c.congestion === undefined ? [] : [`cc=${c.congestion}`]), ...(c.tailLossProbes === false ? ["tlp=off"] : [])];
+  return [c.protocol, c.transport, c.serverModel, c.priority, ...(c.scheduler === undefined ? [] : [c.scheduler]), ...knobs].join("/");
 }
 
 export function configLabel(key: string): string {
-  const [protocol, transport, server, priority, ...scheduler] = key.split("/");
-  return `${protocol} over ${transport}${scheduler.length > 0 ? ` (scheduler ${scheduler.join("/")})` : ""}, ${server} server, priority ${priority}`;
+  const [protocol, transport, server, priority, ...rest] = key.split("/");
+  const knob = (s: string) => /^(cc|tlp)=[a-z0-9_]+$/.test(s);
+  const scheduler = rest.filter((s) => !knob(s));
+  const cc = rest.find((s) => s.startsWith("cc="))?.slice(3);
+  const knobs = `${cc === undefined ? "" : `, congestion ${cc}`}${rest.includes("tlp=off") ? ", no tail loss probes" : ""}`;
+  return `${protocol} over ${transport}${scheduler.length > 0 ? ` (scheduler ${scheduler.join("/")})` : ""}${knobs}, ${server} server, priority ${priority}`;
 }
 
 /** The plan's configurations, in its order. */

@@ -11,6 +11,10 @@ export interface ReproductionOptions {
   grid: Pick<NetworkGrid, "rateMbit" | "rttMs">;
   /** The kernel MPTCP scheduler of the MPTCP experiments; the kernel's default when absent. */
   mptcpScheduler?: string;
+  /** The servers' congestion controller in every experiment (the kernel's); cubic when absent. */
+  congestion?: string;
+  /** TCP tail loss probes in every experiment; on when absent. */
+  tailLossProbes?: boolean;
 }
 
 export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
@@ -39,8 +43,9 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
   // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone.
   const grid = { ...o.grid, loss: [0], queueBdp: [1.5] };
   const twoPaths = (rttFactor: number): TopologyShape[] => [{ paths: 2, ...(rttFactor === 1 ? {} : { rttFactor }) }];
-  // Only when asked, so that the plans of a reproduction begun without it resume unchanged.
+  // Only when asked, so that the plans of a reproduction begun without them resume unchanged.
   const scheduler = o.mptcpScheduler === undefined ? {} : { scheduler: { mptcp: { name: o.mptcpScheduler } } };
+  const knobs = { ...(o.congestion === undefined ? {} : { congestion: o.congestion }), ...(o.tailLossProbes === undefined ? {} : { tailLossProbes: o.tailLossProbes }) };
   return [
     {
       figure: "Figs 4.15-4.16",
@@ -56,6 +61,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
         transports: ["tcp"],
         priorities: ["none"],
         connectionsPerOrigin: { h1: 6, h2: 1 },
+        ...knobs,
       },
     },
     {
@@ -74,6 +80,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
         priorities: ["critical-path"],
         connectionsPerOrigin: { h2: 1 },
         ...scheduler,
+        ...knobs,
       },
     },
     {
@@ -92,6 +99,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
         priorities: ["critical-path"],
         connectionsPerOrigin: { h2: 1 },
         ...scheduler,
+        ...knobs,
       },
     },
   ];

@@ -14,6 +14,8 @@ export interface ReproductionRun {
   runs: number;
   grid: ReproductionOptions["grid"];
   mptcpScheduler?: string;
+  congestion?: string;
+  tailLossProbes?: boolean;
   /** Plans and results (runs files, logs): large, not committed. */
   work: string;
   workers: number;
@@ -32,7 +34,7 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
   const plansDir = join(resolve(r.work), "plans");
   mkdirSync(plansDir, { recursive: true });
   const sites = names.map((name) => ({ name, graph: relative(plansDir, join(graphs, `${name}.json`)) }));
-  const experiments = reproductionPlans({ sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler });
+  const experiments = reproductionPlans({ sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes });
   const prepared = experiments.map((experiment) => {
     const file = join(plansDir, `${experiment.plan.name}.plan.json`);
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");

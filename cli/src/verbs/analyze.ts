@@ -37,8 +37,8 @@ Analyses an experiment (docs/formats/experiment-results.md), or every one whose 
 folder or up to four folders below it. A plan's runs are found where "pagepath experiment PLAN" wrote
 them: beside the plan, else in its default output folder (NAME/ beside the plan). For results written
 elsewhere with experiment's --out, give that folder, or the plan in it.
-A configuration is a protocol/transport (with its multipath scheduler), server model and priority
-scheme on one family of networks
+A configuration is a protocol/transport (with its multipath scheduler, congestion controller and
+tail loss probes), server model and priority scheme on one family of networks
 (networks that differ only in the first path's bandwidth and RTT, the heatmaps' grid). Per
 configuration and network: runs, how they ended, and the mean, median, p90 and sample sd of the
 metric over ok runs that measured it. Each comparison pairs a candidate with a baseline by site and
@@ -49,8 +49,9 @@ Writes summary.md, analysis.json (docs/formats/analysis.md), runs.csv and per co
 <id>-reduction.svg, <id>-equal-or-better.svg and <id>-cdf.svg.
   --metric M          load (default, or the plan's metric), dcl (DOMContentLoaded), graph (whole graph)
   --baseline SEL      the baseline configuration(s): key=value,... with keys protocol, transport,
-                      scheduler, serverModel, priority, family (e.g. protocol=h1,transport=tcp,
-                      or "scheduler=ecf beta=1" with options sorted). Without it,
+                      scheduler, congestion, tailLossProbes (on|off), serverModel, priority,
+                      family (e.g. protocol=h1,transport=tcp, congestion=bbr, or
+                      "scheduler=ecf beta=1" with options sorted). Without it,
                       each family's two configurations are compared, the first in plan order as baseline
   --candidate SEL     what to compare with the baseline (repeatable; default: every other configuration)
   --margin-ms N       "equal or better" allows the candidate this much slower (default ${DEFAULT_MARGIN_MS})

@@ -7,14 +7,14 @@ import { writeReport } from "../reproduction/report.js";
 import { runReproduction } from "../reproduction/run.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { DEFAULT_DATA } from "./corpus-build.js";
-import { schedulerOption } from "./replay-options.js";
+import { schedulerOption, transportKnobOptions } from "./replay-options.js";
 
 export const reproduceVerb: Verb = {
   name: "reproduce",
   summary: "run reduced versions of three thesis experiments over the corpus and write a report beside the thesis's findings",
   usage: `
 usage: pagepath reproduce [--data DIR] [--sites A,B,...] [--runs N] [--rates MBIT,...] [--rtts MS,...]
-                          [--scheduler NAME] [--workers N] [--work DIR] [--out DIR]
+                          [--scheduler NAME] [--congestion NAME] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
 
 Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
 with 6 connections against HTTP/2 with one over a bandwidth x RTT grid (Figs 4.15-4.16); MPTCP on
@@ -30,6 +30,9 @@ Needs root.
   --rtts LIST     RTTs in ms (default ${DEFAULT_GRID.rttMs.join(",")})
   --scheduler NAME  the kernel's MPTCP scheduler for the MPTCP experiments: one that
                   net.mptcp.available_schedulers lists (default: default)
+  --congestion NAME  the servers' congestion controller in every experiment: one the kernel
+                  lists in net.ipv4.tcp_available_congestion_control (default cubic)
+  --tail-loss-probes on|off  TCP tail loss probes in every experiment (default on)
   --workers N     runs at once (default 2)
   --work DIR      plans, runs and logs (default reproduction)
   --out DIR       the report and its plots (default WORK/report; the committed report is
@@ -45,6 +48,8 @@ Needs root.
     workers: { type: "string" },
     scheduler: { type: "string" },
     "scheduler-opt": { type: "string", multiple: true },
+    congestion: { type: "string" },
+    "tail-loss-probes": { type: "string" },
     work: { type: "string", default: "reproduction" },
     out: { type: "string" },
   },
@@ -60,8 +65,12 @@ Needs root.
     const workers = numberOption(values, "workers", 2, 1, 64);
     // The experiments run MPTCP: the name is the kernel's, checked before anything runs.
     const mptcpScheduler = values.scheduler === undefined && values["scheduler-opt"] === undefined ? undefined : schedulerOption("mptcp", values)!.name;
+    // Its experiments run TCP and MPTCP, which take the same kernel controllers; in the plans only when given.
+    const knobs = values.congestion === undefined && values["tail-loss-probes"] === undefined ? undefined : transportKnobOptions("tcp", values);
+    const congestion = values.congestion === undefined ? undefined : knobs!.congestion;
+    const tailLossProbes = values["tail-loss-probes"] === undefined ? undefined : knobs!.tailLossProbes!;
     const sites = values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean);
-    const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler });
+    const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes });
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const inputs = experiments.map(({ experiment, prepared }) => {
       const results = readExperiment(prepared.planFile);

@@ -5,6 +5,7 @@
  * replay/results/schema/experiment-plan.schema.json.
  */
 import { planSchedulers, runSchedulerKey, schedulerKey } from "./plan-schedulers.js";
+import { planCongestionKeys, planTailLossProbeKeys, runCongestionKey, runTailLossProbeKey } from "./plan-transport-knobs.js";
 import {
   transportsFor,
   type Client,
@@ -64,6 +65,16 @@ export interface ExperimentPlan {
    * plan); the transport's default (PLAN_DEFAULT_SCHEDULERS) when absent.
    */
   scheduler?: Partial<Record<"mpquic" | "mptcp", PlannedScheduler | PlannedScheduler[]>>;
+  /**
+   * The servers' congestion controller (the kernel's over tcp/mptcp, tquic's over quic/mpquic), or
+   * an array of them, each a cell of its own; cubic when absent.
+   */
+  congestion?: string | string[];
+  /**
+   * TCP tail loss probes in the servers' namespace for the tcp and mptcp cells, or an array (a
+   * factor); on when absent. QUIC cells run one cell with their probe timeout, whatever this says.
+   */
+  tailLossProbes?: boolean | boolean[];
   /** How long a run may take before it is ended as incomplete; DEFAULT_RUN_TIMEOUT_MS when absent. */
   timeoutMs?: number;
 }
@@ -124,6 +135,10 @@ export interface CellKey {
   priority: PriorityScheme;
   /** The multipath scheduler (schedulerKey, e.g. "ecf beta=1 form=cwnd"); absent over tcp and quic. */
   scheduler?: string;
+  /** The congestion controller when not the default cubic; absent for cubic, and for runs that predate the field. */
+  congestion?: string;
+  /** false when TCP tail loss probes were off; absent when on, over QUIC, and for runs that predate the field. */
+  tailLossProbes?: false;
   run: number;
 }
 
@@ -131,15 +146,32 @@ export interface CellKey {
 export function cellOf(r: RunResult): CellKey {
   const c = r.configuration;
   const scheduler = runSchedulerKey(c);
-  return { site: r.site.name, network: c.network.name, protocol: c.protocol, transport: c.transport, serverModel: c.serverModel, priority: c.priority, ...(scheduler === undefined ? {} : { scheduler }), run: r.run };
+  return {
+    site: r.site.name,
+    network: c.network.name,
+    protocol: c.protocol,
+    transport: c.transport,
+    serverModel: c.serverModel,
+    priority: c.priority,
+    ...(scheduler === undefined ? {} : { scheduler }),
+    ...knobFields(runCongestionKey(c), runTailLossProbeKey(c)),
+    run: r.run,
+  };
+}
+
+/** The optional knob fields of a cell key, present only when they differ from the defaults. */
+function knobFields(congestion: string | undefined, tailLossProbes: false | undefined): Pick<CellKey, "congestion" | "tailLossProbes"> {
+  return { ...(congestion === undefined ? {} : { congestion }), ...(tailLossProbes === undefined ? {} : { tailLossProbes }) };
 }
 
 /**
  * One string per cell, for maps and for finding which cells a resumed sweep still owes. The scheduler
- * is in it only when there is one, so a single-path cell's id is what it was before schedulers.
+ * is in it only when there is one, and the congestion controller and tail loss probes only when not
+ * the defaults, so a cell's id is what it was before each of them.
  */
 export function cellId(k: CellKey): string {
-  return JSON.stringify([k.site, k.network, k.protocol, k.transport, k.serverModel, k.priority, ...(k.scheduler === undefined ? [] : [k.scheduler]), k.run]);
+  const knobs = [...(k.congestion === undefined ? [] : [`cc=${k.congestion}`]), ...(k.tailLossProbes === false ? ["tlp=off"] : [])];
+  return JSON.stringify([k.site, k.network, k.protocol, k.transport, k.serverModel, k.priority, ...(k.scheduler === undefined ? [] : [k.scheduler]), ...knobs, k.run]);
 }
 
 /**
@@ -161,8 +193,8 @@ export function planSchedulerKeys(plan: ExperimentPlan, transport: Transport): (
 }
 
 export function plannedRunCount(plan: ExperimentPlan): number {
-  const stacks = planStacks(plan).reduce((n, s) => n + planSchedulerKeys(plan, s.transport).length, 0);
-  return plan.sites.length * plan.networks.length * stacks * plan.serverModels.length * plan.priorities.length * plan.runs;
+  const stacks = planStacks(plan).reduce((n, s) => n + planSchedulerKeys(plan, s.transport).length * planTailLossProbeKeys(plan, s.transport).length, 0);
+  return plan.sites.length * plan.networks.length * stacks * planCongestionKeys(plan).length * plan.serverModels.length * plan.priorities.length * plan.runs;
 }
 
 /**
@@ -177,8 +209,12 @@ export function planCells(plan: ExperimentPlan): CellKey[] {
       for (const site of plan.sites) {
         for (const { protocol, transport } of planStacks(plan)) {
           for (const scheduler of planSchedulerKeys(plan, transport)) {
-            for (const serverModel of plan.serverModels) {
-              for (const priority of plan.priorities) cells.push({ site: site.name, network: network.name, protocol, transport, serverModel, priority, ...(scheduler === undefined ? {} : { scheduler }), run });
+            for (const [congestion, tailLossProbes] of planKnobKeys(plan, transport)) {
+              for (const serverModel of plan.serverModels) {
+                for (const priority of plan.priorities) {
+                  cells.push({ site: site.name, network: network.name, protocol, transport, serverModel, priority, ...(scheduler === undefined ? {} : { scheduler }), ...knobFields(congestion, tailLossProbes), run });
+                }
+              }
             }
           }
         }
@@ -186,4 +222,9 @@ export function planCells(plan: ExperimentPlan): CellKey[] {
     }
   }
   return cells;
+}
+
+/** Each congestion controller and tail-loss-probe setting a transport's cells run with, as cell key values. */
+export function planKnobKeys(plan: ExperimentPlan, transport: Transport): [string | undefined, false | undefined][] {
+  return planCongestionKeys(plan).flatMap((c) => planTailLossProbeKeys(plan, transport).map((t): [string | undefined, false | undefined] => [c, t]));
 }

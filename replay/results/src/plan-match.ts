@@ -5,6 +5,7 @@
  */
 import { cellSeed, planSchedulerKeys, type ExperimentPlan } from "./experiment.js";
 import { runSchedulerKey } from "./plan-schedulers.js";
+import { planCongestionKeys, planTailLossProbeKeys, runCongestionKey, runTailLossProbeKey } from "./plan-transport-knobs.js";
 import type { PathConfig, RunResult } from "./run-result.js";
 
 export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
@@ -32,6 +33,13 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
   if (c.scheduler !== undefined && !planSchedulerKeys(plan, c.transport).includes(runSchedulerKey(c))) {
     const keys = planSchedulerKeys(plan, c.transport).map((k) => JSON.stringify(k ?? null));
     problems.push(`/configuration/scheduler: ${JSON.stringify(runSchedulerKey(c) ?? null)} is not one of the plan's schedulers for ${c.transport} (${keys.join(", ")})`);
+  }
+  // Runs from before these fields are in the default cell (plan-transport-knobs.ts says why).
+  if (c.congestion !== undefined && !planCongestionKeys(plan).includes(runCongestionKey(c))) {
+    problems.push(`/configuration/congestion: ${JSON.stringify(c.congestion)} is not one of the plan's congestion controllers (${planCongestionKeys(plan).map((k) => k ?? "cubic").join(", ")})`);
+  }
+  if (c.tailLossProbes !== undefined && !planTailLossProbeKeys(plan, c.transport).includes(runTailLossProbeKey(c))) {
+    problems.push(`/configuration/tailLossProbes: ${JSON.stringify(c.tailLossProbes)} is not one of the plan's tail-loss-probe settings for ${c.transport}`);
   }
   if (r.run >= plan.runs) problems.push(`/run: ${r.run} is beyond the plan's ${plan.runs} runs per cell (0 to ${plan.runs - 1})`);
   else differs("/seed", r.seed, cellSeed(plan, r.run), `seed for run ${r.run} (baseSeed + run)`);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { cellId, cellOf, PLAN_SUFFIX, RUNS_SUFFIX, type ExperimentPlan } from "./experiment.js";
+import { transportKnobsLabel } from "./plan-transport-knobs.js";
 import { planMismatches } from "./plan-match.js";
 import type { RunResult } from "./run-result.js";
 import { readPlanFile } from "./validate-plan.js";
@@ -76,5 +77,5 @@ export function parseRuns(text: string, file: string, plan: ExperimentPlan): Exp
 
 function describeCell(r: RunResult): string {
   const c = cellOf(r);
-  return `site ${c.site}, network ${c.network}, ${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : `, scheduler ${c.scheduler}`}, ${c.serverModel} server, priority ${c.priority}, run ${c.run}`;
+  return `site ${c.site}, network ${c.network}, ${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : `, scheduler ${c.scheduler}`}${transportKnobsLabel(c).replace(/ /g, ", ")}, ${c.serverModel} server, priority ${c.priority}, run ${c.run}`;
 }

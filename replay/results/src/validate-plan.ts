@@ -8,6 +8,7 @@ import { basename, dirname, resolve } from "node:path";
 import { EXPERIMENT_SCHEMA_VERSION, PLAN_SUFFIX, type ExperimentPlan } from "./experiment.js";
 import { generatedNetworks } from "./plan-networks.js";
 import { schedulerKey, writtenSchedulers } from "./plan-schedulers.js";
+import { hasTailLossProbes, writtenCongestion, writtenTailLossProbes } from "./plan-transport-knobs.js";
 import { transportRefusal, transportsFor, type Transport } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
@@ -64,7 +65,7 @@ function consistencyProblems(p: ExperimentPlan): string[] {
   for (const t of Object.keys(p.scheduler ?? {}) as Transport[]) {
     if (!p.transports.includes(t)) problems.push(`/scheduler/${t}: the plan runs no ${t} (it is not in /transports), so its scheduler would never be used`);
   }
-  problems.push(...schedulerProblems(p));
+  problems.push(...schedulerProblems(p), ...knobProblems(p));
   if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
   return problems;
@@ -87,6 +88,22 @@ function schedulerProblems(p: ExperimentPlan): string[] {
       ];
     });
   });
+}
+
+/** A factor's value given twice would be one cell; probes switched for a plan without TCP would switch nothing. */
+function knobProblems(p: ExperimentPlan): string[] {
+  const twice = <T>(values: T[], field: string, array: boolean) => {
+    if (!array) return [];
+    return values.flatMap((v, i) => {
+      const j = values.indexOf(v);
+      return j < i ? [`/${field}/${i}: ${JSON.stringify(v)} is already given at /${field}/${j}`] : [];
+    });
+  };
+  const problems = [...twice(writtenCongestion(p), "congestion", Array.isArray(p.congestion)), ...twice(writtenTailLossProbes(p), "tailLossProbes", Array.isArray(p.tailLossProbes))];
+  if (p.tailLossProbes !== undefined && !p.transports.some(hasTailLossProbes)) {
+    problems.push(`/tailLossProbes: the plan runs no tcp or mptcp (see /transports), and QUIC's probe timeout cannot be switched off, so it would change nothing`);
+  }
+  return problems;
 }
 
 function duplicates(names: string[], at: string, what: string): string[] {

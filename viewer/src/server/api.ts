@@ -133,9 +133,10 @@ export interface ExperimentData {
   plan: ExperimentPlan;
   /**
    * The protocol and transport pairs the plan runs (pairs that cannot work are not in its matrix),
-   * a multipath pair once per scheduler of the plan's (CellKey's scheduler).
+   * a multipath pair once per scheduler of the plan's (CellKey's scheduler), and each pair once per
+   * congestion controller and tail-loss-probe setting of the plan's factors (CellKey's).
    */
-  stacks: { protocol: Protocol; transport: Transport; scheduler?: string }[];
+  stacks: { protocol: Protocol; transport: Transport; scheduler?: string; congestion?: string; tailLossProbes?: false }[];
   runs: RunRow[];
   warnings: string[];
   /** One per network of the plan, in plan order. */

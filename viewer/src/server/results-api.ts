@@ -12,6 +12,7 @@ import {
   PLAN_SUFFIX,
   planConfigurations,
   plannedRunCount,
+  planKnobKeys,
   planSchedulerKeys,
   planStacks,
   readExperiment,
@@ -99,7 +100,16 @@ async function readCached<T>(root: string, planPath: string, cache: FileCache<T>
 function loaded(x: Experiment): LoadedExperiment {
   return {
     plan: x.plan,
-    stacks: planStacks(x.plan).flatMap((s) => planSchedulerKeys(x.plan, s.transport).map((scheduler) => ({ ...s, ...(scheduler === undefined ? {} : { scheduler }) }))),
+    stacks: planStacks(x.plan).flatMap((s) =>
+      planSchedulerKeys(x.plan, s.transport).flatMap((scheduler) =>
+        planKnobKeys(x.plan, s.transport).map(([congestion, tailLossProbes]) => ({
+          ...s,
+          ...(scheduler === undefined ? {} : { scheduler }),
+          ...(congestion === undefined ? {} : { congestion }),
+          ...(tailLossProbes === undefined ? {} : { tailLossProbes }),
+        })),
+      ),
+    ),
     runs: x.runs.map((r): RunRow => ({ ...cellOf(r), seed: r.seed, status: r.status, error: r.error, ...r.metrics, bytesDownShare: pathShares(r).map((p) => p.wireShare) })),
     warnings: x.warnings,
     places: x.plan.networks.map((n) => ({ network: n.name, familyKey: familyKey(n), family: familyLabel(n), point: gridPointOf(n), row: bandwidthLabel(gridPointOf(n)) })),

@@ -12,6 +12,7 @@
 import type { ExperimentPlan } from "../experiment.js";
 import type { NetworkConfig, PathConfig, RunResult, Transport } from "../run-result.js";
 import { runSchedulerKey } from "../plan-schedulers.js";
+import { runCongestionKey, runTailLossProbeKey, transportKnobsLabel } from "../plan-transport-knobs.js";
 import { median } from "../accuracy.js";
 import type { AnalysisConfiguration } from "./configurations.js";
 import { gridPointOf, type GridPoint } from "./network-family.js";
@@ -60,7 +61,7 @@ export function aggregationBenefits(plan: ExperimentPlan, configs: AnalysisConfi
   const networks = new Map(plan.networks.map((n) => [n.name, n]));
   for (const m of multipath) {
     const single = SINGLE_PATH[m.transport]!;
-    const singlePath = `${m.protocol}/${single} · ${m.serverModel} · ${m.priority}`;
+    const singlePath = `${m.protocol}/${single}${transportKnobsLabel(m)} · ${m.serverModel} · ${m.priority}`;
     const skip = (network: string | null, reason: string) => report.notApplicable.push({ multipath: m.label, network, reason });
     if (!plan.transports.includes(single)) {
       skip(null, `the plan has no ${single} runs to compare with`);
@@ -70,8 +71,10 @@ export function aggregationBenefits(plan: ExperimentPlan, configs: AnalysisConfi
       skip(null, "its networks have one path: there is nothing to aggregate");
       continue;
     }
+    // Single-path runs compared with a multipath configuration ran its congestion controller and tail loss probes too.
     const stack = (r: RunResult, transport: Transport) =>
-      r.configuration.protocol === m.protocol && r.configuration.transport === transport && r.configuration.serverModel === m.serverModel && r.configuration.priority === m.priority;
+      r.configuration.protocol === m.protocol && r.configuration.transport === transport && r.configuration.serverModel === m.serverModel && r.configuration.priority === m.priority &&
+      runCongestionKey(r.configuration) === m.congestion && runTailLossProbeKey(r.configuration) === m.tailLossProbes;
     // Each scheduler of the multipath transport is a configuration of its own, set against the same single-path runs.
     const multipathRuns = runs.filter((r) => stack(r, m.transport) && runSchedulerKey(r.configuration) === m.scheduler);
     const singleRuns = runs.filter((r) => stack(r, single));

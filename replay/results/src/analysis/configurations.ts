@@ -1,11 +1,12 @@
 /**
  * An experiment's configurations: everything that sets a run apart except its site, its replication
- * and its network's grid point. So a configuration is a protocol stack (with its multipath scheduler),
- * server model and priority scheme on one family of networks, and its runs across the family's grid
+ * and its network's grid point. So a configuration is a protocol stack (with its multipath scheduler,
+ * congestion controller and tail loss probes), server model and priority scheme on one family of networks, and its runs across the family's grid
  * points are comparable cells.
  */
-import { planSchedulerKeys, planStacks, type ExperimentPlan } from "../experiment.js";
+import { planKnobKeys, planSchedulerKeys, planStacks, type ExperimentPlan } from "../experiment.js";
 import { runSchedulerKey } from "../plan-schedulers.js";
+import { runCongestionKey, runTailLossProbeKey, transportKnobsLabel } from "../plan-transport-knobs.js";
 import type { PriorityScheme, Protocol, RunResult, ServerModel, Transport } from "../run-result.js";
 import { familyKey, familyLabel } from "./network-family.js";
 
@@ -16,6 +17,10 @@ export interface AnalysisConfiguration {
   transport: Transport;
   /** The multipath scheduler (CellKey's scheduler); absent over tcp and quic. */
   scheduler?: string;
+  /** CellKey's congestion: the controller when not cubic. */
+  congestion?: string;
+  /** CellKey's tailLossProbes: false when off. */
+  tailLossProbes?: false;
   serverModel: ServerModel;
   priority: PriorityScheme;
   /** familyLabel of its networks. */
@@ -26,8 +31,10 @@ export interface AnalysisConfiguration {
   networks: string[];
 }
 
-export function configurationLabel(c: Pick<AnalysisConfiguration, "protocol" | "transport" | "scheduler" | "serverModel" | "priority" | "family">): string {
-  return `${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : ` ${c.scheduler}`} · ${c.serverModel} · ${c.priority} · ${c.family}`;
+type LabelParts = Pick<AnalysisConfiguration, "protocol" | "transport" | "scheduler" | "congestion" | "tailLossProbes" | "serverModel" | "priority" | "family">;
+
+export function configurationLabel(c: LabelParts): string {
+  return `${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : ` ${c.scheduler}`}${transportKnobsLabel(c)} · ${c.serverModel} · ${c.priority} · ${c.family}`;
 }
 
 /** The plan's configurations: family by family (in the order their first network is listed), then stack, server model and priority in plan order. */
@@ -42,19 +49,23 @@ export function planConfigurations(plan: ExperimentPlan): AnalysisConfiguration[
   return [...families].flatMap(([key, f]) =>
     planStacks(plan).flatMap((stack) =>
       planSchedulerKeys(plan, stack.transport).flatMap((scheduler) =>
-        plan.serverModels.flatMap((serverModel) =>
-          plan.priorities.map((priority) => {
-            const parts = { ...stack, ...(scheduler === undefined ? {} : { scheduler }), serverModel, priority, family: f.label };
-            return { label: configurationLabel(parts), ...parts, familyKey: key, networks: f.networks };
-          }),
+        planKnobKeys(plan, stack.transport).flatMap(([congestion, tailLossProbes]) =>
+          plan.serverModels.flatMap((serverModel) =>
+            plan.priorities.map((priority) => {
+              const knobs = { ...(congestion === undefined ? {} : { congestion }), ...(tailLossProbes === undefined ? {} : { tailLossProbes }) };
+              const parts = { ...stack, ...(scheduler === undefined ? {} : { scheduler }), ...knobs, serverModel, priority, family: f.label };
+              return { label: configurationLabel(parts), ...parts, familyKey: key, networks: f.networks };
+            }),
+          ),
         ),
       ),
     ),
   );
 }
 
-/** A run's configuration: its stack and scheduler, server model and priority, on its network's family. */
+/** A run's configuration: its stack, scheduler and transport knobs, server model and priority, on its network's family. */
 export function configurationOfRun(run: RunResult): string {
   const c = run.configuration;
-  return configurationLabel({ protocol: c.protocol, transport: c.transport, scheduler: runSchedulerKey(c), serverModel: c.serverModel, priority: c.priority, family: familyLabel(c.network) });
+  const parts: LabelParts = { protocol: c.protocol, transport: c.transport, scheduler: runSchedulerKey(c), congestion: runCongestionKey(c), tailLossProbes: runTailLossProbeKey(c), serverModel: c.serverModel, priority: c.priority, family: familyLabel(c.network) };
+  return configurationLabel(parts);
 }

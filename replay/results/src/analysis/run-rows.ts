@@ -3,6 +3,7 @@ import type { Experiment } from "../read-experiment.js";
 import type { RunResult } from "../run-result.js";
 import { familyLabel } from "./network-family.js";
 import { runSchedulerKey } from "../plan-schedulers.js";
+import { hasTailLossProbes } from "../plan-transport-knobs.js";
 
 export interface RunRow {
   experiment: string;
@@ -19,6 +20,10 @@ export interface RunRow {
   transport: string;
   /** CellKey's scheduler (a run from before runs recorded it: what it ran); null over tcp and quic. */
   scheduler: string | null;
+  /** configuration.congestion; null for a run that predates the field (over TCP it ran the host's default). */
+  congestion: string | null;
+  /** configuration.tailLossProbes; null over QUIC, true (what ran) for a TCP run that predates the field. */
+  tailLossProbes: boolean | null;
   connectionsPerOrigin: number | null;
   serverModel: string;
   priority: string;
@@ -35,7 +40,7 @@ export interface RunRow {
 
 /** The CSV's columns, in order: RunRow's fields. */
 export const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
-  "experiment", "site", "network", "family", "path0DownMbps", "path0UpMbps", "path0RttMs", "path0Loss", "path0QueuePackets", "paths", "protocol", "transport", "scheduler",
+  "experiment", "site", "network", "family", "path0DownMbps", "path0UpMbps", "path0RttMs", "path0Loss", "path0QueuePackets", "paths", "protocol", "transport", "scheduler", "congestion", "tailLossProbes",
   "connectionsPerOrigin", "serverModel", "priority", "run", "seed", "status", "domContentLoadedMs", "loadMs", "graphCompleteMs", "bytesDown", "error",
 ];
 
@@ -57,6 +62,8 @@ export function runRows(x: Experiment): RunRow[] {
       protocol: c.protocol,
       transport: c.transport,
       scheduler: runSchedulerKey(c) ?? null,
+      congestion: c.congestion ?? null,
+      tailLossProbes: hasTailLossProbes(c.transport) ? c.tailLossProbes ?? true : null,
       connectionsPerOrigin: c.connectionsPerOrigin,
       serverModel: c.serverModel,
       priority: c.priority,
@@ -74,7 +81,7 @@ export function runRows(x: Experiment): RunRow[] {
 
 /** RFC 4180: CRLF line ends, a header line, fields with a comma, quote or line break quoted, quotes doubled; null is an empty field. */
 export function runsCsv(rows: readonly RunRow[]): string {
-  const field = (v: string | number | null) => {
+  const field = (v: string | number | boolean | null) => {
     const s = v === null ? "" : String(v);
     return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };

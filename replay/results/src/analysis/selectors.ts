@@ -5,8 +5,9 @@
  * are ambiguous, is an error naming it and listing the configurations there are.
  */
 import type { AnalysisConfiguration } from "./configurations.js";
+import { DEFAULT_CONGESTION, hasTailLossProbes } from "../plan-transport-knobs.js";
 
-export const SELECTOR_KEYS = ["protocol", "transport", "scheduler", "serverModel", "priority", "family"] as const;
+export const SELECTOR_KEYS = ["protocol", "transport", "scheduler", "congestion", "tailLossProbes", "serverModel", "priority", "family"] as const;
 type SelectorKey = (typeof SELECTOR_KEYS)[number];
 
 export interface Selector {
@@ -37,9 +38,22 @@ export function parseSelector(text: string, option: string): Selector {
 /** Values match ignoring case and spaces; "x" stands for "×" so that `family=2paths rttx5` can be typed. */
 const normalise = (s: string) => s.toLowerCase().replace(/×/g, "x").replace(/\s+/g, "");
 
-/** A configuration without a scheduler (tcp, quic) is not picked by any `scheduler=`. */
+/**
+ * A configuration without a scheduler (tcp, quic) is not picked by any `scheduler=`, nor one over QUIC
+ * by `tailLossProbes=`. The defaults, absent from a configuration, are selected by name:
+ * `congestion=cubic`, `tailLossProbes=on` (or `true`).
+ */
 export function selects(s: Selector, c: AnalysisConfiguration): boolean {
-  return s.terms.every((t) => c[t.key] !== undefined && normalise(c[t.key]!) === normalise(t.value));
+  return s.terms.every((t) => {
+    const value = selectorValue(c, t.key);
+    return value !== undefined && normalise(value) === normalise(t.key === "tailLossProbes" ? t.value.replace(/^true$/i, "on").replace(/^false$/i, "off") : t.value);
+  });
+}
+
+function selectorValue(c: AnalysisConfiguration, key: SelectorKey): string | undefined {
+  if (key === "congestion") return c.congestion ?? DEFAULT_CONGESTION;
+  if (key === "tailLossProbes") return hasTailLossProbes(c.transport) ? (c.tailLossProbes === false ? "off" : "on") : undefined;
+  return c[key];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
+import { transportKnobsLabel, type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
 import { appendRun } from "./runs-file.js";
 import { runCell } from "./run-cell.js";
 import { workerTagBase } from "../queue/worker-tags.js";
@@ -46,7 +46,7 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
 
 /** A cell as people read it in a progress line. */
 export function describeCell(c: CellKey): string {
-  return `${c.site} ${c.network} ${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : ` [${c.scheduler}]`} ${c.serverModel} ${c.priority} run ${c.run}`;
+  return `${c.site} ${c.network} ${c.protocol}/${c.transport}${c.scheduler === undefined ? "" : ` [${c.scheduler}]`}${transportKnobsLabel(c)} ${c.serverModel} ${c.priority} run ${c.run}`;
 }
 
 /** The topology tags of a sweep's workers: one per worker, distinct from other processes' (pid), as a queue worker's. */

@@ -1,8 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
-import { experimentOutput, planSchedulers, readPlanFile, validatePlan, type ExperimentPlan } from "@pagepath/results";
+import { experimentOutput, planSchedulers, readPlanFile, validatePlan, writtenCongestion, type ExperimentPlan } from "@pagepath/results";
 import { checkReplayInputs } from "../graph-check.js";
 import { resolveScheduler, SchedulerRefusal } from "../multipath-scheduler.js";
+import { resolveTransportKnobs, TransportKnobRefusal } from "../transport-knobs.js";
 
 export interface PreparedExperiment {
   /** The resolved plan: every network explicit, paths relative to its own folder. */
@@ -31,7 +32,7 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string, check
       return [`${source}: /sites/${i} (${site.name}): ${(e as Error).message}`];
     }
   });
-  problems.push(...schedulerProblems(plan).map((p) => `${source}: ${p}`));
+  problems.push(...[...schedulerProblems(plan), ...knobProblems(plan)].map((p) => `${source}: ${p}`));
   if (problems.length > 0) throw new Error(`${source}: the plan cannot be run:\n${problems.join("\n")}`);
   // Where a caller that cannot run the sweep (no root) refuses: after the plan's errors, before any write.
   checked?.();
@@ -80,4 +81,29 @@ function rebase(plan: ExperimentPlan, from: string, to: string): ExperimentPlan 
     sites: plan.sites.map((s) => ({ ...s, graph: move(s.graph) })),
     networks: plan.networks.map((n) => ({ ...n, paths: n.paths.map((p) => (p.trace ? { ...p, trace: { uplink: move(p.trace.uplink), downlink: move(p.trace.downlink) } } : p)) })),
   };
+}
+
+/**
+ * Each congestion controller of the plan over each transport it runs, and tail loss probes off, checked
+ * by pagepath-server as serve will check them (the kernel's controllers for tcp/mptcp, tquic's for
+ * quic/mpquic), each problem at the JSON pointer of its value.
+ */
+function knobProblems(plan: ExperimentPlan): string[] {
+  const at = (field: "congestion" | "tailLossProbes", i: number) => `/${field}${Array.isArray(plan[field]) ? `/${i}` : ""}`;
+  const refused = (pointer: string, check: () => unknown) => {
+    try {
+      check();
+      return [];
+    } catch (e) {
+      if (!(e instanceof TransportKnobRefusal)) throw e;
+      return [`${pointer}: ${e.message}`];
+    }
+  };
+  return writtenCongestion(plan).flatMap((name, i) => {
+    for (const t of plan.transports) {
+      const problem = refused(at("congestion", i), () => resolveTransportKnobs(t, name, undefined));
+      if (problem.length > 0) return problem.map((p) => `${p} (the plan runs ${t})`);
+    }
+    return [];
+  });
 }

@@ -4,7 +4,9 @@ import { release } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import {
   cellSeed,
+  DEFAULT_CONGESTION,
   DEFAULT_RUN_TIMEOUT_MS,
+  hasTailLossProbes,
   plannedScheduler,
   RUN_RESULT_SCHEMA_VERSION,
   runsFileFor,
@@ -92,6 +94,8 @@ export function cellConfiguration(plan: ExperimentPlan, cell: CellKey): Omit<Run
     emulation: emulated ? { preloader: true, cpuFactor: 1, waitFor: plan.metric ?? "load" } : null,
     preemption: plan.preemption ?? false,
     scheduler: cellScheduler(plan, cell),
+    congestion: cell.congestion ?? DEFAULT_CONGESTION,
+    tailLossProbes: hasTailLossProbes(cell.transport) ? cell.tailLossProbes ?? true : null,
   };
 }
 
@@ -139,5 +143,6 @@ function siteGraph(c: CellRun): string {
  */
 export function logName(cell: CellKey): string {
   const scheduler = cell.scheduler === undefined ? [] : [cell.scheduler.replace(/[^A-Za-z0-9.-]+/g, "-")];
-  return [cell.site, cell.network, cell.protocol, cell.transport, cell.serverModel, cell.priority, ...scheduler, `run${cell.run}`].join("_");
+  const knobs = [...(cell.congestion === undefined ? [] : [`cc-${cell.congestion}`]), ...(cell.tailLossProbes === false ? ["tlp-off"] : [])];
+  return [cell.site, cell.network, cell.protocol, cell.transport, cell.serverModel, cell.priority, ...scheduler, ...knobs, `run${cell.run}`].join("_");
 }
