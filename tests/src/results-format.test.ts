@@ -60,6 +60,8 @@ describe("run result and experiment formats", () => {
       [(r) => (r.seed = 1.5), /^run\.json: \/seed: must be integer, not 1\.5$/],
       [(r) => (r.configuration.scheduler = { name: "ecf", options: {} }), /^run\.json: \/configuration\/scheduler: must be null over tcp, which has one path/],
       [(r) => Object.assign(r.configuration, { transport: "mptcp", scheduler: { name: "default", options: { beta: "1" } } }), /^run\.json: \/configuration\/scheduler\/options: the kernel's MPTCP schedulers take no options, but beta given/],
+      [(r) => Object.assign(r.configuration, { protocol: "h3", transport: "quic", tailLossProbes: false }), /^run\.json: \/configuration\/tailLossProbes: must be null over quic/],
+      [(r) => (r.configuration.congestion = "Reno!"), /^run\.json: \/configuration\/congestion: /],
     ];
     for (const [edit, pattern] of cases) assertProblem(problemsAfter(edit), pattern);
   });
