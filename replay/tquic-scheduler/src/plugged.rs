@@ -96,6 +96,14 @@ impl tquic::ExternalScheduler for Plugged {
         snapshots::paths(paths, &self.backup, &mut self.paths);
         snapshots::streams(streams, now, &self.facts, &mut self.ready_at, &mut self.streams);
         let cx = Context { now, paths: &self.paths, streams: &self.streams };
+        // With no stream bytes to place there is no scheduling question, yet tquic asks: for its
+        // control frames (MAX_DATA, NEW_CONNECTION_ID, ...) and for FINs with no data left. A
+        // scheduler would answer Wait, and those would stall the connection until its idle timeout.
+        if self.streams.iter().all(|s| s.remaining == 0) {
+            let fastest = cx.candidates().filter(|p| p.can_send).min_by_key(|p| (p.srtt, p.id));
+            let fin_only = streams.iter().find(|s| s.unsent == 0).map(|s| s.stream_id);
+            return ExternalDecision { path: fastest.map(|p| p.id.0), redundant: false, stream: fin_only };
+        }
         let decision = self.scheduler.decide(&cx);
         let stream = decision.stream.map(|s| s.0);
         match decision.path {

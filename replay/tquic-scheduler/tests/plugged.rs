@@ -61,6 +61,21 @@ fn a_backup_path_is_used_only_while_no_other_path_is_usable() {
 }
 
 #[test]
+fn control_frames_and_a_bare_fin_are_never_held_back() {
+    // ECF waits for the fast path while it is busy, but with no stream bytes left there is
+    // nothing to wait with: tquic still needs a path for its control frames and for the FIN
+    let mut fast_busy = path(1, 20, true);
+    fast_busy.can_send = false;
+    fast_busy.bytes_in_flight = 12_000;
+    let paths = [path(0, 200, true), fast_busy];
+    let d = decide("ecf", &paths, &[]);
+    assert_eq!(d.path, Some(0), "control frames go on a path that can send");
+    let fin_only = StreamSnapshot { stream_id: 8, unsent: 0, sent: 900, final_size: Some(900), urgency: 3, incremental: false };
+    let d = decide("ecf", &paths, &[fin_only]);
+    assert_eq!((d.path, d.stream), (Some(0), Some(8)), "the FIN goes out");
+}
+
+#[test]
 fn every_path_becomes_tquics_redundant_copy_from_the_fastest() {
     let d = decide("redundant", &[path(0, 80, true), path(1, 20, true)], &[stream(0, 5000)]);
     assert_eq!((d.path, d.redundant), (Some(1), true));
