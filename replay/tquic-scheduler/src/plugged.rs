@@ -101,7 +101,7 @@ impl tquic::ExternalScheduler for Plugged {
         // scheduler would answer Wait, and those would stall the connection until its idle timeout.
         if self.streams.iter().all(|s| s.remaining == 0) {
             let fastest = cx.candidates().filter(|p| p.can_send).min_by_key(|p| (p.srtt, p.id));
-            let fin_only = streams.iter().find(|s| s.unsent == 0).map(|s| s.stream_id);
+            let fin_only = streams.iter().find(|s| s.unsent == 0 && s.retransmit == 0).map(|s| s.stream_id);
             return ExternalDecision { path: fastest.map(|p| p.id.0), redundant: false, stream: fin_only };
         }
         let decision = self.scheduler.decide(&cx);

@@ -58,7 +58,9 @@ pub fn streams(
         let total = s.final_size.or(fact.total.map(|t| t.max(written)));
         into.push(StreamSnapshot {
             id: StreamId(s.stream_id),
-            remaining: total.map_or(s.unsent, |t| t.saturating_sub(s.sent)),
+            // what is left of the whole, and what was lost and waits to be sent again: a stream with
+            // only lost bytes left still has something for a scheduler to place
+            remaining: total.map_or(s.unsent, |t| t.saturating_sub(s.sent)) + s.retransmit,
             sent: s.sent,
             total,
             urgency: s.urgency.min(LEAST_URGENT),
@@ -74,13 +76,21 @@ mod tests {
     use super::*;
 
     fn tquic_stream(stream_id: u64, sent: u64, unsent: u64, final_size: Option<u64>) -> tquic::StreamSnapshot {
-        tquic::StreamSnapshot { stream_id, unsent, sent, final_size, urgency: 3, incremental: false }
+        tquic::StreamSnapshot { stream_id, unsent, sent, retransmit: 0, final_size, urgency: 3, incremental: false }
     }
 
     fn convert(from: &[tquic::StreamSnapshot], facts: &HashMap<u64, StreamFacts>) -> Vec<StreamSnapshot> {
         let mut into = Vec::new();
         streams(from, Duration::ZERO, facts, &mut HashMap::new(), &mut into);
         into
+    }
+
+    #[test]
+    fn bytes_lost_and_waiting_to_be_resent_count_as_remaining() {
+        // all 900 B sent once, 300 of them lost: the stream is not done, a scheduler must see it
+        let lost = tquic::StreamSnapshot { stream_id: 0, unsent: 0, sent: 900, retransmit: 300, final_size: Some(900), urgency: 3, incremental: false };
+        let s = convert(&[lost], &HashMap::new());
+        assert_eq!(s[0].remaining, 300);
     }
 
     #[test]

@@ -28,7 +28,7 @@ fn path(path_id: usize, rtt_ms: u64, validated: bool) -> PathSnapshot {
 }
 
 fn stream(stream_id: u64, unsent: u64) -> StreamSnapshot {
-    StreamSnapshot { stream_id, unsent, sent: 0, final_size: Some(unsent), urgency: 3, incremental: false }
+    StreamSnapshot { stream_id, unsent, sent: 0, retransmit: 0, final_size: Some(unsent), urgency: 3, incremental: false }
 }
 
 fn decide(name: &str, paths: &[PathSnapshot], streams: &[StreamSnapshot]) -> ExternalDecision {
@@ -70,7 +70,7 @@ fn control_frames_and_a_bare_fin_are_never_held_back() {
     let paths = [path(0, 200, true), fast_busy];
     let d = decide("ecf", &paths, &[]);
     assert_eq!(d.path, Some(0), "control frames go on a path that can send");
-    let fin_only = StreamSnapshot { stream_id: 8, unsent: 0, sent: 900, final_size: Some(900), urgency: 3, incremental: false };
+    let fin_only = StreamSnapshot { stream_id: 8, unsent: 0, sent: 900, retransmit: 0, final_size: Some(900), urgency: 3, incremental: false };
     let d = decide("ecf", &paths, &[fin_only]);
     assert_eq!((d.path, d.stream), (Some(0), Some(8)), "the FIN goes out");
 }
