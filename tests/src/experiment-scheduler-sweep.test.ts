@@ -7,25 +7,16 @@ import assert from "node:assert/strict";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildGraph, loadRecording } from "@pagepath/graph-builder";
-import { recordPage, writeRecording } from "@pagepath/profiler";
 import type { RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
-import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+import { tempDir } from "./fixture-profile.js";
+import { recordFixtureGraph } from "./fixture-graph.js";
 
 describe("pagepath experiment with a scheduler factor", { skip: process.getuid?.() !== 0 ? "needs root (network namespaces)" : false }, () => {
   const work = tempDir("scheduler-sweep");
   before(async () => {
-    const site = await startFixture();
-    const recording = join(work, "rec");
-    try {
-      const { recording: r } = await recordPage(site.config.entry, optionsFor(site));
-      writeRecording(recording, r);
-    } finally {
-      await site.close();
-    }
-    writeFileSync(join(work, "fixture.json"), JSON.stringify(buildGraph(loadRecording(recording))));
+    await recordFixtureGraph(work, "fixture.json");
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 

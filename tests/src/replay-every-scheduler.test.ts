@@ -5,15 +5,14 @@
  */
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildGraph, loadRecording } from "@pagepath/graph-builder";
-import { recordPage, writeRecording } from "@pagepath/profiler";
 import { readRunResultFile } from "@pagepath/results";
 import { REPLAY_SERVER } from "@pagepath/runner";
 import { runCli } from "./cli-run.js";
-import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+import { tempDir } from "./fixture-profile.js";
+import { recordFixtureGraph } from "./fixture-graph.js";
 import { withTopology } from "./net-topology.js";
 
 /** Every name `--scheduler` takes, as the binary lists them: pagepath's registry and tquic's own. */
@@ -23,14 +22,7 @@ describe("every multipath QUIC scheduler replays the demo page over two paths", 
   const work = tempDir("every-scheduler");
   const graphFile = join(work, "graph.json");
   before(async () => {
-    const site = await startFixture("multi-origin");
-    const recording = join(work, "rec");
-    try {
-      writeRecording(recording, (await recordPage(site.config.entry, optionsFor(site))).recording);
-    } finally {
-      await site.close();
-    }
-    writeFileSync(graphFile, JSON.stringify(buildGraph(loadRecording(recording))));
+    await recordFixtureGraph(work);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 

@@ -25,10 +25,14 @@ const ASYMMETRIC = JSON.stringify({
  */
 const TRICKLE = Array.from({ length: 20 }, (_, i) => ({ path: `/small${i}.bin`, mimeType: "application/octet-stream", bytes: 15_000 + i, delayMs: 50 * i }));
 
-/** The server's bytes per path (fast, slow) for one fetch with pagepath's scheduler `name`. */
-async function bytesPerPath(name: string): Promise<[number, number]> {
-  const page = synthetic("https://www.mpq.test", TRICKLE);
-  const net = `rp-sch-${name.slice(0, 5)}`;
+/**
+ * Serves `files` with pagepath's scheduler `name` in the asymmetric topology and fetches them all
+ * at once over both paths with pagepath-fetch; its report, checked body for body, and the server's
+ * log folder.
+ */
+async function fetchOverTwoPaths(name: string, label: string, files: typeof TRICKLE): Promise<{ report: any; out: string }> {
+  const page = synthetic("https://www.mpq.test", files);
+  const net = `rp-${label}-${name.slice(0, 5)}`;
   return withTopology(net, [writeTemp("asym", "topology.json", ASYMMETRIC)], async () => {
     const replay = await startReplay(page, ["--protocol", "h3", "--transport", "mpquic", "--scheduler", name, "--no-qlog"], net);
     let report: any;
@@ -36,20 +40,26 @@ async function bytesPerPath(name: string): Promise<[number, number]> {
       const origin = replay.nameMap.origins[0];
       const { stdout } = await run(NET, [
         "exec", net, "client", "--", FETCH, "--connect", `${origin.address}:443`, "--host", "www.mpq.test",
-        "--local", "10.10.0.2", "--local", "10.10.1.2", "--multipath", ...TRICKLE.map((f) => f.path),
+        "--local", "10.10.0.2", "--local", "10.10.1.2", "--multipath", ...files.map((f) => f.path),
       ]);
       report = JSON.parse(stdout.trim().split("\n").at(-1)!);
     } finally {
       assert.equal(await replay.stop(), 0);
     }
     const original: any[] = JSON.parse(readFileSync(join(page, "archive.json"), "utf8"));
-    assert.equal(report.responses.length, TRICKLE.length);
+    assert.equal(report.responses.length, files.length);
     for (const r of report.responses) assert.equal(r.sha256, original.find((e) => e.url.endsWith(r.target)).body.sha256, `${r.target}: body differs`);
-    const conn = readJsonLines(join(replay.out, "connections.jsonl")).find((c) => c.transport === "mpquic");
-    assert.ok(conn, "the server logged the multipath connection");
-    const sent = (client: string) => conn.paths.find((p: any) => p.remote.startsWith(`${client}:`))?.bytesSent ?? 0;
-    return [sent("10.10.0.2"), sent("10.10.1.2")];
+    return { report, out: replay.out };
   });
+}
+
+/** The server's bytes per path (fast, slow) for one fetch with pagepath's scheduler `name`. */
+async function bytesPerPath(name: string): Promise<[number, number]> {
+  const { out } = await fetchOverTwoPaths(name, "sch", TRICKLE);
+  const conn = readJsonLines(join(out, "connections.jsonl")).find((c) => c.transport === "mpquic");
+  assert.ok(conn, "the server logged the multipath connection");
+  const sent = (client: string) => conn.paths.find((p: any) => p.remote.startsWith(`${client}:`))?.bytesSent ?? 0;
+  return [sent("10.10.0.2"), sent("10.10.1.2")];
 }
 
 describe("pagepath's schedulers drive multipath QUIC through the tquic hook", () => {
@@ -71,30 +81,15 @@ const BIG_THEN_SMALL = [
   { path: "/small.bin", mimeType: "application/octet-stream", bytes: 20_000, delayMs: 60 },
 ];
 
-/** When the small response completed, in ms after its request, with pagepath's scheduler `name`. */
+/** When each response completed, in ms after its request, with pagepath's scheduler `name`. */
 async function smallAfterBig(name: string): Promise<{ smallMs: number; bigMs: number }> {
-  const page = synthetic("https://www.mpq.test", BIG_THEN_SMALL);
-  const net = `rp-ord-${name.slice(0, 5)}`;
-  return withTopology(net, [writeTemp("asym", "topology.json", ASYMMETRIC)], async () => {
-    const replay = await startReplay(page, ["--protocol", "h3", "--transport", "mpquic", "--scheduler", name, "--no-qlog"], net);
-    let report: any;
-    try {
-      const origin = replay.nameMap.origins[0];
-      const { stdout } = await run(NET, [
-        "exec", net, "client", "--", FETCH, "--connect", `${origin.address}:443`, "--host", "www.mpq.test",
-        "--local", "10.10.0.2", "--local", "10.10.1.2", "--multipath", ...BIG_THEN_SMALL.map((f) => f.path),
-      ]);
-      report = JSON.parse(stdout.trim().split("\n").at(-1)!);
-    } finally {
-      assert.equal(await replay.stop(), 0);
-    }
-    const took = (target: string) => {
-      const r = report.responses.find((x: any) => x.target === target);
-      assert.equal(r.status, 200, `${target}: ${JSON.stringify(r)}`);
-      return (r.endUs - r.startUs) / 1000;
-    };
-    return { smallMs: took("/small.bin"), bigMs: took("/big.bin") };
-  });
+  const { report } = await fetchOverTwoPaths(name, "ord", BIG_THEN_SMALL);
+  const took = (target: string) => {
+    const r = report.responses.find((x: any) => x.target === target);
+    assert.equal(r.status, 200, `${target}: ${JSON.stringify(r)}`);
+    return (r.endUs - r.startUs) / 1000;
+  };
+  return { smallMs: took("/small.bin"), bigMs: took("/big.bin") };
 }
 
 describe("a stream-ordering scheduler sees every ready response on the real stack", () => {

@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildGraph, loadRecording, type Graph } from "@pagepath/graph-builder";
-import { recordPage, writeRecording } from "@pagepath/profiler";
 import type { RunConfiguration, RunResult } from "@pagepath/results";
 import { readTopology, runReplay } from "@pagepath/runner";
-import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+import { tempDir } from "./fixture-profile.js";
+import { recordFixtureGraph } from "./fixture-graph.js";
 import { withTopology } from "./net-topology.js";
 import { readJsonLines } from "./replay-harness.js";
 
@@ -21,18 +20,8 @@ const ONE_WAY_MS = 10;
 describe("requests[].paths of a two-path multipath QUIC replay", () => {
   const work = tempDir("replay-request-paths");
   const graphFile = join(work, "graph.json");
-  let graph: Graph;
   before(async () => {
-    const site = await startFixture();
-    const recording = join(work, "rec");
-    try {
-      const { recording: r } = await recordPage(site.config.entry, optionsFor(site));
-      writeRecording(recording, r);
-    } finally {
-      await site.close();
-    }
-    graph = buildGraph(loadRecording(recording));
-    writeFileSync(graphFile, JSON.stringify(graph));
+    await recordFixtureGraph(work);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 

@@ -4,28 +4,19 @@
  * default, and MPTCP with the kernel's.
  */
 import assert from "node:assert/strict";
-import { rmSync, writeFileSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildGraph, loadRecording } from "@pagepath/graph-builder";
-import { recordPage, writeRecording } from "@pagepath/profiler";
 import { readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
-import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+import { tempDir } from "./fixture-profile.js";
+import { recordFixtureGraph } from "./fixture-graph.js";
 
 describe("pagepath replay records the multipath scheduler it ran", { skip: process.getuid?.() !== 0 ? "needs root (pagepath replay)" : false }, () => {
   const work = tempDir("replay-scheduler");
   const graphFile = join(work, "graph.json");
   before(async () => {
-    const site = await startFixture();
-    const recording = join(work, "rec");
-    try {
-      const { recording: r } = await recordPage(site.config.entry, optionsFor(site));
-      writeRecording(recording, r);
-    } finally {
-      await site.close();
-    }
-    writeFileSync(graphFile, JSON.stringify(buildGraph(loadRecording(recording))));
+    await recordFixtureGraph(work);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 
