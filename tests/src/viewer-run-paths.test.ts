@@ -47,7 +47,7 @@ describe("a multipath run's paths in the viewer", () => {
     assert.deepEqual(validateRunResult(single, ONE_PATH), []);
     writeFileSync(join(data, ONE_PATH), JSON.stringify(single, null, 1));
     // The same run as the one run of an experiment, for the results view's table of runs.
-    const plan = samplePlan("paths", { sites: [{ name: "two-frames", graph: GRAPH }], networks: [run.configuration.network], protocols: ["h3"], transports: ["mpquic"], runs: 1, connectionsPerOrigin: { h3: 1 } });
+    const plan = samplePlan("paths", { sites: [{ name: "two-frames", graph: GRAPH }], networks: [run.configuration.network], protocols: ["h3"], transports: ["mpquic"], runs: 1, connectionsPerOrigin: { h3: 1 }, scheduler: { mpquic: { name: "ecf", options: { beta: "1" } } } });
     const swept = { ...twoPathRun(GRAPH), experiment: plan.name, seed: cellSeed(plan, 0) };
     assert.deepEqual([...validateRunResult(swept, "swept"), ...planMismatches(plan, swept)], []);
     writeExperiment(data, plan, [swept]);
