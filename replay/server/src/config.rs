@@ -120,7 +120,7 @@ fn parse_protocol(v: &str) -> Result<Protocol, String> {
     }
 }
 
-fn parse_transport(v: &str) -> Result<Transport, String> {
+pub(crate) fn parse_transport(v: &str) -> Result<Transport, String> {
     match v {
         "tcp" => Ok(Transport::Tcp),
         "mptcp" => Ok(Transport::Mptcp),

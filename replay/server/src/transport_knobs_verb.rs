@@ -2,7 +2,7 @@
 //! transport exactly as `serve` will, without serving, so that pagepath's TypeScript side refuses
 //! a bad value before a run starts and never keeps its own copy of the kernel's or tquic's lists.
 
-use crate::config::Transport;
+use crate::config::{parse_transport, Transport};
 use crate::io::{congestion, tail_loss_probes};
 use pagepath_link::cli::args::Args;
 use serde_json::json;
@@ -17,12 +17,8 @@ exiting 2.
 
 pub fn transport_knobs(argv: &[String]) -> Result<i32, String> {
     let mut a = Args::new(argv);
-    let transport = match a.value("--transport")?.as_deref() {
-        Some("tcp") => Transport::Tcp,
-        Some("mptcp") => Transport::Mptcp,
-        Some("quic") => Transport::Quic,
-        Some("mpquic") => Transport::Mpquic,
-        Some(other) => return Err(format!("--transport: unknown transport \"{other}\"; choose tcp, mptcp, quic or mpquic")),
+    let transport = match a.value("--transport")? {
+        Some(v) => parse_transport(&v)?,
         None => return Err(format!("transport-knobs needs --transport\n{USAGE}")),
     };
     let name = a.value("--congestion")?.unwrap_or_else(|| congestion::DEFAULT.into());
