@@ -3,11 +3,9 @@
  * of multipath QUIC's schedulers belong to pagepath-server (`pagepath-server schedulers`, from the
  * Rust registry), which is asked rather than copied; MPTCP's are whatever the kernel lists.
  */
-import { spawnSync } from "node:child_process";
 import type { SchedulerChoice, Transport } from "@pagepath/results";
 import { mptcpSchedulers } from "./mptcp-scheduler.js";
-import { REPLAY_SERVER } from "./server-process.js";
-import { requireBinary } from "./binaries.js";
+import { askReplayServer } from "./server-verb.js";
 
 export interface SchedulerEntry {
   name: string;
@@ -79,9 +77,5 @@ function quicNames(): string {
 
 /** `pagepath-server schedulers ARGS`: its stdout, or its refusal as a SchedulerRefusal. */
 function askServer(args: string[]): string {
-  const r = spawnSync(requireBinary(REPLAY_SERVER), ["schedulers", ...args], { encoding: "utf8" });
-  if (r.error) throw new Error(`cannot run ${REPLAY_SERVER}: ${r.error.message}`);
-  if (r.status === 2) throw new SchedulerRefusal(r.stderr.trim().replace(/^pagepath-server: /, ""));
-  if (r.status !== 0) throw new Error(`${REPLAY_SERVER} schedulers exited with ${r.status}: ${r.stderr.trim()}`);
-  return r.stdout;
+  return askReplayServer(["schedulers", ...args], SchedulerRefusal);
 }

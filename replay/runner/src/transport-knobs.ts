@@ -3,10 +3,8 @@
  * anything starts by `pagepath-server transport-knobs`, the code serve itself checks them with:
  * the kernel's list of controllers and tquic's are the binary's to know, not copied here.
  */
-import { spawnSync } from "node:child_process";
 import type { RunConfiguration, Transport } from "@pagepath/results";
-import { requireBinary } from "./binaries.js";
-import { REPLAY_SERVER } from "./server-process.js";
+import { askReplayServer } from "./server-verb.js";
 
 export type TransportKnobs = Required<Pick<RunConfiguration, "congestion" | "tailLossProbes">>;
 
@@ -27,11 +25,7 @@ export function resolveTransportKnobs(transport: Transport, congestion: string |
   const key = args.join(" ");
   let knobs = checked.get(key);
   if (!knobs) {
-    const r = spawnSync(requireBinary(REPLAY_SERVER), args, { encoding: "utf8" });
-    if (r.error) throw new Error(`cannot run ${REPLAY_SERVER}: ${r.error.message}`);
-    if (r.status === 2) throw new TransportKnobRefusal(r.stderr.trim().replace(/^pagepath-server: /, ""));
-    if (r.status !== 0) throw new Error(`${REPLAY_SERVER} transport-knobs exited with ${r.status}: ${r.stderr.trim()}`);
-    knobs = JSON.parse(r.stdout) as TransportKnobs;
+    knobs = JSON.parse(askReplayServer(args, TransportKnobRefusal)) as TransportKnobs;
     checked.set(key, knobs);
   }
   return knobs;
