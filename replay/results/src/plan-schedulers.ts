@@ -21,10 +21,14 @@ export function isMultipath(t: Transport): t is MultipathTransport {
   return t === "mpquic" || t === "mptcp";
 }
 
+/** A plan field that holds one value or a factor's array, as a list (empty when absent). */
+export function asList<T>(v: T | T[] | undefined): T[] {
+  return v === undefined ? [] : Array.isArray(v) ? v : [v];
+}
+
 /** The plan's `scheduler.<transport>` as written, one object or an array, as a list. */
 export function writtenSchedulers(plan: ExperimentPlan, t: MultipathTransport): PlannedScheduler[] {
-  const s = plan.scheduler?.[t];
-  return s === undefined ? [] : Array.isArray(s) ? s : [s];
+  return asList(plan.scheduler?.[t]);
 }
 
 /** Each scheduler the cells over `t` run with, in plan order; one null for a single-path transport. */

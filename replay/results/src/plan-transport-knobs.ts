@@ -7,6 +7,7 @@
  * nothing is made up for it.
  */
 import type { ExperimentPlan } from "./experiment.js";
+import { asList } from "./plan-schedulers.js";
 import type { RunConfiguration, Transport } from "./run-result.js";
 
 /** What the servers run when neither the plan nor the command line names a controller. */
@@ -19,14 +20,12 @@ export function hasTailLossProbes(t: Transport): boolean {
 
 /** The plan's `congestion` as written, one name or an array, as a list. */
 export function writtenCongestion(plan: ExperimentPlan): string[] {
-  const c = plan.congestion;
-  return c === undefined ? [] : Array.isArray(c) ? c : [c];
+  return asList(plan.congestion);
 }
 
 /** The plan's `tailLossProbes` as written, one boolean or an array, as a list. */
 export function writtenTailLossProbes(plan: ExperimentPlan): boolean[] {
-  const t = plan.tailLossProbes;
-  return t === undefined ? [] : Array.isArray(t) ? t : [t];
+  return asList(plan.tailLossProbes);
 }
 
 /** A controller as a cell key names it: undefined for the default. */
