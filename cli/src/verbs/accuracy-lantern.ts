@@ -1,0 +1,69 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { lanternEngine, lanternInputs, readRecordingTrace, simulateLantern } from "@pagepath/lantern";
+import { conditionName, finishedRuns, type Condition } from "@pagepath/runner";
+import { compareWithChromium, type LanternCell, type MetricComparison } from "../lantern-errors.js";
+
+export interface LanternAccuracy {
+  /** Lantern's predictions, one per site and condition. */
+  cells: LanternCell[];
+  /** Beside the emulated browser's, against Chromium's runs in OUT/runs.jsonl. */
+  comparison: MetricComparison[];
+  /** Written here. */
+  file: string;
+}
+
+/**
+ * Lantern on each site's recording (DATA/recordings/<site>, the recording its graph was built from)
+ * under each condition of an accuracy sweep, compared with the sweep's Chromium runs; writes
+ * OUT/lantern.json. A site Lantern cannot simulate is a cell with its error, not a failure of the sweep.
+ */
+export async function lanternAccuracy(a: { data: string; sites: string[]; conditions: Condition[]; out: string }): Promise<LanternAccuracy> {
+  const cells: LanternCell[] = [];
+  const warnings: Record<string, string[]> = {};
+  for (const site of a.sites) {
+    let inputs: Awaited<ReturnType<typeof lanternInputs>> | null = null;
+    let error: string | null = null;
+    try {
+      inputs = await lanternInputs(readRecordingTrace(join(a.data, "recordings", site)));
+      if (inputs.warnings.length) warnings[site] = inputs.warnings;
+    } catch (e) {
+      error = (e as Error).message;
+    }
+    for (const condition of a.conditions) {
+      const cell: LanternCell = { site, condition: conditionName(condition), fcpMs: null, lcpMs: null, interactiveMs: null, error };
+      if (inputs) {
+        try {
+          const p = simulateLantern(inputs, { rttMs: condition.rttMs, throughputMbit: condition.rateMbit });
+          Object.assign(cell, { fcpMs: p.fcpMs, lcpMs: p.lcpMs, interactiveMs: p.interactiveMs });
+        } catch (e) {
+          cell.error = (e as Error).message;
+        }
+      }
+      cells.push(cell);
+    }
+  }
+  const comparison = compareWithChromium(cells, [...finishedRuns(a.out).values()]);
+  const file = join(a.out, "lantern.json");
+  writeFileSync(file, JSON.stringify({ kind: "pagepath-lantern-accuracy", engine: lanternEngine(), conditions: a.conditions, cells, warnings, comparison }, null, 1) + "\n");
+  return { cells, comparison, file };
+}
+
+/** The table `accuracy --lantern` prints. */
+export function lanternReport(r: LanternAccuracy): string {
+  const pct = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}%`).padStart(7);
+  const failed = r.cells.filter((c) => c.error !== null);
+  const lines = [
+    "Lantern beside the emulated browser, against Chromium's median per site and condition (absolute percentage error):",
+    `  ${"metric".padEnd(22)} ${"emulated: median".padStart(16)} ${"p90".padStart(7)} ${"cells".padStart(5)}   ${"Lantern: median".padStart(15)} ${"p90".padStart(7)} ${"cells".padStart(5)}`,
+    ...r.comparison.map((m) => {
+      const name = m.lanternLabel === m.metric ? m.metric : `${m.metric} (Lantern: ${m.lanternLabel})`;
+      return `  ${name.padEnd(22)} ${pct(m.emulated.medianApePercent).padStart(16)} ${pct(m.emulated.p90ApePercent)} ${String(m.emulated.cells).padStart(5)}   ${pct(m.lantern.medianApePercent).padStart(15)} ${pct(m.lantern.p90ApePercent)} ${String(m.lantern.cells).padStart(5)}`;
+    }),
+    "  Lantern predicts no load event: its Interactive stands beside Chromium's load.",
+    ...[...new Map(failed.map((c) => [c.site, c.error])).entries()].map(([site, error]) => `  Lantern could not simulate ${site}: ${error}`),
+    `Lantern's predictions and errors: ${r.file}`,
+    "",
+  ];
+  return lines.join("\n");
+}
