@@ -21,6 +21,15 @@ export interface LanternInputs {
  * network analysis for the main frame's first navigation.
  */
 export async function lanternInputs(recording: RecordingTrace): Promise<LanternInputs> {
+  try {
+    return await inputsOf(recording);
+  } catch (e) {
+    // The engine's own errors ("missing metric: FCP") say what, not where.
+    throw new Error(`${recording.file}: ${(e as Error).message}`);
+  }
+}
+
+async function inputsOf(recording: RecordingTrace): Promise<LanternInputs> {
   const H = Trace.Handlers.ModelHandlers;
   const model = Trace.TraceModel.Model.createWithSubsetOfHandlers({ Meta: H.Meta, NetworkRequests: H.NetworkRequests, Workers: H.Workers, PageLoadMetrics: H.PageLoadMetrics });
   const events = recording.traceEvents as Trace.Types.Events.Event[];

@@ -5,6 +5,8 @@ import { FILES, readManifest, RecordingError, type RecordingManifest } from "@pa
 /** A recording's manifest and trace events: all Lantern reads of it. */
 export interface RecordingTrace {
   manifest: RecordingManifest;
+  /** trace.json's path, which errors about the trace name. */
+  file: string;
   traceEvents: unknown[];
 }
 
@@ -21,5 +23,5 @@ export function readRecordingTrace(dir: string): RecordingTrace {
     throw new RecordingError(file, `not JSON: ${(e as Error).message}`);
   }
   if (!Array.isArray(parsed?.traceEvents)) throw new RecordingError(file, `"traceEvents" must be an array`);
-  return { manifest, traceEvents: parsed.traceEvents };
+  return { manifest, file, traceEvents: parsed.traceEvents };
 }
