@@ -4,6 +4,7 @@ import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
 import type { GraphNode, ScriptType } from "./graph.js";
 import type { Mark } from "./trace-intervals.js";
+import { sameUrl } from "./url-key.js";
 
 /**
  * A node for every piece of every activity, joined in the order they ran: a piece leads into the
@@ -133,8 +134,8 @@ function scriptType(ctx: BuildContext, event: string, url: string, frameId: stri
   if (event === "v8.evaluateModule") return "module";
   const frame = ctx.frames.get(frameId);
   for (const doc of frame?.docs ?? []) {
-    if (doc.url === url) return "inline";
-    const tag = doc.scripts.find((s) => s.src === url);
+    if (sameUrl(doc.url, url)) return "inline";
+    const tag = doc.scripts.find((s) => sameUrl(s.src, url));
     if (tag) return tag.type;
   }
   return "async"; // inserted by script: runs when it arrives (seed 001 §3.7.2)

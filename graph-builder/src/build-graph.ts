@@ -11,6 +11,7 @@ import { GRAPH_SCHEMA_VERSION, type FrameInfo, type Graph } from "./graph.js";
 import { linkActivities } from "./links.js";
 import { buildMarkers } from "./markers.js";
 import { buildNetworkOnly } from "./network-only.js";
+import { moduleUrls } from "./modules.js";
 import { normalise } from "./normalise.js";
 import { assignPriorities } from "./priorities.js";
 import { buildResources } from "./resources.js";
@@ -45,6 +46,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     resourceByRequest: new Map(),
     callUrl: new Map(),
     modulesSeen: new Map(),
+    moduleUrls: new Set(),
     markLoad: new Map(),
     tasks: [],
     loadDispatches: [],
@@ -58,6 +60,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     const thread = mainThreadTrace(rec.trace, navStart);
     const { activities } = findActivities(thread);
     ctx.tasks = thread.tasks;
+    ctx.moduleUrls = moduleUrls(rec.trace);
     ctx.loadDispatches = thread.loadDispatches;
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {

@@ -3,6 +3,7 @@ import type { Activity, Segment } from "./activities.js";
 import type { Draft } from "./draft.js";
 import type { GraphNode } from "./graph.js";
 import type { ScriptTag } from "./html-scripts.js";
+import { sameUrl } from "./url-key.js";
 
 /** One HTML document loaded into a frame, with the nodes built for it. */
 export interface DocumentState {
@@ -51,6 +52,8 @@ export interface BuildContext {
   tasks: Array<{ start: number; end: number }>;
   /** When each load event dispatch began on that thread, sorted. */
   loadDispatches: number[];
+  /** URLs compiled as ES modules (urlKey), from the trace. */
+  moduleUrls: Set<string>;
   /** How many module evaluations each frame has had so far (they carry no URL in the trace). */
   modulesSeen: Map<string, number>;
   /** Computation nodes (all kinds but resource/download/markers), sorted by start. */
@@ -69,7 +72,12 @@ export function latestBefore(ctx: BuildContext, t: number, pred: (n: GraphNode) 
 
 export function docOf(ctx: BuildContext, frameId: string, url: string): DocumentState | undefined {
   const f = ctx.frames.get(frameId);
-  return f?.docs.find((d) => d.url === url) ?? f?.docs[f.docs.length - 1];
+  return f?.docs.find((d) => sameUrl(d.url, url)) ?? f?.docs[f.docs.length - 1];
+}
+
+/** The download chunk whose bytes end at or after `offset`: what a reader of that offset waits for. */
+export function chunkHolding(doc: DocumentState, offset: number): GraphNode | undefined {
+  return doc.chunks.find((c) => c.chunk!.offset + c.chunk!.bytes >= offset) ?? doc.chunks.at(-1);
 }
 
 export function urlTail(url: string): string {

@@ -1,9 +1,11 @@
 import type { Activity, Segment } from "./activities.js";
 import { isSegment } from "./activities.js";
 import type { BuildContext, DocumentState, FrameState } from "./context.js";
-import { urlTail } from "./context.js";
+import { chunkHolding, urlTail } from "./context.js";
 import { offsetAfterLine, scanScripts } from "./html-scripts.js";
+import type { GraphNode } from "./graph.js";
 import { requestChains, resourceInfo } from "./resources.js";
+import { sameUrl } from "./url-key.js";
 
 type P = Record<string, any>;
 
@@ -45,7 +47,7 @@ export function buildFrames(ctx: BuildContext, body: (sha: string) => Buffer | n
 export function buildDocuments(ctx: BuildContext, activities: Activity[]): void {
   for (const frame of ctx.frames.values()) {
     for (const doc of frame.docs) {
-      const parses = activities.filter((a) => a.kind === "parse" && a.frameId === frame.id && parseUrl(a) === doc.url);
+      const parses = activities.filter((a) => a.kind === "parse" && a.frameId === frame.id && sameUrl(parseUrl(a), doc.url));
       buildChunks(ctx, frame, doc, parses);
     }
   }
@@ -64,8 +66,8 @@ function pieceEndLine(ctx: BuildContext, doc: DocumentState, seg: Segment, next:
     const d = next.interval.args.data ?? {};
     // An inline script's line is the document's; an external one's is its own file's, so use the
     // line of the tag that fetched it instead.
-    if (d.url === doc.url && typeof d.lineNumber === "number") return d.lineNumber - 1;
-    const tag = ctx.archive.find((e) => e.url === d.url && e.initiator.url === doc.url && typeof e.initiator.lineNumber === "number");
+    if (sameUrl(d.url, doc.url) && typeof d.lineNumber === "number") return d.lineNumber - 1;
+    const tag = ctx.archive.find((e) => sameUrl(e.url, d.url) && sameUrl(e.initiator.url, doc.url) && typeof e.initiator.lineNumber === "number");
     if (tag) return tag.initiator.lineNumber;
   }
   return null;
@@ -73,6 +75,34 @@ function pieceEndLine(ctx: BuildContext, doc: DocumentState, seg: Segment, next:
 
 function parseUrl(a: Activity): string {
   return a.interval.args.beginData?.url ?? "";
+}
+
+/**
+ * Where the document's bytes are cut into download chunks: after the last line of every parse
+ * piece, and after every tag the preload scanner or the parser fetched from, so that a replay over
+ * any link releases each piece and each request when the bytes it needs arrive, whatever link the
+ * recording was made on (a document recorded on loopback arrives in one piece). Cuts closer than a
+ * packet are merged into the later one: finer cuts could not change when bytes arrive.
+ */
+const MIN_CHUNK_BYTES = 1460;
+
+function chunkCuts(ctx: BuildContext, doc: DocumentState, pieceOffsets: number[], total: number): number[] {
+  const offsets = [...pieceOffsets];
+  if (doc.body) {
+    for (const e of ctx.archive) {
+      const line = e.initiator.lineNumber;
+      if ((e.initiator.type === "parser" || e.initiator.type === "preload") && typeof line === "number" && sameUrl(e.initiator.url, doc.url)) {
+        offsets.push(offsetAfterLine(doc.body, line));
+      }
+    }
+  }
+  const cuts: number[] = [];
+  for (const o of [...offsets.filter((o) => o > 0 && o < total)].sort((a, b) => a - b)) {
+    if (cuts.length && o - cuts[cuts.length - 1]! < MIN_CHUNK_BYTES) cuts[cuts.length - 1] = o;
+    else cuts.push(o);
+  }
+  if (cuts.length && total - cuts[cuts.length - 1]! < MIN_CHUNK_BYTES) cuts.pop();
+  return [...cuts, total];
 }
 
 function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, parses: Activity[]): void {
@@ -84,15 +114,12 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
   const total = doc.body?.length ?? arrivals.reduce((s, a) => s + a.bytes, 0);
   const cumulative: number[] = [];
   arrivals.reduce((s, a, i) => (cumulative[i] = s + a.bytes), 0);
-  // Which arrival each parse piece needed: the one that completed the last line it parsed.
-  const needs: { node: import("./graph.js").GraphNode; arrival: number }[] = [];
+  // The bytes each parse piece needed: up to the end of the last line it parsed.
+  const needs: { node: GraphNode; offset: number }[] = [];
   let parseIndex = 0;
   for (const a of parses) {
     const endLine: number | null = a.interval.args.endData?.endLine ?? null;
     const startLine: number | null = a.interval.args.beginData?.startLine ?? null;
-    const needed = doc.body && endLine !== null ? offsetAfterLine(doc.body, endLine) : 0;
-    let arrival = cumulative.findIndex((c) => c >= needed);
-    if (arrival < 0) arrival = Math.max(0, arrivals.length - 1);
     let from = startLine;
     a.pieces.forEach((piece, i) => {
       if (!isSegment(piece)) return;
@@ -101,7 +128,7 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
       node.parse = { url: doc.url, startLine: from, endLine: to, index: parseIndex++, last: false };
       node.label = `parse ${urlTail(doc.url)} L${(from ?? 0) + 1}-${(to ?? 0) + 1}`;
       doc.parses.push(node);
-      needs.push({ node, arrival });
+      needs.push({ node, offset: doc.body && to !== null ? offsetAfterLine(doc.body, to) : total });
       from = to;
     });
   }
@@ -112,17 +139,20 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
     if (i > 0) ctx.draft.edge(doc.parses[i - 1], n, "R3", "observed");
   });
 
-  const boundaries = [...new Set([...needs.map((n) => n.arrival), Math.max(0, arrivals.length - 1)])].sort((a, b) => a - b);
   const start = ctx.ms(final.times.start);
   const end = final.times.end !== null ? ctx.ms(final.times.end) : start;
+  // A chunk ends, as recorded, when the arrival that brought its last byte came in.
+  const arrivedAt = (upTo: number) => {
+    const i = cumulative.findIndex((c) => c >= upTo);
+    return i < 0 ? end : Math.min(end, arrivals[i]!.at);
+  };
+  const info = resourceInfo(doc.entries);
   let prevBytes = 0;
   let prevEnd = start;
-  const chunkAt = new Map<number, import("./graph.js").GraphNode>();
-  boundaries.forEach((b, i) => {
-    const last = i === boundaries.length - 1;
-    const upTo = last ? total : cumulative[b] ?? total;
-    const at = last ? end : arrivals[b]?.at ?? end;
-    const info = resourceInfo(doc.entries);
+  const cuts = chunkCuts(ctx, doc, needs.map((n) => n.offset), total);
+  cuts.forEach((upTo, i) => {
+    const last = i === cuts.length - 1;
+    const at = Math.max(prevEnd, last ? end : arrivedAt(upTo));
     const node = ctx.draft.add({
       kind: "download", frameId: frame.id, label: `${urlTail(doc.url)} bytes ${prevBytes}-${upTo}`,
       start: prevEnd, end: at, duration: Math.max(0, at - prevEnd),
@@ -131,9 +161,8 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
     });
     if (i > 0) ctx.draft.edge(doc.chunks[i - 1], node, "R9", "observed");
     doc.chunks.push(node);
-    chunkAt.set(b, node);
     prevBytes = upTo;
     prevEnd = at;
   });
-  for (const { node, arrival } of needs) ctx.draft.edge(chunkAt.get(arrival) ?? doc.chunks[0], node, "R3", "observed");
+  for (const { node, offset } of needs) ctx.draft.edge(chunkHolding(doc, offset) ?? doc.chunks[0], node, "R3", "observed");
 }

@@ -195,4 +195,5 @@ export const RULES: Record<string, string> = {
   preload: "DownloadChunk -> Resource (the preload scanner found the tag before the parser reached it)",
   "session-cache": "first fetch of a URL -> later reference served from the cache",
   "lazy-binding": "parse chunk that used a CSS-referenced resource -> the resource",
+  "module-import": "Resource(module) -> Resource(module it imports statically), fetched once the importer has arrived",
 };

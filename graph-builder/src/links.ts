@@ -1,9 +1,11 @@
 import type { Activity } from "./activities.js";
 import type { BuildContext } from "./context.js";
-import { latestBefore } from "./context.js";
+import { latestBefore, urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { iframeLoadOf, isWindowLoad } from "./markers.js";
+import { dynamicModuleEntry, linkModuleGraph } from "./modules.js";
 import { ruleFor } from "./rules.js";
+import { sameUrl } from "./url-key.js";
 
 /**
  * Edges between activities that the trace's nesting does not give: a script waits for its file
@@ -45,7 +47,7 @@ function linkCrossFrame(ctx: BuildContext, activities: Activity[]): void {
 function latestResource(ctx: BuildContext, url: string, before: number): GraphNode | undefined {
   let best: GraphNode | undefined;
   for (const r of ctx.resourceByRequest.values()) {
-    if (r.resource!.url === url && r.start <= before && (!best || r.start > best.start)) best = r;
+    if (sameUrl(r.resource!.url, url) && r.start <= before && (!best || r.start > best.start)) best = r;
   }
   return best;
 }
@@ -57,7 +59,7 @@ function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
     // A promise or fetch callback runs once what it waited for has arrived.
     const fetched = latestFinished(ctx, first, (r) =>
       // Promise reactions: fetch() settles promises; XHR reports through events instead.
-      s.url ? r.resource!.initiatorUrl === s.url : r.frameId === first.frameId && r.resource!.resourceType === "Fetch",
+      s.url ? sameUrl(r.resource!.initiatorUrl, s.url) : r.frameId === first.frameId && r.resource!.resourceType === "Fetch",
     );
     const before = fetched ?? latestBefore(ctx, first.start - 1e-9, (c) => c.frameId === first.frameId && c !== first);
     if (before) d.edge(before, first, fetched ? "fetch-callback" : ruleFor(before, first), "inferred");
@@ -73,12 +75,28 @@ function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
     if (next) d.edge(ctx.last.get(a), next, "R4", "inferred");
   }
   if (s.type === "inline") return; // otherwise nested in its parse chunk: R12 and R4 come from the nesting
+  if (s.type === "module" && !s.url) return linkDynamicModule(ctx, first);
   const res = latestResource(ctx, s.url, first.start);
   if (res) d.edge(res, first, "R10", "observed");
+  if (res && s.type === "module") linkModuleGraph(ctx, first, res);
   if ((s.type === "defer" || s.type === "module") && doc?.parses.length) {
     const lastParse = [...doc.parses].reverse().find((p) => p.end <= first.start) ?? doc.parses.at(-1)!;
     d.edge(lastParse, first, "R17", "inferred");
   }
+}
+
+/** A module loaded by import() runs once its static graph is in, like an async script: no R17. */
+function linkDynamicModule(ctx: BuildContext, first: GraphNode): void {
+  const entry = dynamicModuleEntry(ctx, first);
+  if (!entry) {
+    ctx.draft.warnings.push(`a module evaluation at ${first.start.toFixed(1)} ms: no arrived module found that it could run`);
+    return;
+  }
+  first.script!.url = entry.resource!.url;
+  first.label = `module ${urlTail(entry.resource!.url)}`;
+  ctx.callUrl.set(first, entry.resource!.url);
+  ctx.draft.edge(entry, first, "R10", "inferred");
+  linkModuleGraph(ctx, first, entry);
 }
 
 function latestFinished(ctx: BuildContext, n: GraphNode, pred: (r: GraphNode) => boolean): GraphNode | undefined {
@@ -166,14 +184,14 @@ function linkFrames(ctx: BuildContext): void {
       const chunk0 = doc.chunks[0];
       if (!chunk0) continue;
       const init = doc.entries[0]!.initiator;
-      const parentDoc = ctx.frames.get(frame.parentId)?.docs.find((x) => x.url === init.url) ?? ctx.frames.get(frame.parentId)?.docs.at(-1);
+      const parentDoc = ctx.frames.get(frame.parentId)?.docs.find((x) => sameUrl(x.url, init.url)) ?? ctx.frames.get(frame.parentId)?.docs.at(-1);
       if (init.type === "parser" && parentDoc?.parses.length) {
         const line = init.lineNumber ?? 0;
         const chunk = parentDoc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ?? parentDoc.parses.at(-1)!;
         ctx.draft.edge(chunk, chunk0, "R5", "observed");
         continue;
       }
-      const maker = latestBefore(ctx, chunk0.start, (c) => c.frameId === frame.parentId && c.kind !== "parse" && c.kind !== "css" && (!init.url || ctx.callUrl.get(c) === init.url));
+      const maker = latestBefore(ctx, chunk0.start, (c) => c.frameId === frame.parentId && c.kind !== "parse" && c.kind !== "css" && (!init.url || sameUrl(ctx.callUrl.get(c), init.url)));
       const fallback = maker ?? latestBefore(ctx, chunk0.start, (c) => c.frameId === frame.parentId);
       if (fallback) ctx.draft.edge(fallback, chunk0, ruleFor(fallback, chunk0), maker ? "observed" : "inferred");
       else ctx.draft.warnings.push(`iframe ${doc.url}: nothing in its parent frame found to have created it`);

@@ -1,5 +1,6 @@
 import type { BuildContext, FrameState } from "./context.js";
 import type { GraphNode } from "./graph.js";
+import { sameUrl } from "./url-key.js";
 
 /**
  * DOMContentLoaded and load markers for every frame (Fig 3.9), always inserted: zero-duration nodes
@@ -23,7 +24,7 @@ export function buildMarkers(ctx: BuildContext): void {
   for (const n of ctx.computations) {
     const frame = ctx.frames.get(n.frameId);
     if (!frame?.dcl || !frame.load) continue;
-    if (n.kind === "script" && (n.script!.type === "defer" || n.script!.type === "module") && n.end <= frame.dcl.start + 1e-6) {
+    if (n.kind === "script" && (n.script!.type === "defer" || isModuleTag(frame, n)) && n.end <= frame.dcl.start + 1e-6) {
       d.edge(n, frame.dcl, "completion-dcl", "inferred");
     }
     if (n.kind === "event" && n.event!.target === "document" && n.end <= frame.dcl.start + 1e-6) {
@@ -54,12 +55,30 @@ export function buildMarkers(ctx: BuildContext): void {
   }
   for (const r of ctx.resourceByRequest.values()) {
     const frame = ctx.frames.get(r.frameId);
-    if (frame?.load && r.start <= Math.min(frame.load.start, firing.get(frame.id) ?? Infinity)) d.edge(r, frame.load, "completion-load", "observed");
+    if (!frame?.load || !holdsLoad(r)) continue;
+    if (r.start <= Math.min(frame.load.start, firing.get(frame.id) ?? Infinity)) d.edge(r, frame.load, "completion-load", "observed");
   }
   for (const frame of ctx.frames.values()) {
     const parent = frame.parentId ? ctx.frames.get(frame.parentId) : undefined;
     if (parent?.load && frame.load && frame.load.start <= parent.load.start) d.edge(frame.load, parent.load, "completion-load", "observed");
   }
+}
+
+/** A module script of the document's own tags: deferred, so it runs before DOMContentLoaded (import() does not). */
+function isModuleTag(frame: FrameState, n: GraphNode): boolean {
+  return n.script!.type === "module" && !!frame.docs.at(-1)?.scripts.some((s) => s.type === "module" && sameUrl(s.src, n.script!.url));
+}
+
+/**
+ * Fetches that never delay a document's load event (HTML's "delay the load event" covers elements'
+ * fetches, not these): fetch() and XHR, beacons and pings, prefetches of what a later page may need,
+ * event streams and web sockets. Checked against Chromium on the fidelity fixtures (an XHR the server
+ * answers 400 ms after load).
+ */
+const NEVER_HOLD_LOAD = new Set(["XHR", "Fetch", "Ping", "Prefetch", "EventSource", "WebSocket", "CSPViolationReport"]);
+
+function holdsLoad(r: GraphNode): boolean {
+  return !NEVER_HOLD_LOAD.has(r.resource!.resourceType);
 }
 
 /**

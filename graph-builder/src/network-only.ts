@@ -2,6 +2,7 @@ import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { isFrameDocument, requestChains, resourceInfo } from "./resources.js";
+import { sameUrl } from "./url-key.js";
 
 /**
  * The fallback when a recording has no trace: a graph from the network log alone. Each document is
@@ -56,12 +57,12 @@ export function buildNetworkOnly(ctx: BuildContext): void {
   for (const node of resources) {
     const init = node.resource!;
     const frame = ctx.frames.get(node.frameId)!;
-    const doc = frame.docs.find((x) => x.url === init.initiatorUrl);
+    const doc = frame.docs.find((x) => sameUrl(x.url, init.initiatorUrl));
     if (doc) {
       d.edge(doc.parses[0], node, "R1", "observed");
       continue;
     }
-    const initiator = resources.find((r) => r.resource!.url === init.initiatorUrl && r.start <= node.start);
+    const initiator = resources.find((r) => sameUrl(r.resource!.url, init.initiatorUrl) && r.start <= node.start);
     if (initiator && /css/i.test(initiator.resource!.mimeType + initiator.resource!.resourceType)) {
       const css = evaluation("css", initiator.resource!.url, initiator.frameId, initiator.end);
       d.edge(initiator, css, "R18", "inferred");

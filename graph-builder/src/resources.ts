@@ -1,8 +1,11 @@
 import type { ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
-import { docOf, latestBefore, urlTail } from "./context.js";
+import { chunkHolding, docOf, latestBefore, urlTail } from "./context.js";
+import { offsetAfterLine } from "./html-scripts.js";
 import type { ConnectionInfo, GraphNode, ResourceInfo } from "./graph.js";
+import { staticImporter } from "./modules.js";
 import { ruleFor } from "./rules.js";
+import { sameUrl } from "./url-key.js";
 
 /** Archive entries grouped by request: a redirect chain's hops share one requestId, in order. */
 export function requestChains(archive: ArchiveEntry[], keep: (e: ArchiveEntry) => boolean): Map<string, ArchiveEntry[]> {
@@ -107,7 +110,7 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
   const initUrl = init.url;
   if ((init.type === "parser" || init.type === "preload") && initUrl) {
     const doc = docOf(ctx, node.frameId, initUrl);
-    if (doc && doc.url === initUrl && doc.parses.length) {
+    if (doc && sameUrl(doc.url, initUrl) && doc.parses.length) {
       const line = init.lineNumber ?? 0;
       const chunk =
         doc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ??
@@ -116,15 +119,16 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
       d.edge(chunk, node, "R1", "observed");
       if (node.start >= chunk.start) return;
       // The preload scanner asked before the parser got there: the request waited only for the
-      // document's bytes, the download chunk that had arrived by then. Critical paths count on
-      // that edge for every preloaded resource, so there is no flag without it.
+      // document's bytes up to its tag (those that had arrived by then when the body is not
+      // archived). Critical paths count on that edge for every preloaded resource, so there is no
+      // flag without it.
       const arrived = doc.chunks.filter((c) => c.end <= node.start);
-      const download = arrived[arrived.length - 1] ?? doc.chunks[0];
+      const download = doc.body ? chunkHolding(doc, offsetAfterLine(doc.body, line)) : arrived[arrived.length - 1] ?? doc.chunks[0];
       if (!download) return;
       node.resource!.preloaded = true;
       return d.edge(download, node, "preload", "observed");
     }
-    const sheets = ctx.computations.filter((c) => c.kind === "css" && c.css!.url === initUrl && c.start <= node.start);
+    const sheets = ctx.computations.filter((c) => c.kind === "css" && sameUrl(c.css!.url, initUrl) && c.start <= node.start);
     if (sheets.length) {
       d.edge(sheets[sheets.length - 1], node, "R2", "observed");
       node.resource!.lazyBound = true;
@@ -133,8 +137,10 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
       return;
     }
   }
+  const importer = staticImporter(ctx, entry, node.start);
+  if (importer) return d.edge(importer, node, "module-import", "observed");
   if (initUrl) {
-    const byScript = latestBefore(ctx, node.start, (c) => c.kind !== "parse" && c.kind !== "css" && ctx.callUrl.get(c) === initUrl);
+    const byScript = latestBefore(ctx, node.start, (c) => c.kind !== "parse" && c.kind !== "css" && sameUrl(ctx.callUrl.get(c), initUrl));
     if (byScript) return d.edge(byScript, node, ruleFor(byScript, node), "inferred");
   }
   // Requests the browser makes on its own (favicon) or whose cause left no trace: the frame's

@@ -5,8 +5,8 @@ use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 8] =
-    ["continuation", "completion-dcl", "completion-load", "completion-event", "fetch-callback", "preload", "session-cache", "lazy-binding"];
+const NAMED_RULES: [&str; 9] =
+    ["continuation", "completion-dcl", "completion-load", "completion-event", "fetch-callback", "preload", "session-cache", "lazy-binding", "module-import"];
 
 fn is_rule(rule: &str) -> bool {
     let numbered = rule.strip_prefix('R').and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| (1..=25).contains(&n) && !rule.starts_with("R0"));

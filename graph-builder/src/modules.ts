@@ -1,0 +1,75 @@
+import type { ArchiveEntry } from "@pagepath/profiler";
+import type { BuildContext } from "./context.js";
+import type { GraphNode } from "./graph.js";
+import { sameUrl, urlKey } from "./url-key.js";
+
+/**
+ * ES modules (HTML's "fetch a module script graph"): a module's static imports are fetched as soon
+ * as the module has arrived and been parsed, before anything runs, and the entry module is
+ * evaluated only once its whole static import graph has arrived. Dynamic import() is a request made
+ * by running code, which the trace's nesting attributes like any other.
+ */
+
+/** The URLs V8 compiled as modules (v8.compileModule), keyed as urlKey gives them. */
+export function moduleUrls(trace: unknown[]): Set<string> {
+  const urls = new Set<string>();
+  for (const e of trace as { name?: string; args?: { data?: { url?: unknown } } }[]) {
+    const url = e.name === "v8.compileModule" ? e.args?.data?.url : undefined;
+    if (typeof url === "string" && url) urls.add(urlKey(url));
+  }
+  return urls;
+}
+
+/**
+ * The module resource whose static import made this request: the initiator is a module's code, and
+ * that module had arrived (its resource finished) when the request went out. Requests made while a
+ * module ran (dynamic import) are nested in its evaluation and never get here.
+ */
+export function staticImporter(ctx: BuildContext, entry: ArchiveEntry, requestedAt: number): GraphNode | undefined {
+  const init = entry.initiator;
+  if (init.type !== "script" || !init.url || !ctx.moduleUrls.has(urlKey(init.url))) return undefined;
+  let best: GraphNode | undefined;
+  for (const r of ctx.resourceByRequest.values()) {
+    if (sameUrl(r.resource!.url, init.url) && r.end <= requestedAt + 1e-6 && (!best || r.end > best.end)) best = r;
+  }
+  return best;
+}
+
+/** Every module an entry module's resource imports statically, directly or not. */
+function staticGraph(ctx: BuildContext, entry: GraphNode): GraphNode[] {
+  const imports = new Map<string, string[]>();
+  for (const e of ctx.draft.edges) if (e.rule === "module-import") imports.set(e.from, [...(imports.get(e.from) ?? []), e.to]);
+  const seen = new Set<string>([entry.id]);
+  const stack = [entry.id];
+  while (stack.length) {
+    for (const next of imports.get(stack.pop()!) ?? []) {
+      if (seen.has(next)) continue;
+      seen.add(next);
+      stack.push(next);
+    }
+  }
+  seen.delete(entry.id);
+  return [...seen].map((id) => ctx.draft.byId.get(id)!);
+}
+
+/**
+ * The module an evaluation without a `<script type=module>` of its own runs: one loaded by dynamic
+ * import(), the latest module to arrive before the evaluation began that no module imports
+ * statically and no other evaluation ran.
+ */
+export function dynamicModuleEntry(ctx: BuildContext, evaluation: GraphNode): GraphNode | undefined {
+  const imported = new Set(ctx.draft.edges.filter((e) => e.rule === "module-import").map((e) => e.to));
+  const evaluated = new Set(ctx.computations.filter((c) => c.script?.type === "module" && c.script.url).map((c) => urlKey(c.script!.url)));
+  let best: GraphNode | undefined;
+  for (const r of ctx.resourceByRequest.values()) {
+    const key = urlKey(r.resource!.url);
+    if (!ctx.moduleUrls.has(key) || imported.has(r.id) || evaluated.has(key) || r.end > evaluation.start + 1e-6) continue;
+    if (!best || r.end > best.end) best = r;
+  }
+  return best;
+}
+
+/** A module evaluation waits for every module of its entry's static graph (R10, one per file). */
+export function linkModuleGraph(ctx: BuildContext, evaluation: GraphNode, entryResource: GraphNode): void {
+  for (const imported of staticGraph(ctx, entryResource)) ctx.draft.edge(imported, evaluation, "R10", "inferred");
+}

@@ -1,0 +1,32 @@
+import { join } from "node:path";
+import { fixtureDir, type RunningSite } from "@pagepath/corpus";
+import { profileBatch, recordingName } from "@pagepath/profiler";
+import { optionsFor } from "./fixture-profile.js";
+
+/**
+ * The fidelity fixture pages (corpus/fixtures/fidelity), one per browser behaviour the emulated
+ * browser models (issue 21), each with the URL it is entered by.
+ */
+export const FIDELITY_PAGES = {
+  moduleChain: "https://www.fidelity.test/module-chain.html",
+  dynamicImport: "https://www.fidelity.test/dynamic-import.html",
+  fontCss: "https://www.fidelity.test/font-css.html",
+  scriptInserted: "https://www.fidelity.test/script-inserted.html",
+  xhrBeforeLoad: "https://www.fidelity.test/xhr-before-load.html",
+  fragment: "https://www.fidelity.test/fragment.html#details",
+  largeHead: "https://www.fidelity.test/large-head.html",
+  manyImages: "https://www.fidelity.test/many-images.html",
+} as const;
+
+export type FidelityPage = keyof typeof FIDELITY_PAGES;
+
+export const fidelitySiteDir = () => fixtureDir("fidelity");
+
+/** Profiles the given fidelity pages into outDir one at a time; the recording directory of each. */
+export async function profileFidelityPages(site: RunningSite, outDir: string, pages: FidelityPage[]): Promise<Map<FidelityPage, string>> {
+  const urls = pages.map((p) => FIDELITY_PAGES[p]);
+  const results = await profileBatch(urls, outDir, { ...optionsFor(site), concurrency: 1, resume: false });
+  const failed = results.filter((r) => r.status !== "complete");
+  if (failed.length) throw new Error(`profiling fidelity pages failed: ${failed.map((f) => `${f.url}: ${f.reason}`).join("; ")}`);
+  return new Map(pages.map((p) => [p, join(outDir, recordingName(FIDELITY_PAGES[p]))]));
+}

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { after, before, describe, it } from "node:test";
+import { serveSite, type RunningSite } from "@pagepath/corpus";
+import { buildGraph, loadRecording, type Graph, type GraphNode } from "@pagepath/graph-builder";
+import { tempDir } from "./fixture-profile.js";
+import { FIDELITY_PAGES, fidelitySiteDir, profileFidelityPages, type FidelityPage } from "./fidelity-fixtures.js";
+
+/** The graph's edges into the node of `url`'s resource, as "rule from-kind:from-url". */
+function parentsOf(g: Graph, url: string): string[] {
+  const byId = new Map(g.nodes.map((n) => [n.id, n]));
+  const node = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === url);
+  assert.ok(node, `no resource node for ${url}`);
+  return g.edges.filter((e) => e.to === node.id).map((e) => `${e.rule} ${describeNode(byId.get(e.from)!)}`);
+}
+
+function describeNode(n: GraphNode): string {
+  if (n.kind === "resource" || n.kind === "download") return `${n.kind}:${n.resource!.url}`;
+  return n.kind;
+}
+
+describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
+  let site: RunningSite;
+  const graphs = new Map<FidelityPage, Graph>();
+  before(async () => {
+    site = await serveSite(fidelitySiteDir());
+    const pages = Object.keys(FIDELITY_PAGES) as FidelityPage[];
+    for (const [page, dir] of await profileFidelityPages(site, tempDir("fidelity"), pages)) graphs.set(page, buildGraph(loadRecording(dir)));
+  });
+  after(async () => site?.close());
+
+  const cdn = (path: string) => `https://cdn.fidelity.test/${path}`;
+  const scriptNode = (g: Graph, url: string) => g.nodes.find((n) => n.kind === "script" && n.script!.url === url && (n.script!.segment ?? 0) === 0);
+  const edgesInto = (g: Graph, node: GraphNode) => {
+    const byId = new Map(g.nodes.map((n) => [n.id, n]));
+    return g.edges.filter((e) => e.to === node.id).map((e) => `${e.rule} ${describeNode(byId.get(e.from)!)}`);
+  };
+
+  it("an ES-module chain three deep: each import hangs off the module that imports it, and the entry runs after all three", () => {
+    const g = graphs.get("moduleChain")!;
+    assert.ok(parentsOf(g, cdn("m/b.mjs")).includes(`module-import resource:${cdn("m/a.mjs")}`), parentsOf(g, cdn("m/b.mjs")).join(", "));
+    assert.ok(parentsOf(g, cdn("m/c.mjs")).includes(`module-import resource:${cdn("m/b.mjs")}`), parentsOf(g, cdn("m/c.mjs")).join(", "));
+    const run = scriptNode(g, cdn("m/a.mjs"));
+    assert.ok(run, "the entry module's evaluation is a script node");
+    const into = edgesInto(g, run);
+    for (const m of ["a", "b", "c"]) assert.ok(into.includes(`R10 resource:${cdn(`m/${m}.mjs`)}`), `the evaluation waits for ${m}.mjs; its parents: ${into.join(", ")}`);
+  });
+
+  it("a dynamic import(): the module hangs off the script that imported it and runs once it arrives, not after parsing", () => {
+    const g = graphs.get("dynamicImport")!;
+    assert.ok(parentsOf(g, cdn("m/lazy.mjs")).some((p) => p === "R2 script"), parentsOf(g, cdn("m/lazy.mjs")).join(", "));
+    const run = scriptNode(g, cdn("m/lazy.mjs"));
+    assert.ok(run, "the imported module's evaluation is named after it");
+    const into = edgesInto(g, run);
+    assert.ok(into.includes(`R10 resource:${cdn("m/lazy.mjs")}`), into.join(", "));
+    assert.ok(!into.some((p) => p.startsWith("R17")), `import() is not deferred: ${into.join(", ")}`);
+  });
+
+  it("a font found by CSS: it hangs off the style sheet that names it and the parse chunk that used it", () => {
+    const parents = parentsOf(graphs.get("fontCss")!, cdn("font.woff2"));
+    assert.ok(parents.includes("R2 css") && parents.includes("lazy-binding parse"), parents.join(", "));
+  });
+
+  it("scripts inserted by scripts: each hangs off the code that inserted it", () => {
+    const g = graphs.get("scriptInserted")!;
+    for (const url of [cdn("js/loader.js"), cdn("js/chunk-1.js"), cdn("js/chunk-2.js"), cdn("img/from-chunk.png")]) {
+      assert.ok(parentsOf(g, url).includes("R2 script"), `${url}: ${parentsOf(g, url).join(", ")}`);
+    }
+  });
+
+  it("an XHR started before load does not hold the load event", () => {
+    const g = graphs.get("xhrBeforeLoad")!;
+    const xhr = g.nodes.find((n) => n.kind === "resource" && n.resource!.url.endsWith("/api/slow.json"))!;
+    assert.ok(xhr, "the XHR is in the graph");
+    const load = g.frames.find((f) => f.id === g.mainFrame)!.load;
+    assert.ok(!g.edges.some((e) => e.from === xhr.id && e.to === load), "no completion-load edge from the XHR");
+    assert.ok(g.recorded.load! < xhr.end, `Chromium fired load (${g.recorded.load} ms) before the XHR ended (${xhr.end} ms)`);
+    const image = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("img/photo-1.png"))!;
+    assert.ok(g.edges.some((e) => e.from === image.id && e.to === load), "the image does hold it");
+  });
+
+  it("a large document: the head's resources wait only for the bytes up to their tags, not for the whole document", () => {
+    const g = graphs.get("largeHead")!;
+    const chunks = g.nodes.filter((n) => n.kind === "download" && n.frameId === g.mainFrame);
+    const size = chunks.reduce((s, c) => s + c.chunk!.bytes, 0);
+    assert.ok(size > 150_000, `the document is large (${size} bytes)`);
+    for (const url of [cdn("css/site.css"), cdn("js/app.js"), cdn("img/hero.png")]) {
+      const node = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === url)!;
+      const from = g.edges.filter((e) => e.to === node.id && e.rule === "preload").map((e) => g.nodes.find((n) => n.id === e.from)!);
+      assert.equal(from.length, 1, `${url} was found by the preload scanner`);
+      const upTo = from[0]!.chunk!.offset + from[0]!.chunk!.bytes;
+      assert.ok(upTo < 10_000, `${url} waits for the document's first ${upTo} bytes only`);
+    }
+  });
+
+  it("a page entered with a #fragment keeps its parser edges: its CSS and script hang off its parse chunks", () => {
+    const g = graphs.get("fragment")!;
+    assert.deepEqual(g.warnings.filter((w) => /no parent found/.test(w)), []);
+    assert.ok(g.nodes.some((n) => n.kind === "parse"), "the document has parse chunks");
+    for (const url of ["https://cdn.fidelity.test/css/site.css", "https://cdn.fidelity.test/js/app.js"]) {
+      const parents = parentsOf(g, url);
+      assert.ok(parents.some((p) => p === "R1 parse"), `${url} hangs off a parse chunk (R1); its parents: ${parents.join(", ")}`);
+    }
+  });
+});
