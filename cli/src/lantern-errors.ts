@@ -1,7 +1,8 @@
 /**
  * Lantern's error beside the emulated browser's, against the same Chromium replays: per site and
  * condition the median of each client's runs is the measurement, Chromium's the reference, and
- * across cells the median and p90 absolute percentage error. Pure, no I/O.
+ * across the cells where both predictors have a value, the median and p90 absolute percentage
+ * error. Every cell with Chromium's value is listed with both signed errors. Pure, no I/O.
  */
 import { absolutePercentageError, median, percentile, type RunResult } from "@pagepath/results";
 
@@ -28,7 +29,7 @@ export const COMPARED = [
 ] as const;
 
 export interface ErrorStats {
-  /** Cells with a value from the predictor and from Chromium. */
+  /** Cells compared: those with a value from Chromium and from both predictors. */
   cells: number;
   medianApePercent: number | null;
   p90ApePercent: number | null;
@@ -84,11 +85,9 @@ export function compareWithChromium(lantern: readonly LanternCell[], runs: reado
         lanternErrorPercent: lanternMs === null ? null : signedPercent(lanternMs, chromiumMs),
       });
     }
-    const apes = (pick: (c: MetricComparison["cells"][number]) => number | null) =>
-      cells.flatMap((c) => {
-        const v = pick(c);
-        return v === null ? [] : [absolutePercentageError(v, c.chromiumMs)];
-      });
+    // Both predictors on the same cells, so that neither's figure leaves out cells the other had to face.
+    const both = cells.filter((c) => c.emulatedMs !== null && c.lanternMs !== null);
+    const apes = (pick: (c: MetricComparison["cells"][number]) => number | null) => both.map((c) => absolutePercentageError(pick(c)!, c.chromiumMs));
     return { metric, lanternLabel, emulated: stats(apes((c) => c.emulatedMs)), lantern: stats(apes((c) => c.lanternMs)), cells };
   });
 }

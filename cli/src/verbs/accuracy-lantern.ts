@@ -54,11 +54,12 @@ export function lanternReport(r: LanternAccuracy): string {
   const pct = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}%`).padStart(7);
   const failed = r.cells.filter((c) => c.error !== null);
   const lines = [
-    "Lantern beside the emulated browser, against Chromium's median per site and condition (absolute percentage error):",
-    `  ${"metric".padEnd(22)} ${"emulated: median".padStart(16)} ${"p90".padStart(7)} ${"cells".padStart(5)}   ${"Lantern: median".padStart(15)} ${"p90".padStart(7)} ${"cells".padStart(5)}`,
+    "Lantern beside the emulated browser, against Chromium's median per site and condition (absolute percentage error,",
+    "over the cells where both have a value):",
+    `  ${"metric".padEnd(28)} ${"cells".padStart(5)}   ${"emulated: median".padStart(16)} ${"p90".padStart(7)}   ${"Lantern: median".padStart(15)} ${"p90".padStart(7)}`,
     ...r.comparison.map((m) => {
       const name = m.lanternLabel === m.metric ? m.metric : `${m.metric} (Lantern: ${m.lanternLabel})`;
-      return `  ${name.padEnd(22)} ${pct(m.emulated.medianApePercent).padStart(16)} ${pct(m.emulated.p90ApePercent)} ${String(m.emulated.cells).padStart(5)}   ${pct(m.lantern.medianApePercent).padStart(15)} ${pct(m.lantern.p90ApePercent)} ${String(m.lantern.cells).padStart(5)}`;
+      return `  ${name.padEnd(28)} ${String(m.emulated.cells).padStart(5)}   ${pct(m.emulated.medianApePercent).padStart(16)} ${pct(m.emulated.p90ApePercent)}   ${pct(m.lantern.medianApePercent).padStart(15)} ${pct(m.lantern.p90ApePercent)}`;
     }),
     "  Lantern predicts no load event: its Interactive stands beside Chromium's load.",
     ...[...new Map(failed.map((c) => [c.site, c.error])).entries()].map(([site, error]) => `  Lantern could not simulate ${site}: ${error}`),
