@@ -20,7 +20,7 @@ export interface Segment {
 }
 
 export interface Activity {
-  kind: Exclude<NodeKind, "download" | "resource" | "dcl" | "load">;
+  kind: Exclude<NodeKind, "download" | "resource" | "dcl" | "load" | "fcp" | "lcp">;
   interval: Interval;
   frameId: string | null;
   /** Sequence of this activity's own pieces and the activities nested in it, in time order. */

@@ -13,6 +13,7 @@ import { buildMarkers } from "./markers.js";
 import { buildNetworkOnly } from "./network-only.js";
 import { moduleUrls } from "./modules.js";
 import { normalise } from "./normalise.js";
+import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
 import { assignPriorities } from "./priorities.js";
 import { buildResources } from "./resources.js";
 import { mainThreadTrace, type Mark } from "./trace-intervals.js";
@@ -79,6 +80,7 @@ export function buildGraph(rec: RecordingInput): Graph {
   buildMarkers(ctx);
   breakCycles(ctx.draft);
   normalise(ctx);
+  buildPaintMarkers(ctx);
 
   const main = ctx.frames.get(mainFrameId)!;
   const root = main.docs[0]?.chunks[0];
@@ -105,7 +107,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     nodes: ctx.draft.nodes,
     edges: ctx.draft.edges,
     criticalPath: { nodes: [], totalMs: 0, breakdown: { network: 0, script: 0, parse: 0, css: 0, other: 0 } },
-    recorded: { domContentLoaded: rec.manifest.lifecycle.domContentLoaded, load: rec.manifest.lifecycle.load },
+    recorded: { domContentLoaded: rec.manifest.lifecycle.domContentLoaded, load: rec.manifest.lifecycle.load, ...recordedPaints(ctx) },
     warnings: ctx.draft.warnings,
   };
   if (rec.manifest.status !== "complete") graph.warnings.unshift(`the recording is incomplete: ${rec.manifest.reason}`);

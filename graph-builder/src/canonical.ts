@@ -7,7 +7,8 @@ import type { Graph, GraphNode } from "./graph.js";
  * doing); parse chunks fold into one per stretch between blocking scripts; pieces of one
  * computation fold together.
  * The favicon, which the browser fetches on its own, is left out. Edges keep their rule, not
- * whether it was observed.
+ * whether it was observed. Paint markers keep the edges from style sheets, resources and the
+ * first paint, not those from parse chunks and scripts (see below).
  */
 export interface CanonicalGraph {
   nodes: string[];
@@ -68,6 +69,9 @@ export function canonicalGraph(g: Graph): CanonicalGraph {
     const b = key.get(e.to);
     if (!a || !b || a === b) continue;
     if (byId.get(e.from)!.kind === "download" && byId.get(e.to)!.kind === "parse") continue; // which bytes a chunk waited for is timing
+    // Which parse chunk or script came before a paint is timing too: Chromium paints when a frame
+    // is due and the parser has yielded, e.g. before or after a body script arrives.
+    if ((e.rule === "paint-fcp" || e.rule === "paint-lcp") && (byId.get(e.from)!.kind === "parse" || byId.get(e.from)!.kind === "script")) continue;
     // Whether an edge was observed or inferred can depend on timing (a blocking script runs inside
     // the parser's task or in its own), so the structure compares rules only.
     edges.add(`${a} -> ${b} [${e.rule}]`);

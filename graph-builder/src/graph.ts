@@ -16,7 +16,9 @@ export type NodeKind =
   | "timer" // a timer firing and its callback
   | "event" // an event handler running
   | "dcl" // DOMContentLoaded completion marker of a frame (zero duration)
-  | "load"; // load completion marker of a frame (zero duration)
+  | "load" // load completion marker of a frame (zero duration)
+  | "fcp" // the main frame's first contentful paint (zero duration)
+  | "lcp"; // the main frame's largest contentful paint (zero duration)
 
 export type ScriptType = "inline" | "sync" | "async" | "defer" | "module" | "callback";
 
@@ -40,7 +42,15 @@ export interface GraphNode {
   /** kind "download": which chunk of the document, byte range. */
   chunk?: { index: number; offset: number; bytes: number; last: boolean };
   /** kind "parse": document URL and line range parsed; chunk index within the frame. */
-  parse?: { url: string; startLine: number | null; endLine: number | null; index: number; last: boolean };
+  parse?: {
+    url: string;
+    startLine: number | null;
+    endLine: number | null;
+    index: number;
+    last: boolean;
+    /** The parser reached the document's <body> in this chunk (one chunk per document); absent in older graphs. */
+    bodyReached?: boolean;
+  };
   /** kind "script": what ran. segment > 0 for continuations of a re-entrant computation. */
   script?: { url: string; type: ScriptType; line: number | null; segment: number };
   /** kind "css". */
@@ -49,7 +59,20 @@ export interface GraphNode {
   timer?: { timerId: number; timeoutMs: number; singleShot: boolean; fire: number; segment: number };
   /** kind "event": DOM event type and what it targets as far as the trace tells. */
   event?: { type: string; target: "document" | "window" | "element" | "xhr" | "message" | "other"; segment: number };
+  /** kind "lcp": what the largest contentful paint painted; null when the recording does not say. */
+  lcp?: LcpElement | null;
   priority?: Priorities;
+}
+
+/** The element of a largest contentful paint, as the recording's trace names it. */
+export interface LcpElement {
+  type: "image" | "text";
+  /** The DOM node as Chromium names it: `IMG`, `P`, `DIV class='banner'`. */
+  nodeName: string;
+  /** The image's URL (an <img> or a CSS background); null for text. */
+  url: string | null;
+  /** Painted area, CSS pixels. */
+  size: number;
 }
 
 export interface ResourceInfo {
@@ -154,8 +177,18 @@ export interface Graph {
   nodes: GraphNode[];
   edges: GraphEdge[];
   criticalPath: CriticalPath;
-  /** Recorded completion times of the main frame. */
-  recorded: { domContentLoaded: number | null; load: number | null };
+  /**
+   * Recorded completion and paint times of the main frame. The paint fields are always written
+   * and absent in graphs made before them; largestContentfulPaintMissing says why
+   * largestContentfulPaint is null (null when it has a value).
+   */
+  recorded: {
+    domContentLoaded: number | null;
+    load: number | null;
+    firstContentfulPaint?: number | null;
+    largestContentfulPaint?: number | null;
+    largestContentfulPaintMissing?: string | null;
+  };
   /** Things the builder noticed and handled: broken cycles, unattributed requests, fallbacks. */
   warnings: string[];
 }
@@ -196,4 +229,6 @@ export const RULES: Record<string, string> = {
   "session-cache": "first fetch of a URL -> later reference served from the cache",
   "lazy-binding": "parse chunk that used a CSS-referenced resource -> the resource",
   "module-import": "Resource(module) -> Resource(module it imports statically), fetched once the importer has arrived",
+  "paint-fcp": "render-blocking style sheets, parser-blocking scripts and the last parse chunk before it -> first contentful paint marker",
+  "paint-lcp": "first contentful paint, the largest element's image (or, for text, web fonts) and the last parse chunk before it -> largest contentful paint marker",
 };

@@ -1,3 +1,4 @@
+import { lcpFromTrace } from "./lcp.js";
 import type { CdpEvent, FrameLifecycle, FrameTreeNode, Lifecycle } from "./recording.js";
 
 type P = Record<string, any>;
@@ -37,29 +38,26 @@ export function extractLifecycle(events: CdpEvent[], trace: unknown[] | null, ma
   }
 
   const main = mainFrameId ? frames.get(mainFrameId) : undefined;
+  const lcp = lcpFromTrace(trace, navStart, mainFrameId);
   return {
     navigationStartMonotonic: navStart,
     navigationStartWallTime: navWall,
     domContentLoaded: main?.domContentLoaded ?? null,
     load: main?.load ?? null,
-    firstPaint: paints.firstPaint ?? fromTrace(trace, "firstPaint", navStart),
-    firstContentfulPaint: paints.firstContentfulPaint ?? fromTrace(trace, "firstContentfulPaint", navStart),
-    largestContentfulPaint: lastFromTrace(trace, "largestContentfulPaint::Candidate", navStart),
+    firstPaint: paints.firstPaint ?? fromTrace(trace, "firstPaint", navStart, mainFrameId),
+    firstContentfulPaint: paints.firstContentfulPaint ?? fromTrace(trace, "firstContentfulPaint", navStart, mainFrameId),
+    largestContentfulPaint: lcp.at,
+    largestContentfulPaintElement: lcp.element,
+    largestContentfulPaintMissing: lcp.missing,
     frames: [...frames.values()],
   };
 }
 
-function fromTrace(trace: unknown[] | null, name: string, navStart: number | null): number | null {
+/** The main frame's first `name` mark: a subframe's paints are not the page's. */
+function fromTrace(trace: unknown[] | null, name: string, navStart: number | null, mainFrameId: string | null): number | null {
   if (!trace || navStart === null) return null;
-  for (const e of trace as P[]) if (e.name === name) return round(e.ts / 1000 - navStart * 1000);
+  for (const e of trace as P[]) if (e.name === name && e.args?.frame === mainFrameId) return round(e.ts / 1000 - navStart * 1000);
   return null;
-}
-
-function lastFromTrace(trace: unknown[] | null, name: string, navStart: number | null): number | null {
-  if (!trace || navStart === null) return null;
-  let last: number | null = null;
-  for (const e of trace as P[]) if (e.name === name) last = Math.max(last ?? -Infinity, e.ts);
-  return last === null ? null : round(last / 1000 - navStart * 1000);
 }
 
 /** CDP's Page.getFrameTree result as a plain tree. */

@@ -65,7 +65,22 @@ export interface Lifecycle {
   firstPaint: number | null;
   firstContentfulPaint: number | null;
   largestContentfulPaint: number | null;
+  /** What the largest contentful paint painted; null when largestContentfulPaint is. Absent in recordings made before it was recorded. */
+  largestContentfulPaintElement?: LcpElement | null;
+  /** Why largestContentfulPaint is null (no trace, no candidate); null when it has a value. Absent in older recordings. */
+  largestContentfulPaintMissing?: string | null;
   frames: FrameLifecycle[];
+}
+
+/** The element of the main frame's largest contentful paint, from the trace's last LCP candidate. */
+export interface LcpElement {
+  type: "image" | "text";
+  /** The DOM node as Chromium names it, e.g. `IMG`, `P`, `DIV class='banner'`. */
+  nodeName: string;
+  /** The image's URL (an <img>, or a CSS background image); null for text. */
+  url: string | null;
+  /** Painted area in CSS pixels, as LCP compares candidates. */
+  size: number;
 }
 
 export interface FrameTreeNode {

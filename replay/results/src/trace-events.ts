@@ -58,6 +58,8 @@ const ROLE_OF_KIND: Record<GraphNode["kind"], Role> = {
   download: "fetch",
   dcl: "marker",
   load: "marker",
+  fcp: "marker",
+  lcp: "marker",
 };
 
 interface Slice {
