@@ -1,7 +1,20 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { describe, it } from "node:test";
-import { absolutePercentageError, accuracyScatterSvg, apeByConditionSvg, median, percentile, spearman, summariseAccuracy, type LoadSample } from "@pagepath/results";
+import {
+  absolutePercentageError,
+  accuracyGroup,
+  accuracyScatterSvg,
+  apeByConditionSvg,
+  median,
+  percentile,
+  spearman,
+  spread,
+  summariseAccuracy,
+  type AccuracySample,
+  type AccuracySummary,
+  type Client,
+} from "@pagepath/results";
 
 const close = (a: number | null, b: number, what: string) => assert.ok(a !== null && Math.abs(a - b) < 1e-9, `${what}: ${a}, expected ${b}`);
 
@@ -11,20 +24,32 @@ const close = (a: number | null, b: number, what: string) => assert.ok(a !== nul
  * vs 240 (20, one emulated run without a load time); beta/slow 900 vs 300 (66.67). gamma's and delta's
  * cells lack a client's load times.
  */
-const samples: LoadSample[] = [
-  ...[100, 140, 120].map((loadMs) => ({ site: "alpha", condition: "fast", client: "chromium" as const, loadMs })),
-  ...[132, 126].map((loadMs) => ({ site: "alpha", condition: "fast", client: "emulated" as const, loadMs })),
-  ...[400, 500].map((loadMs) => ({ site: "alpha", condition: "slow", client: "chromium" as const, loadMs })),
-  { site: "alpha", condition: "slow", client: "emulated", loadMs: 360 },
-  { site: "beta", condition: "fast", client: "chromium", loadMs: 200 },
-  ...[250, null, 230].map((loadMs) => ({ site: "beta", condition: "fast", client: "emulated" as const, loadMs })),
-  ...[800, 1000, 900].map((loadMs) => ({ site: "beta", condition: "slow", client: "chromium" as const, loadMs })),
-  { site: "beta", condition: "slow", client: "emulated", loadMs: 300 },
-  ...[null, null].map((loadMs) => ({ site: "gamma", condition: "fast", client: "chromium" as const, loadMs })),
-  { site: "gamma", condition: "fast", client: "emulated", loadMs: 300 },
-  { site: "gamma", condition: "slow", client: "emulated", loadMs: 500 },
-  { site: "delta", condition: "fast", client: "chromium", loadMs: null },
+const loads = (site: string, condition: string, client: Client, values: (number | null)[]): AccuracySample[] =>
+  values.map((load) => ({ site, condition, protocol: "h2", client, metrics: { load } }));
+const samples: AccuracySample[] = [
+  ...loads("alpha", "fast", "chromium", [100, 140, 120]),
+  ...loads("alpha", "fast", "emulated", [132, 126]),
+  ...loads("alpha", "slow", "chromium", [400, 500]),
+  ...loads("alpha", "slow", "emulated", [360]),
+  ...loads("beta", "fast", "chromium", [200]),
+  ...loads("beta", "fast", "emulated", [250, null, 230]),
+  ...loads("beta", "slow", "chromium", [800, 1000, 900]),
+  ...loads("beta", "slow", "emulated", [300]),
+  ...loads("gamma", "fast", "chromium", [null, null]),
+  ...loads("gamma", "fast", "emulated", [300]),
+  ...loads("gamma", "slow", "emulated", [500]),
+  ...loads("delta", "fast", "chromium", [null]),
 ];
+const NO_LCP = "no largest-contentful-paint entry: the page painted no LCP candidate";
+/**
+ * TEST INPUT over HTTP/3: FCP medians Chromium 210 (200, 220, 210), emulated 231, so APE 10%; the
+ * page has no LCP in either client, each saying why.
+ */
+const h3: AccuracySample[] = [
+  ...[200, 220, 210].map((fcp): AccuracySample => ({ site: "alpha", condition: "fast", protocol: "h3", client: "chromium", metrics: { load: fcp + 100, fcp, lcp: null }, missing: { lcp: NO_LCP } })),
+  { site: "alpha", condition: "fast", protocol: "h3", client: "emulated", metrics: { load: 330, fcp: 231, lcp: null }, missing: { lcp: "the graph has no lcp marker" } },
+];
+const loadOf = (s: AccuracySummary) => accuracyGroup(s, "load", "h2")!;
 
 /** Parses an SVG with a real XML parser (Python's), failing on anything not well-formed; returns its circles. */
 function circles(svg: string): { cx: number; cy: number; title: string }[] {
@@ -70,7 +95,7 @@ describe("accuracy of the emulated browser against Chromium", () => {
   });
 
   it("summarises cells by their medians and lists the cells it cannot compare, with the reason", () => {
-    const s = summariseAccuracy(samples);
+    const s = loadOf(summariseAccuracy(samples));
     assert.deepEqual(
       s.cells.map((c) => [c.site, c.condition, c.chromium.medianMs, c.emulated.medianMs]),
       [
@@ -91,6 +116,16 @@ describe("accuracy of the emulated browser against Chromium", () => {
     close(s.overall.p90ApePercent, 20 + 0.7 * (200 / 3 - 20), "p90 APE");
     close(s.overall.meanApePercent, (7.5 + 20 + 20 + 200 / 3) / 4, "mean APE");
     close(s.overall.spearman, 0.8, "Spearman");
+    // Chromium's spread, leave one out: alpha/fast 100 vs 130, 140 vs 110, 120 vs 120 -> median 30/130;
+    // alpha/slow 400 vs 500 (20%), 500 vs 400 (25%) -> 22.5%; beta/fast has one run -> null; beta/slow 150/950.
+    const spreads = s.cells.map((c) => c.chromiumSpreadPercent);
+    close(spreads[0]!, 3000 / 130, "alpha/fast spread");
+    close(spreads[1]!, 22.5, "alpha/slow spread");
+    assert.equal(spreads[2], null);
+    close(spreads[3]!, 15000 / 950, "beta/slow spread");
+    assert.equal(s.overall.chromiumSpread.cells, 3);
+    close(s.overall.chromiumSpread.medianPercent, 22.5, "median spread");
+    close(s.overall.chromiumSpread.p90Percent, 22.5 + 0.8 * (3000 / 130 - 22.5), "p90 spread");
     assert.deepEqual(
       s.largestErrorsFirst.map((c) => `${c.site}/${c.condition}`),
       ["beta/slow", "alpha/slow", "beta/fast", "alpha/fast"],
@@ -106,15 +141,15 @@ describe("accuracy of the emulated browser against Chromium", () => {
   });
 
   it("with no comparable cell the overall figures are null, not zero", () => {
-    const s = summariseAccuracy(samples.filter((x) => x.site === "gamma"));
-    assert.deepEqual(s.overall, { cells: 0, medianApePercent: null, p90ApePercent: null, meanApePercent: null, spearman: null });
+    const s = loadOf(summariseAccuracy(samples.filter((x) => x.site === "gamma")));
+    assert.deepEqual(s.overall, { cells: 0, medianApePercent: null, p90ApePercent: null, meanApePercent: null, spearman: null, chromiumSpread: { cells: 0, medianPercent: null, p90Percent: null } });
     assert.equal(s.missing.length, 2);
   });
 
   it("draws one point per cell on log axes, and APE dots per condition, as well-formed SVG", () => {
-    const s = summariseAccuracy(samples);
+    const s = loadOf(summariseAccuracy(samples));
     const svg = accuracyScatterSvg(s);
-    assert.equal(svg, accuracyScatterSvg(summariseAccuracy(samples)), "the same summary gives the same bytes");
+    assert.equal(svg, accuracyScatterSvg(loadOf(summariseAccuracy(samples))), "the same summary gives the same bytes");
     const points = circles(svg);
     assert.equal(points.length, s.cells.length);
     assert.match(svg, /median APE 20%, Spearman ρ 0\.80/);
@@ -132,7 +167,33 @@ describe("accuracy of the emulated browser against Chromium", () => {
     const dots = circles(ape);
     assert.equal(dots.length, s.cells.length);
     assert.ok(dots.every((d) => /APE \d/.test(d.title)));
-    assert.equal(circles(accuracyScatterSvg(summariseAccuracy([]))).length, 0);
-    assert.match(accuracyScatterSvg(summariseAccuracy([])), /median APE n\/a/);
+    const empty = loadOf(summariseAccuracy(loads("gamma", "fast", "emulated", [300])));
+    assert.equal(circles(accuracyScatterSvg(empty)).length, 0);
+    assert.match(accuracyScatterSvg(empty), /median APE n\/a/);
+    assert.match(accuracyScatterSvg(accuracyGroup(summariseAccuracy(h3), "fcp", "h3")!), /Chromium median first contentful paint/);
+  });
+
+  it("a group per metric and protocol: FCP and LCP beside load, and a page without LCP says why", () => {
+    const s = summariseAccuracy([...samples, ...h3]);
+    assert.deepEqual(s.groups.map((g) => `${g.metric}/${g.protocol}`), ["load/h2", "load/h3", "fcp/h3", "lcp/h3"], "results without a metric make no group of it");
+    const fcp = accuracyGroup(s, "fcp", "h3")!;
+    assert.equal(fcp.cells.length, 1);
+    const c = fcp.cells[0]!;
+    assert.deepEqual([c.chromium.medianMs, c.emulated.medianMs], [210, 231]);
+    close(c.apePercent, 10, "FCP APE");
+    close(c.signedErrorMs, 21, "FCP signed error");
+    close(c.chromiumSpreadPercent, 1500 / 215, "FCP Chromium spread: 200 vs 215, 220 vs 205, 210 vs 210");
+    const lcp = accuracyGroup(s, "lcp", "h3")!;
+    assert.equal(lcp.cells.length, 0);
+    assert.deepEqual(lcp.missing.map((m) => m.reason), [
+      `none of the 3 chromium runs has a largest contentful paint (${NO_LCP}); the one emulated run has no largest contentful paint (the graph has no lcp marker)`,
+    ]);
+    assert.equal(accuracyGroup(s, "load", "h3")!.cells[0]!.chromium.medianMs, 310);
+  });
+
+  it("Chromium's spread needs two runs and leaves each run out of its own reference", () => {
+    assert.equal(spread([500]), null);
+    close(spread([100, 300]), (200 / 300 * 100 + 200) / 2, "100 vs 300 (66.7%), 300 vs 100 (200%)");
+    assert.equal(spread([250, 250, 250]), 0);
   });
 });

@@ -1,10 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type AccuracySummary } from "@pagepath/results";
+import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy } from "@pagepath/results";
 import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
+import { accuracyPlots, accuracyReport, accuracySample } from "./accuracy-report.js";
 import { UsageError, type Verb } from "../verb.js";
 import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
@@ -13,16 +14,19 @@ const DEFAULT_CONDITIONS = "1:100,2:200,5:50,10:200,25:20,100:80";
 
 export const accuracyVerb: Verb = {
   name: "accuracy",
-  summary: "measure how well the emulated browser predicts Chromium's load times across sites and networks",
+  summary: "measure how well the emulated browser predicts Chromium's load, DCL, FCP and LCP times across sites and networks",
   usage: `
 usage: pagepath accuracy [--data DIR] [--sites A,B,...] [--conditions MBIT:RTT,...] [--runs N] [--out DIR] [run options]
 
 Replays every corpus site under every network condition with both clients, Chromium and the
-emulated browser, --runs times each, through the same topology, and reports the emulated browser's
-load-time error against Chromium's median per site and condition: the median and p90 absolute
-percentage error and the rank correlation across cells. Runs are appended to OUT/runs.jsonl as they
-finish, so running it again with the same --out resumes. Writes OUT/accuracy.json and two plots,
-OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg. Needs root.
+emulated browser, --runs times each, through the same topology, and reports, per metric (load,
+DOMContentLoaded, first and largest contentful paint) and protocol, the emulated browser's error
+against Chromium's median per site and condition: the median and p90 absolute percentage error, the
+signed error per cell, the rank correlation across cells, and beside them Chromium's own run-to-run
+spread (each Chromium run against the median of the cell's others). Runs are appended to
+OUT/runs.jsonl as they finish, so running it again with the same --out resumes. Writes
+OUT/accuracy.json and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
+against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
   --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS})
@@ -70,14 +74,15 @@ OUT/accuracy.svg (emulated against Chromium) and OUT/accuracy-by-condition.svg. 
     );
     progress.end();
     const runsDone = [...finishedRuns(out).values()];
-    const summary = summariseAccuracy(
-      runsDone.map((r) => ({ site: r.site.name, condition: r.configuration.network.name, client: r.client, loadMs: r.status === "ok" ? r.metrics.loadMs : null })),
-    );
+    const summary = summariseAccuracy(runsDone.map(accuracySample));
     writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configuration: settings.configuration, summary }, null, 1) + "\n");
-    writeFileSync(join(out, "accuracy.svg"), accuracyScatterSvg(summary));
-    writeFileSync(join(out, "accuracy-by-condition.svg"), apeByConditionSvg(summary));
-    process.stdout.write(report(summary, out, failures));
-    return failures.length === 0 && summary.missing.length === 0 ? 0 : 1;
+    for (const g of summary.groups) {
+      writeFileSync(join(out, accuracyPlots(g).scatter), accuracyScatterSvg(g));
+      writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));
+    }
+    process.stdout.write(accuracyReport(summary, out, failures));
+    // A page without an LCP candidate is a finding, not a failure: only missing load times fail.
+    return failures.length === 0 && summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0) ? 0 : 1;
   },
 };
 
@@ -89,23 +94,4 @@ function parseConditions(text: string): Condition[] {
     if (!m || !(rateMbit > 0) || !(rttMs >= 0)) throw new UsageError(`--conditions: "${c}" is not RATE_MBIT:RTT_MS, e.g. 10:40`);
     return { rateMbit, rttMs };
   });
-}
-
-function report(s: AccuracySummary, out: string, failures: string[]): string {
-  const pct = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}%`);
-  const o = s.overall;
-  const lines = [
-    `emulated browser against Chromium's median load time, ${o.cells} site x condition cells:`,
-    `  absolute percentage error: median ${pct(o.medianApePercent)}, p90 ${pct(o.p90ApePercent)}, mean ${pct(o.meanApePercent)}`,
-    `  rank correlation (Spearman) across cells: ${o.spearman === null ? "-" : o.spearman.toFixed(3)}`,
-    "  largest errors:",
-    ...s.largestErrorsFirst.slice(0, 8).map(
-      (c) => `    ${c.site.padEnd(26)} ${c.condition.padEnd(14)} emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%)`,
-    ),
-    ...s.missing.map((m) => `  not compared: ${m.site} ${m.condition}: ${m.reason}`),
-    ...failures.map((f) => `  failed: ${f}`),
-    `results: ${join(out, "accuracy.json")}, plots ${join(out, "accuracy.svg")} and ${join(out, "accuracy-by-condition.svg")}, runs ${join(out, "runs.jsonl")}`,
-    "",
-  ];
-  return lines.join("\n");
 }

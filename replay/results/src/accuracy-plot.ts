@@ -1,18 +1,19 @@
 /**
- * The accuracy summary (accuracy.ts) drawn as standalone SVG documents, without dependencies: a scatter
- * plot of the emulated median load time against Chromium's per cell, and the APE of each cell by
- * condition. Each cell is exactly one <circle>; legends and bars use other shapes. The same summary
+ * One group of the accuracy summary (accuracy.ts: a metric under a protocol) drawn as standalone
+ * SVG documents, without dependencies: a scatter plot of the emulated median against Chromium's per
+ * cell, and the APE of each cell by condition. Each cell is exactly one <circle>; legends and bars use other shapes. The same summary
  * always gives the same bytes.
  */
-import { median, type AccuracyCell, type AccuracySummary } from "./accuracy.js";
+import { ACCURACY_METRIC_NOUNS, median, type AccuracyCell, type AccuracyGroup } from "./accuracy.js";
 import { escapeXml, niceCeiling, SVG_FONT, svgDocument, svgNumber as n, svgText } from "./analysis/svg-parts.js";
 
 const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac"];
 /** Beyond this many points, site names next to them would cover each other: hovering shows them instead. */
 const MAX_POINT_LABELS = 30;
 
-/** Emulated against Chromium median load time, log axes, with y = x and its ±10% band. */
-export function accuracyScatterSvg(summary: AccuracySummary): string {
+/** Emulated against Chromium median, log axes, with y = x and its ±10% band. */
+export function accuracyScatterSvg(summary: AccuracyGroup): string {
+  const noun = ACCURACY_METRIC_NOUNS[summary.metric];
   const size = 420;
   const m = { left: 80, top: 64, right: 200, bottom: 64 };
   const width = m.left + size + m.right;
@@ -45,15 +46,15 @@ export function accuracyScatterSvg(summary: AccuracySummary): string {
     out.push(`<circle cx="${n(cx)}" cy="${n(cy)}" r="4" fill="${colour(c.condition)}" stroke="#fff" stroke-width="0.5"><title>${escapeXml(describe(c))}</title></circle>`);
     if (summary.cells.length <= MAX_POINT_LABELS) out.push(svgText(cx + 6, cy - 6, c.site, "start", 9));
   }
-  out.push(svgText(m.left + size / 2, height - 18, "Chromium median load time (log scale)", "middle", 12));
-  out.push(`<text transform="translate(18 ${m.top + size / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${SVG_FONT}>Emulated median load time (log scale)</text>`);
+  out.push(svgText(m.left + size / 2, height - 18, `Chromium median ${noun} (log scale)`, "middle", 12));
+  out.push(`<text transform="translate(18 ${m.top + size / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${SVG_FONT}>Emulated median ${noun} (log scale)</text>`);
   const legend: [string, string][] = [...new Set(summary.cells.map((c) => c.condition))].sort().map((k) => [k, colour(k)]);
   out.push(...legendItems(m.left + size + 20, m.top, [...legend, ["y = x", "#555"], ["±10% of Chromium", "#ccc"]]));
-  return svgDocument(width, height, "Emulated vs Chromium median load time per cell", headline(summary), out);
+  return svgDocument(width, height, `Emulated vs Chromium median ${noun} per cell (${summary.protocol})`, headline(summary), out);
 }
 
 /** Each cell's APE, grouped by condition: a bar at the condition's median, a dot per site. */
-export function apeByConditionSvg(summary: AccuracySummary): string {
+export function apeByConditionSvg(summary: AccuracyGroup): string {
   const conditions = [...new Set(summary.cells.map((c) => c.condition))].sort();
   const band = 80;
   const m = { left: 70, top: 64, right: 30, bottom: 110 };
@@ -83,19 +84,20 @@ export function apeByConditionSvg(summary: AccuracySummary): string {
   });
   out.push(`<rect x="${m.left}" y="${m.top}" width="${plotW}" height="${plotH}" fill="none" stroke="#333"/>`);
   out.push(`<text transform="translate(18 ${m.top + plotH / 2}) rotate(-90)" text-anchor="middle" font-size="12" ${SVG_FONT}>APE of the emulated median</text>`);
-  return svgDocument(width, height, "APE by condition (bar: median over sites; dot: one site)", headline(summary), out);
+  return svgDocument(width, height, `APE of the ${ACCURACY_METRIC_NOUNS[summary.metric]} by condition, ${summary.protocol} (bar: median over sites; dot: one site)`, headline(summary), out);
 }
 
-function headline(s: AccuracySummary): string {
+function headline(s: AccuracyGroup): string {
   const o = s.overall;
   const ape = o.medianApePercent === null ? "median APE n/a" : `median APE ${round(o.medianApePercent)}%`;
   const rho = o.spearman === null ? "Spearman ρ n/a" : `Spearman ρ ${o.spearman.toFixed(2)}`;
-  const missing = s.missing.length > 0 ? `, ${s.missing.length} cells without load times from both clients` : "";
-  return `${o.cells} cells, ${ape}, ${rho}${missing}`;
+  const floor = o.chromiumSpread.medianPercent === null ? "" : `, Chromium's own spread ${round(o.chromiumSpread.medianPercent)}%`;
+  const missing = s.missing.length > 0 ? `, ${s.missing.length} cells without values from both clients` : "";
+  return `${o.cells} cells, ${ape}, ${rho}${floor}${missing}`;
 }
 
 function describe(c: AccuracyCell): string {
-  return `${c.site} / ${c.condition}: Chromium ${round(c.chromium.medianMs!)} ms (${c.chromium.measured} runs), emulated ${round(c.emulated.medianMs!)} ms (${c.emulated.measured} runs), APE ${round(c.apePercent)}%`;
+  return `${c.site} / ${c.condition}: Chromium ${round(c.chromium.medianMs!)} ms (${c.chromium.measured} runs), emulated ${round(c.emulated.medianMs!)} ms (${c.emulated.measured} runs), APE ${round(c.apePercent)}%${c.chromiumSpreadPercent === null ? "" : `, Chromium spread ${round(c.chromiumSpreadPercent)}%`}`;
 }
 
 function legendItems(left: number, top: number, items: [string, string][]): string[] {

@@ -1,25 +1,40 @@
 /**
- * How close the emulated browser's load times come to Chromium's. A cell is a site under one condition
- * (network, protocol, server model, ... as the caller names it); within a cell each client's runs are
- * summed up by their median, and the emulated median is compared with Chromium's: its absolute
- * percentage error (APE) and signed error. Across cells: the median, 90th percentile and mean APE, and
- * Spearman's rank correlation, which says whether the emulator orders cells as Chromium does even
- * where its absolute times are off. Pure functions, no I/O.
+ * How close the emulated browser's times come to Chromium's, per metric (load, DOMContentLoaded,
+ * first and largest contentful paint) and per protocol. A cell is a site under one condition
+ * (network, server model, ... as the caller names it); within a cell each client's runs are summed
+ * up by their median, and the emulated median is compared with Chromium's: its absolute percentage
+ * error (APE) and signed error. Beside it, Chromium's own run-to-run spread in the cell: how far each
+ * Chromium run lies from the median of the cell's other Chromium runs (leave one out, so a run is
+ * never compared with itself), the floor under any predictor's error. Across cells: the median, 90th
+ * percentile and mean APE, Spearman's rank correlation (does the emulator order cells as Chromium
+ * does, even where its absolute times are off), and the median and p90 of Chromium's spread. Pure
+ * functions, no I/O.
  */
 import type { Client } from "./run-result.js";
 
-export interface LoadSample {
+export const ACCURACY_METRICS = ["load", "dcl", "fcp", "lcp"] as const;
+export type AccuracyMetric = (typeof ACCURACY_METRICS)[number];
+
+/** What each metric is called in sentences. */
+export const ACCURACY_METRIC_NOUNS: Record<AccuracyMetric, string> = {
+  load: "load time", dcl: "DOMContentLoaded time", fcp: "first contentful paint", lcp: "largest contentful paint",
+};
+
+/** One run: its times by metric, null (or absent) where the run has none. */
+export interface AccuracySample {
   site: string;
   condition: string;
+  protocol: string;
   client: Client;
-  /** null: the run has no load time (it failed or stalled). */
-  loadMs: number | null;
+  metrics: Partial<Record<AccuracyMetric, number | null>>;
+  /** Why a metric is null, where the run says (a page with no LCP candidate). */
+  missing?: Partial<Record<AccuracyMetric, string | null>>;
 }
 
-export interface ClientLoads {
+export interface ClientTimes {
   /** Samples of the client in the cell. */
   runs: number;
-  /** Those with a load time: the median is theirs. */
+  /** Those with a value: the median is theirs. */
   measured: number;
   medianMs: number | null;
 }
@@ -27,26 +42,31 @@ export interface ClientLoads {
 export interface AccuracyCell {
   site: string;
   condition: string;
-  chromium: ClientLoads;
-  emulated: ClientLoads;
+  chromium: ClientTimes;
+  emulated: ClientTimes;
   /** |emulated - chromium| / chromium x 100, of the medians. */
   apePercent: number;
   /** emulated - chromium: positive when the emulator is slower. */
   signedErrorMs: number;
   signedErrorPercent: number;
+  /** Median over the cell's Chromium runs of each one's APE against the median of the others; null with fewer than 2 measured runs. */
+  chromiumSpreadPercent: number | null;
 }
 
 /** A cell that cannot be compared, and why: listed, not dropped. */
 export interface MissingCell {
   site: string;
   condition: string;
-  chromium: ClientLoads;
-  emulated: ClientLoads;
+  chromium: ClientTimes;
+  emulated: ClientTimes;
   reason: string;
 }
 
-export interface AccuracySummary {
-  /** Cells with load times from both clients, by site, then condition. */
+/** One metric under one protocol. */
+export interface AccuracyGroup {
+  metric: AccuracyMetric;
+  protocol: string;
+  /** Cells with values from both clients, by site, then condition. */
   cells: AccuracyCell[];
   missing: MissingCell[];
   overall: {
@@ -56,9 +76,16 @@ export interface AccuracySummary {
     meanApePercent: number | null;
     /** Of the emulated medians against Chromium's across cells; null with fewer than 3 cells or no variation. */
     spearman: number | null;
+    /** Chromium's spread over the compared cells that have one (2 or more measured Chromium runs). */
+    chromiumSpread: { cells: number; medianPercent: number | null; p90Percent: number | null };
   };
   /** The same cells, largest APE first. */
   largestErrorsFirst: AccuracyCell[];
+}
+
+export interface AccuracySummary {
+  /** Metric by metric in ACCURACY_METRICS order, protocols in code-point order within each; only pairs some sample has. */
+  groups: AccuracyGroup[];
 }
 
 /** |predicted - actual| / actual, in percent; actual must be above 0. */
@@ -130,32 +157,58 @@ function pearson(a: number[], b: number[]): number | null {
   return saa === 0 || sbb === 0 ? null : sab / Math.sqrt(saa * sbb);
 }
 
-export function summariseAccuracy(samples: readonly LoadSample[]): AccuracySummary {
-  const groups = new Map<string, { site: string; condition: string; loads: Record<Client, (number | null)[]> }>();
+export function summariseAccuracy(samples: readonly AccuracySample[]): AccuracySummary {
+  const protocols = [...new Set(samples.map((s) => s.protocol))].sort(compare);
+  const groups: AccuracyGroup[] = [];
+  for (const metric of ACCURACY_METRICS) {
+    for (const protocol of protocols) {
+      const mine = samples.filter((s) => s.protocol === protocol && s.metrics[metric] !== undefined);
+      if (mine.length > 0) groups.push(summariseGroup(metric, protocol, mine));
+    }
+  }
+  return { groups };
+}
+
+/** The group of a metric and protocol, if the summary has one. */
+export function accuracyGroup(summary: AccuracySummary, metric: AccuracyMetric, protocol: string): AccuracyGroup | undefined {
+  return summary.groups.find((g) => g.metric === metric && g.protocol === protocol);
+}
+
+interface Run {
+  value: number | null;
+  why: string | null;
+}
+
+function summariseGroup(metric: AccuracyMetric, protocol: string, samples: readonly AccuracySample[]): AccuracyGroup {
+  const byCell = new Map<string, { site: string; condition: string; runs: Record<Client, Run[]> }>();
   for (const s of samples) {
     const key = JSON.stringify([s.site, s.condition]);
-    const g = groups.get(key) ?? { site: s.site, condition: s.condition, loads: { chromium: [], emulated: [] } };
-    g.loads[s.client].push(s.loadMs);
-    groups.set(key, g);
+    const g = byCell.get(key) ?? { site: s.site, condition: s.condition, runs: { chromium: [], emulated: [] } };
+    g.runs[s.client].push({ value: s.metrics[metric] ?? null, why: s.missing?.[metric] ?? null });
+    byCell.set(key, g);
   }
-  const ordered = [...groups.values()].sort((a, b) => compare(a.site, b.site) || compare(a.condition, b.condition));
+  const ordered = [...byCell.values()].sort((a, b) => compare(a.site, b.site) || compare(a.condition, b.condition));
   const cells: AccuracyCell[] = [];
   const missing: MissingCell[] = [];
-  for (const { site, condition, loads } of ordered) {
-    const chromium = clientLoads(loads.chromium);
-    const emulated = clientLoads(loads.emulated);
-    const reason = missingReason(chromium, emulated);
+  for (const { site, condition, runs } of ordered) {
+    const chromium = clientTimes(runs.chromium);
+    const emulated = clientTimes(runs.emulated);
+    const reason = missingReason(metric, runs, chromium, emulated);
     if (reason !== undefined) missing.push({ site, condition, chromium, emulated, reason });
     else {
       const actual = chromium.medianMs!;
       const predicted = emulated.medianMs!;
       const signedErrorMs = predicted - actual;
-      cells.push({ site, condition, chromium, emulated, apePercent: absolutePercentageError(predicted, actual), signedErrorMs, signedErrorPercent: (signedErrorMs / actual) * 100 });
+      const chromiumSpreadPercent = spread(measuredValues(runs.chromium));
+      cells.push({ site, condition, chromium, emulated, apePercent: absolutePercentageError(predicted, actual), signedErrorMs, signedErrorPercent: (signedErrorMs / actual) * 100, chromiumSpreadPercent });
     }
   }
   const apes = cells.map((c) => c.apePercent);
+  const spreads = cells.map((c) => c.chromiumSpreadPercent).filter((x): x is number => x !== null);
   const any = apes.length > 0;
   return {
+    metric,
+    protocol,
     cells,
     missing,
     overall: {
@@ -164,27 +217,46 @@ export function summariseAccuracy(samples: readonly LoadSample[]): AccuracySumma
       p90ApePercent: any ? percentile(apes, 90) : null,
       meanApePercent: any ? mean(apes) : null,
       spearman: spearman(cells.map((c) => c.emulated.medianMs!), cells.map((c) => c.chromium.medianMs!)),
+      chromiumSpread: { cells: spreads.length, medianPercent: spreads.length ? median(spreads) : null, p90Percent: spreads.length ? percentile(spreads, 90) : null },
     },
     largestErrorsFirst: [...cells].sort((a, b) => b.apePercent - a.apePercent),
   };
 }
 
-function clientLoads(loads: (number | null)[]): ClientLoads {
-  const measured = loads.filter((l): l is number => l !== null);
-  return { runs: loads.length, measured: measured.length, medianMs: measured.length > 0 ? median(measured) : null };
+/** Leave one out: each run's APE against the median of the others, and the median of those. */
+export function spread(values: readonly number[]): number | null {
+  if (values.length < 2) return null;
+  const apes: number[] = [];
+  values.forEach((v, i) => {
+    const others = median(values.filter((_, j) => j !== i));
+    if (others > 0) apes.push(absolutePercentageError(v, others));
+  });
+  return apes.length > 0 ? median(apes) : null;
+}
+
+function measuredValues(runs: Run[]): number[] {
+  return runs.map((r) => r.value).filter((v): v is number => v !== null);
+}
+
+function clientTimes(runs: Run[]): ClientTimes {
+  const measured = measuredValues(runs);
+  return { runs: runs.length, measured: measured.length, medianMs: measured.length > 0 ? median(measured) : null };
 }
 
 /** Why a cell cannot be compared (both clients' shortfalls, if both fall short), or undefined. */
-function missingReason(chromium: ClientLoads, emulated: ClientLoads): string | undefined {
-  const reasons = [shortfall("chromium", chromium), shortfall("emulated", emulated)].filter((r): r is string => r !== undefined);
-  if (reasons.length === 0 && chromium.medianMs === 0) reasons.push("Chromium's median load time is 0 ms, so a percentage error is undefined");
+function missingReason(metric: AccuracyMetric, runs: Record<Client, Run[]>, chromium: ClientTimes, emulated: ClientTimes): string | undefined {
+  const reasons = [shortfall(metric, "chromium", chromium, runs.chromium), shortfall(metric, "emulated", emulated, runs.emulated)].filter((r): r is string => r !== undefined);
+  if (reasons.length === 0 && chromium.medianMs === 0) reasons.push(`Chromium's median ${ACCURACY_METRIC_NOUNS[metric]} is 0 ms, so a percentage error is undefined`);
   return reasons.length > 0 ? reasons.join("; ") : undefined;
 }
 
-function shortfall(client: Client, l: ClientLoads): string | undefined {
-  if (l.runs === 0) return `no ${client} run`;
-  if (l.measured === 0) return l.runs === 1 ? `the one ${client} run has no load time` : `none of the ${l.runs} ${client} runs has a load time`;
-  return undefined;
+function shortfall(metric: AccuracyMetric, client: Client, t: ClientTimes, runs: Run[]): string | undefined {
+  const noun = ACCURACY_METRIC_NOUNS[metric];
+  if (t.runs === 0) return `no ${client} run`;
+  if (t.measured > 0) return undefined;
+  const whys = [...new Set(runs.map((r) => r.why).filter((w): w is string => w !== null))];
+  const why = whys.length > 0 ? ` (${whys.join("; ")})` : "";
+  return (t.runs === 1 ? `the one ${client} run has no ${noun}` : `none of the ${t.runs} ${client} runs has a ${noun}`) + why;
 }
 
 /** Code-point order, the same wherever it runs (localeCompare depends on the locale). */

@@ -132,6 +132,11 @@ export interface Metrics {
   loadMs: number | null;
   /** When the last emulated node of the graph finished. */
   graphCompleteMs: number | null;
+  /** The main frame's first and largest contentful paints. Absent in results made before them. */
+  firstContentfulPaintMs?: number | null;
+  largestContentfulPaintMs?: number | null;
+  /** Why largestContentfulPaintMs is null when the client knows (the page painted no LCP candidate); null otherwise. */
+  largestContentfulPaintMissing?: string | null;
 }
 
 export interface NodeTiming {

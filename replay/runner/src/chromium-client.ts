@@ -56,7 +56,7 @@ export function replayChromiumOptions(nameMap: ChromiumClientOptions["nameMap"],
   };
 }
 
-/** What a Chromium recording tells of a run: completion times, fetches, connections. */
+/** What a Chromium recording tells of a run: completion and paint times, fetches, connections. */
 export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording, configuration: RunConfiguration): ClientReport {
   const m = recording.manifest;
   const t0 = m.lifecycle.navigationStartMonotonic;
@@ -77,7 +77,15 @@ export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording,
     status: stalled ? "incomplete" : "ok",
     error: stalled ? `Chromium's load ${loadMissing ? "never fired" : "ended early"}: ${m.reason ?? m.stoppedBy}` : null,
     startedAt: m.lifecycle.navigationStartWallTime === null ? m.startedAt : new Date(m.lifecycle.navigationStartWallTime * 1000).toISOString(),
-    metrics: { domContentLoadedMs: m.lifecycle.domContentLoaded, loadMs: m.lifecycle.load, graphCompleteMs: null },
+    metrics: {
+      domContentLoadedMs: m.lifecycle.domContentLoaded,
+      loadMs: m.lifecycle.load,
+      graphCompleteMs: null,
+      // The recording's paints: the same zero as load (the main document's request).
+      firstContentfulPaintMs: m.lifecycle.firstContentfulPaint,
+      largestContentfulPaintMs: m.lifecycle.largestContentfulPaint,
+      largestContentfulPaintMissing: m.lifecycle.largestContentfulPaint === null ? m.lifecycle.largestContentfulPaintMissing ?? null : null,
+    },
     nodeTimings: null,
     connections: connectionsOf(network, configuration, ms),
     requests,

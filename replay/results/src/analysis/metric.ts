@@ -1,15 +1,21 @@
 /** Which completion time an analysis measures, and which runs have it. */
 import type { Metrics, RunResult } from "../run-result.js";
 
-/** The names plans and the command line use (a plan's `metric`). */
-export const METRICS = ["load", "dcl", "graph"] as const;
+/** The names the command line uses; a plan's `metric` is one of the first three (what a run waits for). */
+export const METRICS = ["load", "dcl", "graph", "fcp", "lcp"] as const;
 export type MetricName = (typeof METRICS)[number];
 
-export const METRIC_FIELDS: Record<MetricName, keyof Metrics> = { load: "loadMs", dcl: "domContentLoadedMs", graph: "graphCompleteMs" };
+type TimeField = Exclude<keyof Metrics, "largestContentfulPaintMissing">;
 
-export const METRIC_TITLES: Record<MetricName, string> = { load: "load time", dcl: "DOMContentLoaded time", graph: "graph completion time" };
+export const METRIC_FIELDS: Record<MetricName, TimeField> = {
+  load: "loadMs", dcl: "domContentLoadedMs", graph: "graphCompleteMs", fcp: "firstContentfulPaintMs", lcp: "largestContentfulPaintMs",
+};
 
-/** The run's value of the metric if it counts: only ok runs that measured it, as in the viewer. */
+export const METRIC_TITLES: Record<MetricName, string> = {
+  load: "load time", dcl: "DOMContentLoaded time", graph: "graph completion time", fcp: "first contentful paint", lcp: "largest contentful paint",
+};
+
+/** The run's value of the metric if it counts: only ok runs that measured it, as in the viewer. Results made before the paint metrics have none. */
 export function measuredValue(run: RunResult, metric: MetricName): number | null {
-  return run.status === "ok" ? run.metrics[METRIC_FIELDS[metric]] : null;
+  return run.status === "ok" ? run.metrics[METRIC_FIELDS[metric]] ?? null : null;
 }
