@@ -6,6 +6,7 @@ import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
 import { accuracyPlots, accuracyReport, accuracySample } from "./accuracy-report.js";
+import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
 import { UsageError, type Verb } from "../verb.js";
 import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
@@ -31,7 +32,10 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --sites A,B         only these sites (graph names)
   --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS})
   --runs N            runs of each client per site and condition (default 3)
-  --out DIR           (default accuracy/<time>)${RUN_OPTIONS_HELP}
+  --out DIR           (default accuracy/<time>)
+  --lantern           also run Lighthouse's Lantern on each site's recording under each condition
+                      and print its FCP, LCP and Interactive error beside the emulated browser's
+                      (OUT/lantern.json; docs/lantern.md)${RUN_OPTIONS_HELP}
 `,
   paths: { options: ["data", "out"] },
   options: {
@@ -43,6 +47,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     conditions: { type: "string", default: DEFAULT_CONDITIONS },
     runs: { type: "string", default: "3" },
     out: { type: "string" },
+    lantern: { type: "boolean", default: false },
   },
   async run(values) {
     const settings = runSettings(values, "emulated");
@@ -81,6 +86,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
       writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));
     }
     process.stdout.write(accuracyReport(summary, out, failures));
+    if (values.lantern) process.stdout.write(lanternReport(await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, out })));
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail.
     return failures.length === 0 && summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0) ? 0 : 1;
   },
