@@ -88,6 +88,12 @@ pub struct Metrics {
     pub dom_content_loaded_ms: Option<Ms>,
     pub load_ms: Option<Ms>,
     pub graph_complete_ms: Option<Ms>,
+    /// When the graph's main-frame paint markers completed; None without them (older graphs, a
+    /// page that painted nothing contentful).
+    pub first_contentful_paint_ms: Option<Ms>,
+    pub largest_contentful_paint_ms: Option<Ms>,
+    /// Why there is no largest contentful paint marker: the recording's reason when it gave one.
+    pub largest_contentful_paint_missing: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -227,7 +233,8 @@ impl Browser {
         self.run_until(now);
     }
 
-    /// The completion asked for in Options::wait_for has happened.
+    /// The completion asked for in Options::wait_for has happened. Waiting for load also waits
+    /// for the paint markers, which a page often reaches just after its load event.
     pub fn is_finished(&self) -> bool {
         let frame = &self.graph.frames[self.graph.main_frame];
         let marker = match self.options.wait_for {
@@ -235,8 +242,10 @@ impl Browser {
             Completion::Load => frame.load,
             Completion::Graph => None,
         };
+        let done = |node: Option<usize>| node.is_none_or(|n| self.states[n].phase == Phase::Done);
+        let paints = self.options.wait_for != Completion::Load || (done(self.graph.paints.fcp) && done(self.graph.paints.lcp));
         match marker {
-            Some(node) => self.states[node].phase == Phase::Done,
+            Some(node) => self.states[node].phase == Phase::Done && paints,
             // Without the marker in the emulation, only the whole graph tells that the page is done.
             None => self.graph_complete.is_some(),
         }

@@ -18,6 +18,9 @@ pub(crate) enum Kind {
     Event,
     Dcl,
     Load,
+    /// The main frame's first and largest contentful paint markers (graph.md, Paint markers).
+    Fcp,
+    Lcp,
 }
 
 /// What a parent edge means to the preloader (graph.md, `preload` rule).
@@ -96,6 +99,15 @@ pub(crate) struct Frame {
     pub load: Option<usize>,
 }
 
+/// The main frame's paint markers, when emulated. Graphs made before them have none.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Paints {
+    pub fcp: Option<usize>,
+    pub lcp: Option<usize>,
+    /// Why the recording has no largest contentful paint (`recorded.largestContentfulPaintMissing`).
+    pub lcp_missing: Option<String>,
+}
+
 /// The emulated part of a page's dependency graph.
 #[derive(Clone, Debug)]
 pub struct Graph {
@@ -103,6 +115,7 @@ pub struct Graph {
     pub(crate) frames: Vec<Frame>,
     pub(crate) root: usize,
     pub(crate) main_frame: usize,
+    pub(crate) paints: Paints,
 }
 
 impl Graph {
@@ -178,7 +191,18 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     let root = emulated(&root_at)?.ok_or_else(|| format!("{}: the root node is excluded from the emulation", root_at.path))?;
     let main_at = top.field("mainFrame")?;
     let main_frame = *frame_index.get(main_at.str()?).ok_or_else(|| format!("{}: no frame has this id", main_at.path))?;
-    Ok(Graph { nodes, frames, root, main_frame })
+    let paints = paints_of(&top, &nodes, main_frame)?;
+    Ok(Graph { nodes, frames, root, main_frame, paints })
+}
+
+/// The main frame's emulated paint markers and the recording's word on a missing LCP.
+fn paints_of(top: &At, nodes: &[Node], main_frame: usize) -> Result<Paints, String> {
+    let marker = |kind: Kind| nodes.iter().position(|n| n.kind == kind && n.frame == main_frame);
+    let lcp_missing = match top.optional("recorded")? {
+        Some(recorded) => recorded.optional("largestContentfulPaintMissing")?.map(|m| m.string()).transpose()?,
+        None => None,
+    };
+    Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing })
 }
 
 /// Sets each fetch's dispatch latency from the recording: its recorded start less the moment its

@@ -5,8 +5,19 @@ use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 9] =
-    ["continuation", "completion-dcl", "completion-load", "completion-event", "fetch-callback", "preload", "session-cache", "lazy-binding", "module-import"];
+const NAMED_RULES: [&str; 11] = [
+    "continuation",
+    "completion-dcl",
+    "completion-load",
+    "completion-event",
+    "fetch-callback",
+    "preload",
+    "session-cache",
+    "lazy-binding",
+    "module-import",
+    "paint-fcp",
+    "paint-lcp",
+];
 
 fn is_rule(rule: &str) -> bool {
     let numbered = rule.strip_prefix('R').and_then(|n| n.parse::<u32>().ok()).is_some_and(|n| (1..=25).contains(&n) && !rule.starts_with("R0"));
@@ -37,7 +48,9 @@ fn kind_of(at: &At) -> Result<Kind, String> {
         "event" => Kind::Event,
         "dcl" => Kind::Dcl,
         "load" => Kind::Load,
-        _ => return at.fail("must be one of download, parse, resource, script, css, timer, event, dcl, load"),
+        "fcp" => Kind::Fcp,
+        "lcp" => Kind::Lcp,
+        _ => return at.fail("must be one of download, parse, resource, script, css, timer, event, dcl, load, fcp, lcp"),
     })
 }
 

@@ -17,6 +17,8 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Event => "event",
         Kind::Dcl => "DOMContentLoaded marker",
         Kind::Load => "load marker",
+        Kind::Fcp => "first contentful paint marker",
+        Kind::Lcp => "largest contentful paint marker",
     }
 }
 
@@ -65,11 +67,19 @@ impl Browser {
     pub fn outcome(&self) -> Outcome {
         let frame = &self.graph.frames[self.graph.main_frame];
         let end = |marker: Option<usize>| marker.and_then(|m| self.states[m].end);
+        let paints = &self.graph.paints;
+        let lcp_missing = match paints.lcp {
+            Some(_) => None,
+            None => Some(paints.lcp_missing.clone().unwrap_or_else(|| "the graph has no emulated largest contentful paint marker".into())),
+        };
         Outcome {
             metrics: Metrics {
                 dom_content_loaded_ms: end(frame.dcl),
                 load_ms: end(frame.load),
                 graph_complete_ms: self.graph_complete,
+                first_contentful_paint_ms: end(paints.fcp),
+                largest_contentful_paint_ms: end(paints.lcp),
+                largest_contentful_paint_missing: lcp_missing,
             },
             node_timings: self.timings.clone(),
             warnings: self.warnings.clone(),

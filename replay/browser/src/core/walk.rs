@@ -64,7 +64,7 @@ impl Browser {
         self.states[node].ready_at = Some(self.clock);
         let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
         match self.kind(node) {
-            Kind::Dcl | Kind::Load => return true,
+            Kind::Dcl | Kind::Load | Kind::Fcp | Kind::Lcp => return true,
             Kind::Resource | Kind::Download if self.options.dispatch_latency && self.graph.nodes[node].dispatch_ms > 0.0 => {
                 self.dispatching.push((self.clock + self.graph.nodes[node].dispatch_ms, node));
             }

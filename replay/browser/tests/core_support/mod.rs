@@ -80,6 +80,11 @@ impl Page {
             "timer": {"timerId": 1, "timeoutMs": timeout_ms, "singleShot": true, "fire": 0, "segment": 0}}));
     }
 
+    /// A zero-duration marker of the main frame: `fcp` or `lcp` (graph.md, Paint markers).
+    pub fn paint(&mut self, id: &str, kind: &str) {
+        self.node(json!({"id": id, "kind": kind, "frameId": MAIN, "duration": 0}));
+    }
+
     /// Edges `from -> to` for each pair, all with `rule`.
     pub fn edges(&mut self, rule: &str, pairs: &[(&str, &str)]) {
         for (from, to) in pairs {

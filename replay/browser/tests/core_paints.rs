@@ -1,0 +1,79 @@
+//! First and largest contentful paint: the main frame's paint markers complete when what they
+//! wait for has, a run waiting for load also waits for them, and a graph without them (older, or a
+//! page that painted nothing contentful) reports none, saying why.
+
+mod core_support;
+
+use core_support::*;
+use pagepath_browser::core::{parse_graph, Completion, Options};
+use serde_json::Value;
+
+/// sync_script_page with FCP after the parser's second chunk and the script, and LCP after FCP and
+/// a hero image found by that chunk; the image (50 ms) does not hold the load event.
+fn painted_page() -> Page {
+    let mut page = sync_script_page();
+    page.resource("hero", MAIN, "https://a.test/hero.png", 3);
+    page.paint("fcp", "fcp");
+    page.paint("lcp", "lcp");
+    page.edges("R1", &[("p1", "hero")]);
+    page.edges("paint-fcp", &[("p1", "fcp"), ("s", "fcp")]);
+    page.edges("paint-lcp", &[("fcp", "lcp"), ("p1", "lcp"), ("hero", "lcp")]);
+    page
+}
+
+fn painted_latency(url: &str) -> f64 {
+    if url == "https://a.test/hero.png" { 50.0 } else { sync_script_latency(url) }
+}
+
+#[test]
+fn paints_complete_when_what_they_wait_for_has() {
+    let outcome = Sim::new(&painted_page().graph(), Options::default(), latency(painted_latency)).run();
+    // p1 ends at 66, so FCP; the hero image is asked for then and in at 116, so LCP.
+    assert_times(&outcome, "fcp", 66.0, 66.0);
+    assert_times(&outcome, "lcp", 116.0, 116.0);
+    assert_eq!(outcome.metrics.first_contentful_paint_ms, Some(66.0));
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(116.0));
+    assert_eq!(outcome.metrics.largest_contentful_paint_missing, None);
+    assert_eq!(outcome.metrics.load_ms, Some(76.0));
+}
+
+#[test]
+fn a_run_waiting_for_load_goes_on_to_the_paints() {
+    let options = Options { wait_for: Completion::Load, ..Options::default() };
+    let outcome = Sim::new(&painted_page().graph(), options, latency(painted_latency)).run();
+    assert_eq!(outcome.metrics.load_ms, Some(76.0));
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(116.0), "the LCP image arrives 40 ms after load");
+}
+
+#[test]
+fn a_run_waiting_for_dcl_stops_there() {
+    let options = Options { wait_for: Completion::DomContentLoaded, ..Options::default() };
+    let outcome = Sim::new(&painted_page().graph(), options, latency(painted_latency)).run();
+    assert_eq!(outcome.metrics.dom_content_loaded_ms, Some(66.0));
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, None);
+}
+
+#[test]
+fn a_graph_without_paint_markers_reports_none_and_why() {
+    let older = Sim::new(&sync_script_page().graph(), Options::default(), latency(sync_script_latency)).run();
+    assert_eq!(older.metrics.first_contentful_paint_ms, None);
+    assert_eq!(older.metrics.largest_contentful_paint_ms, None);
+    assert_eq!(older.metrics.largest_contentful_paint_missing.as_deref(), Some("the graph has no emulated largest contentful paint marker"));
+    assert_eq!(older.metrics.load_ms, Some(76.0), "an older graph still replays");
+
+    let mut file: Value = serde_json::from_str(&sync_script_page().json()).unwrap();
+    let why = "no largest contentful paint candidate in the main frame: nothing contentful (text or image) was painted";
+    file["recorded"] = serde_json::json!({"domContentLoaded": 66, "load": 76, "firstContentfulPaint": null, "largestContentfulPaint": null, "largestContentfulPaintMissing": why});
+    let graph = parse_graph(&file.to_string()).unwrap();
+    let blank = Sim::new(&graph, Options::default(), latency(sync_script_latency)).run();
+    assert_eq!(blank.metrics.largest_contentful_paint_missing.as_deref(), Some(why));
+}
+
+#[test]
+fn paint_metrics_are_in_the_report_as_camel_case() {
+    let outcome = Sim::new(&painted_page().graph(), Options::default(), latency(painted_latency)).run();
+    let metrics = serde_json::to_value(&outcome.metrics).unwrap();
+    assert_eq!(metrics["firstContentfulPaintMs"], 66.0);
+    assert_eq!(metrics["largestContentfulPaintMs"], 116.0);
+    assert!(metrics["largestContentfulPaintMissing"].is_null());
+}
