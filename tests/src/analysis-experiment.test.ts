@@ -116,11 +116,11 @@ describe("analysis of an experiment", () => {
     const lines = runsCsv(analysis.rows).split("\r\n");
     assert.equal(
       lines[0],
-      "experiment,site,network,family,path0DownMbps,path0UpMbps,path0RttMs,path0Loss,path0QueuePackets,paths,protocol,transport,scheduler,congestion,tailLossProbes,connectionsPerOrigin,serverModel,priority,run,seed,status,domContentLoadedMs,loadMs,graphCompleteMs,bytesDown,error",
+      "experiment,site,network,family,path0DownMbps,path0UpMbps,path0RttMs,path0Loss,path0QueuePackets,paths,protocol,transport,scheduler,congestion,tailLossProbes,connectionsPerOrigin,serverModel,priority,run,seed,status,domContentLoadedMs,loadMs,graphCompleteMs,firstContentfulPaintMs,largestContentfulPaintMs,bytesDown,error",
     );
-    assert.equal(lines[1], "sweep,alpha,1M-20ms,1 path,1,0.5,20,0,64,1,h1,tcp,,,true,6,out-of-order,none,0,1000,ok,4100,8200,8201,5000,");
+    assert.equal(lines[1], "sweep,alpha,1M-20ms,1 path,1,0.5,20,0,64,1,h1,tcp,,,true,6,out-of-order,none,0,1000,ok,4100,8200,8201,,,5000,");
     const text = runsCsv(analysis.rows);
-    assert.ok(text.includes(`sweep,gamma,10M-20ms,1 path,10,5,20,0,64,1,h1,tcp,,,true,6,out-of-order,none,2,1002,failed,,,,5000,"TEST INPUT: stalled, waiting for ""app.js""\nand its image"\r\n`), "the failed run's row");
+    assert.ok(text.includes(`sweep,gamma,10M-20ms,1 path,10,5,20,0,64,1,h1,tcp,,,true,6,out-of-order,none,2,1002,failed,,,,,,5000,"TEST INPUT: stalled, waiting for ""app.js""\nand its image"\r\n`), "the failed run's row");
     assert.equal(text.split("\r\n").length, 1 + 69 + 1, "a header, 69 rows (a line break inside a field is LF, not CRLF) and nothing after the last CRLF");
   });
 

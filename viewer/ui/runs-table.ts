@@ -1,4 +1,4 @@
-/** A sortable table of an experiment's runs; a load time that was not measured says so. */
+/** A sortable table of an experiment's runs; a time that was not measured says so. */
 import { compareCells, sortableHeader, type SortOrder } from "./sortable-header.js";
 import type { RunRow } from "../src/server/api.js";
 import { msText } from "./results-data.js";
@@ -14,7 +14,7 @@ interface Column {
 /** Rows beyond this are not drawn (a sweep can hold millions); sorting still sees all of them. */
 const MAX_ROWS = 2000;
 
-const load = (r: RunRow) => (r.loadMs === null ? "not measured" : msText(r.loadMs));
+const measured = (v: number | null | undefined) => (v === null || v === undefined ? "not measured" : msText(v));
 const COLUMNS: Column[] = [
   { key: "site", title: "site", value: (r) => r.site, cell: (r) => r.site },
   { key: "protocol", title: "protocol", value: (r) => r.protocol, cell: (r) => r.protocol },
@@ -24,7 +24,10 @@ const COLUMNS: Column[] = [
   { key: "priority", title: "priority", value: (r) => r.priority, cell: (r) => r.priority },
   { key: "run", title: "run", value: (r) => r.run, cell: (r) => String(r.run) },
   { key: "seed", title: "seed", value: (r) => r.seed, cell: (r) => String(r.seed) },
-  { key: "load", title: "load ms", value: (r) => r.loadMs ?? Infinity, cell: load },
+  { key: "dcl", title: "DCL ms", value: (r) => r.domContentLoadedMs ?? Infinity, cell: (r) => measured(r.domContentLoadedMs) },
+  { key: "load", title: "load ms", value: (r) => r.loadMs ?? Infinity, cell: (r) => measured(r.loadMs) },
+  { key: "fcp", title: "FCP ms", value: (r) => r.firstContentfulPaintMs ?? Infinity, cell: (r) => measured(r.firstContentfulPaintMs) },
+  { key: "lcp", title: "LCP ms", value: (r) => r.largestContentfulPaintMs ?? Infinity, cell: (r) => measured(r.largestContentfulPaintMs) },
   // Sorted by path 0's share: with two paths, how much the scheduler kept on the first one.
   { key: "share", title: "bytes down by path", value: (r) => r.bytesDownShare[0] ?? Infinity, cell: (r) => sharesInBrief(r.bytesDownShare) },
   { key: "scheduler", title: "scheduler", value: (r) => r.scheduler ?? "", cell: (r) => r.scheduler ?? "–" },

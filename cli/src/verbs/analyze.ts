@@ -30,7 +30,7 @@ export const analyzeVerb: Verb = {
   name: "analyze",
   summary: "summarise an experiment's results: statistics, comparisons with significance tests, heatmaps, CDFs",
   usage: `
-usage: pagepath analyze <NAME.plan.json | FOLDER> [--metric load|dcl|graph] [--baseline SEL]
+usage: pagepath analyze <NAME.plan.json | FOLDER> [--metric load|dcl|graph|fcp|lcp] [--baseline SEL]
                         [--candidate SEL]... [--margin-ms 20] [--out DIR]
 
 Analyses an experiment (docs/formats/experiment-results.md), or every one whose *.plan.json is in a
@@ -47,7 +47,8 @@ Wilcoxon signed-rank and one-way ANOVA p-values. Multipath configurations get th
 aggregation benefit where single-path runs over each of their paths exist.
 Writes summary.md, analysis.json (docs/formats/analysis.md), runs.csv and per comparison
 <id>-reduction.svg, <id>-equal-or-better.svg and <id>-cdf.svg.
-  --metric M          load (default, or the plan's metric), dcl (DOMContentLoaded), graph (whole graph)
+  --metric M          load (default, or the plan's metric), dcl (DOMContentLoaded), graph (whole graph),
+                      fcp (first contentful paint), lcp (largest contentful paint)
   --baseline SEL      the baseline configuration(s): key=value,... with keys protocol, transport,
                       scheduler, congestion, tailLossProbes (on|off), serverModel, priority,
                       family (e.g. protocol=h1,transport=tcp, congestion=bbr, or

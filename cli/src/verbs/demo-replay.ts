@@ -41,7 +41,7 @@ export async function demoReplays(graphFile: string, out: string): Promise<strin
       writeFileSync(resultFile, JSON.stringify(run, null, 1) + "\n");
       const m = run.metrics;
       const name = client === "emulated" ? "emulated browser" : "Chromium        ";
-      lines.push(`  ${name} ${run.status}: DOMContentLoaded ${m.domContentLoadedMs?.toFixed(0)} ms, load ${m.loadMs?.toFixed(0)} ms  (${shownPath(resultFile)}; pagepath trace ${shownPath(resultFile)})`);
+      lines.push(`  ${name} ${run.status}: DOMContentLoaded ${m.domContentLoadedMs?.toFixed(0)} ms, load ${m.loadMs?.toFixed(0)} ms, FCP ${m.firstContentfulPaintMs?.toFixed(0) ?? "-"} ms, LCP ${m.largestContentfulPaintMs?.toFixed(0) ?? "-"} ms  (${shownPath(resultFile)}; pagepath trace ${shownPath(resultFile)})`);
     }
   } finally {
     await topologyDown(net);

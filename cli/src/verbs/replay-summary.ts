@@ -10,6 +10,7 @@ export function replaySummary(r: RunResult, file: string): string {
   return [
     `${r.status}${r.error ? `: ${r.error}` : ""}`,
     `  DOMContentLoaded ${f(m.domContentLoadedMs)}, load ${f(m.loadMs)}, whole graph ${f(m.graphCompleteMs)}`,
+    `  first contentful paint ${f(m.firstContentfulPaintMs ?? null)}, largest contentful paint ${f(m.largestContentfulPaintMs ?? null)}${m.largestContentfulPaintMissing ? ` (${m.largestContentfulPaintMissing})` : ""}`,
     ...shareLines(r),
     `  ${r.requests?.length ?? 0} requests over ${r.connections.length} connections; ${paths}`,
     ...r.warnings.slice(0, 5).map((w) => `  warning: ${w}`),

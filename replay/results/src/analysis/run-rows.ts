@@ -33,6 +33,9 @@ export interface RunRow {
   domContentLoadedMs: number | null;
   loadMs: number | null;
   graphCompleteMs: number | null;
+  /** null also for a run that predates the paint metrics. */
+  firstContentfulPaintMs: number | null;
+  largestContentfulPaintMs: number | null;
   /** Summed over the paths; null if any path's count is not measured. */
   bytesDown: number | null;
   error: string | null;
@@ -41,7 +44,7 @@ export interface RunRow {
 /** The CSV's columns, in order: RunRow's fields. */
 export const RUN_ROW_COLUMNS: readonly (keyof RunRow)[] = [
   "experiment", "site", "network", "family", "path0DownMbps", "path0UpMbps", "path0RttMs", "path0Loss", "path0QueuePackets", "paths", "protocol", "transport", "scheduler", "congestion", "tailLossProbes",
-  "connectionsPerOrigin", "serverModel", "priority", "run", "seed", "status", "domContentLoadedMs", "loadMs", "graphCompleteMs", "bytesDown", "error",
+  "connectionsPerOrigin", "serverModel", "priority", "run", "seed", "status", "domContentLoadedMs", "loadMs", "graphCompleteMs", "firstContentfulPaintMs", "largestContentfulPaintMs", "bytesDown", "error",
 ];
 
 export function runRows(x: Experiment): RunRow[] {
@@ -73,6 +76,8 @@ export function runRows(x: Experiment): RunRow[] {
       domContentLoadedMs: r.metrics.domContentLoadedMs,
       loadMs: r.metrics.loadMs,
       graphCompleteMs: r.metrics.graphCompleteMs,
+      firstContentfulPaintMs: r.metrics.firstContentfulPaintMs ?? null,
+      largestContentfulPaintMs: r.metrics.largestContentfulPaintMs ?? null,
       bytesDown: r.paths.every((p) => p.bytesDown !== null) ? r.paths.reduce((s, p) => s + p.bytesDown!, 0) : null,
       error: r.error,
     };
