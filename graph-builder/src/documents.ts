@@ -105,6 +105,22 @@ function chunkCuts(ctx: BuildContext, doc: DocumentState, pieceOffsets: number[]
   return [...cuts, total];
 }
 
+/**
+ * The parse chunk in which the parser reached <body> (where </head> ends, or the first chunk, when
+ * the document has no such tag): until then Chromium's network stack holds low-priority requests
+ * back harder (see the emulated browser's resource scheduler).
+ */
+function markBodyReached(doc: DocumentState): void {
+  for (const p of doc.parses) p.parse!.bodyReached = false;
+  if (!doc.parses.length) return;
+  const html = doc.body?.toString("latin1") ?? "";
+  const at = [/<body[\s>]/i.exec(html)?.index, /<\/head\s*>/i.exec(html)?.index].find((i) => i !== undefined);
+  let line = 0;
+  if (at !== undefined) for (let i = 0; i < at; i++) if (html.charCodeAt(i) === 10) line++;
+  const reached = at === undefined ? doc.parses[0]! : doc.parses.find((p) => p.parse!.endLine !== null && p.parse!.endLine >= line) ?? doc.parses.at(-1)!;
+  reached.parse!.bodyReached = true;
+}
+
 function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, parses: Activity[]): void {
   const final = doc.entries[doc.entries.length - 1]!;
   const arrivals: { at: number; bytes: number }[] = [];
@@ -138,6 +154,7 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
     n.parse!.last = i === doc.parses.length - 1;
     if (i > 0) ctx.draft.edge(doc.parses[i - 1], n, "R3", "observed");
   });
+  markBodyReached(doc);
 
   const start = ctx.ms(final.times.start);
   const end = final.times.end !== null ? ctx.ms(final.times.end) : start;

@@ -1,5 +1,6 @@
 import type { BuildContext, FrameState } from "./context.js";
 import type { GraphNode } from "./graph.js";
+import { dynamicallyImported } from "./modules.js";
 import { sameUrl } from "./url-key.js";
 
 /**
@@ -53,9 +54,10 @@ export function buildMarkers(ctx: BuildContext): void {
     const from = d.byId.get(e.from)!;
     if (e.rule === "completion-event" && from.kind === "load") firing.set(from.frameId, Math.min(firing.get(from.frameId) ?? Infinity, to.start));
   }
+  const imported = dynamicallyImported(ctx);
   for (const r of ctx.resourceByRequest.values()) {
     const frame = ctx.frames.get(r.frameId);
-    if (!frame?.load || !holdsLoad(r)) continue;
+    if (!frame?.load || !holdsLoad(r) || imported.has(r)) continue;
     if (r.start <= Math.min(frame.load.start, firing.get(frame.id) ?? Infinity)) d.edge(r, frame.load, "completion-load", "observed");
   }
   for (const frame of ctx.frames.values()) {

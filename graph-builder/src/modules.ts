@@ -35,6 +35,25 @@ export function staticImporter(ctx: BuildContext, entry: ArchiveEntry, requested
   return best;
 }
 
+/**
+ * Modules fetched for import() and their static imports: HTML's "delay the load event" covers a
+ * script element's fetches, not these (checked against Chromium on the fidelity fixture, whose load
+ * fires before its dynamically imported module arrives).
+ */
+export function dynamicallyImported(ctx: BuildContext): Set<GraphNode> {
+  const viaImport = new Set(ctx.draft.edges.filter((e) => e.rule === "module-import").map((e) => e.to));
+  const tagged = (url: string) =>
+    [...ctx.frames.values()].some((f) => f.docs.some((d) => d.scripts.some((s) => s.type === "module" && sameUrl(s.src, url))));
+  const found = new Set<GraphNode>();
+  for (const r of ctx.resourceByRequest.values()) {
+    const res = r.resource!;
+    if (!ctx.moduleUrls.has(urlKey(res.url)) || viaImport.has(r.id) || res.initiatorType !== "script" || tagged(res.url)) continue;
+    found.add(r);
+    for (const m of staticGraph(ctx, r)) found.add(m);
+  }
+  return found;
+}
+
 /** Every module an entry module's resource imports statically, directly or not. */
 function staticGraph(ctx: BuildContext, entry: GraphNode): GraphNode[] {
   const imports = new Map<string, string[]>();

@@ -53,6 +53,18 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     const into = edgesInto(g, run);
     assert.ok(into.includes(`R10 resource:${cdn("m/lazy.mjs")}`), into.join(", "));
     assert.ok(!into.some((p) => p.startsWith("R17")), `import() is not deferred: ${into.join(", ")}`);
+    const lazy = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("m/lazy.mjs"))!;
+    const load = g.frames.find((f) => f.id === g.mainFrame)!.load;
+    assert.ok(!g.edges.some((e) => e.from === lazy.id && e.to === load), "a module fetched for import() does not hold the load event");
+  });
+
+  it("many images behind blocking head scripts: one parse chunk marks where the parser reached <body>", () => {
+    const g = graphs.get("manyImages")!;
+    const reached = g.nodes.filter((n) => n.kind === "parse" && n.parse!.bodyReached);
+    assert.equal(reached.length, 1);
+    // The tag is on line 7 (0-based 6), after both head scripts: the chunk after the second one.
+    const chunk = reached[0]!.parse!;
+    assert.ok(chunk.startLine! <= 6 && chunk.endLine! >= 6, `chunk L${chunk.startLine}-${chunk.endLine} holds the <body> line`);
   });
 
   it("a font found by CSS: it hangs off the style sheet that names it and the parse chunk that used it", () => {

@@ -25,6 +25,8 @@ replay servers that origins.json names, and prints one JSON report line.
   --cpu-factor F         multiply every computation's duration (default 1)
   --dispatch recorded|none   send each request as long after its parents as the recorded
                          browser did (default), or at once as PCP did
+  --request-scheduling chromium|none   hold low-priority requests back as Chromium's network
+                         stack does (default), or send each the moment it is ready as PCP did
   --wait-for dcl|load|graph               the completion that ends the run (default graph)
   --timeout S            give up after S seconds, reporting the run incomplete (default 120)
 ";
@@ -101,6 +103,11 @@ pub fn parse(items: &[String]) -> Result<Option<RunArgs>, String> {
         "none" => false,
         other => return Err(format!("--dispatch: {other:?} is not one of recorded, none")),
     };
+    let chromium_request_scheduling = match a.value("--request-scheduling")?.as_deref().unwrap_or("chromium") {
+        "chromium" => true,
+        "none" => false,
+        other => return Err(format!("--request-scheduling: {other:?} is not one of chromium, none")),
+    };
     let cpu_factor = a.number("--cpu-factor", 0.01, 100.0)?.unwrap_or(1.0);
     let wait_for = match a.value("--wait-for")?.as_deref().unwrap_or("graph") {
         "dcl" => Completion::DomContentLoaded,
@@ -127,6 +134,6 @@ pub fn parse(items: &[String]) -> Result<Option<RunArgs>, String> {
         locals,
         scheduler,
         timeout,
-        options: Options { preloader, cpu_factor, wait_for, priority, dispatch_latency },
+        options: Options { preloader, cpu_factor, wait_for, priority, dispatch_latency, chromium_request_scheduling },
     }))
 }

@@ -67,7 +67,9 @@ export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording,
     nodeId: null,
     status: e.response?.status ?? null,
     bodyBytes: e.sizes.bodySize,
-    startMs: Math.max(0, ms(e.times.start) ?? 0),
+    // When the network stack started it (after Chromium's own request scheduling, as the emulated
+    // browser's start is), not when the page asked for it.
+    startMs: Math.max(0, ms(e.response?.timing?.requestTime ?? e.times.start) ?? 0),
     endMs: e.times.end === null ? null : Math.max(0, ms(e.times.end)!),
     connection: e.response?.connectionId && e.response.connectionId !== "0" ? `chromium-${e.response.connectionId}` : null,
   }));

@@ -44,11 +44,14 @@ pub struct Options {
     /// Send each request as long after its parents finish as the recorded browser did (its
     /// dispatch latency); off, requests go the moment they are ready, as in PCP.
     pub dispatch_latency: bool,
+    /// Hold low-priority requests back as Chromium's network stack does (resource_scheduler.rs);
+    /// off, every request goes the moment it is ready.
+    pub chromium_request_scheduling: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false }
+        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false, chromium_request_scheduling: true }
     }
 }
 
@@ -148,7 +151,7 @@ impl Browser {
             readiness: Readiness::new(graph, options.preloader),
             urgency: Urgency::new(graph, options.priority),
             scheduler: Scheduler::new(&graph.frames, graph.main_frame),
-            network: Network::default(),
+            network: Network::new(options.chromium_request_scheduling),
             dispatching: Vec::new(),
             states: vec![fresh; graph.nodes.len()],
             graph: graph.clone(),

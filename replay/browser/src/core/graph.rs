@@ -46,6 +46,8 @@ pub(crate) struct Fetch {
     pub recorded_from_cache: bool,
     /// Chrome's recorded request priority (`VeryHigh` .. `VeryLow`).
     pub chrome_priority: Option<String>,
+    /// CDP's resource type as recorded (`Document`, `Script`, `Image`, ...).
+    pub resource_type: String,
 }
 
 #[derive(Clone, Debug)]
@@ -84,6 +86,8 @@ pub(crate) struct Node {
     /// For fetches: how long after its parents finished the recorded browser sent the request
     /// (renderer to network service, the preload scanner's pass, request scheduling); 0 otherwise.
     pub dispatch_ms: f64,
+    /// For parse chunks: the parser reached the document's `<body>` in it.
+    pub body_reached: bool,
     /// Emulated parents by node index, ascending, one entry per parent.
     pub parents: Vec<(usize, Link)>,
     /// Emulated children by node index, ascending.
@@ -191,6 +195,12 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     let root = emulated(&root_at)?.ok_or_else(|| format!("{}: the root node is excluded from the emulation", root_at.path))?;
     let main_at = top.field("mainFrame")?;
     let main_frame = *frame_index.get(main_at.str()?).ok_or_else(|| format!("{}: no frame has this id", main_at.path))?;
+    // Graphs made before parse chunks told where the body starts: take the main frame's first.
+    if !nodes.iter().any(|n| n.body_reached && n.frame == main_frame) {
+        if let Some(first) = nodes.iter_mut().find(|n| n.kind == Kind::Parse && n.frame == main_frame) {
+            first.body_reached = true;
+        }
+    }
     let paints = paints_of(&top, &nodes, main_frame)?;
     Ok(Graph { nodes, frames, root, main_frame, paints })
 }

@@ -68,6 +68,7 @@ fn fetch_of(at: &At) -> Result<Fetch, String> {
         body_size: at.field("bodySize")?.u64()?,
         recorded_from_cache: at.optional("fromCache")?.is_some(),
         chrome_priority: at.optional("priority")?.map(|p| p.string()).transpose()?,
+        resource_type: at.optional("resourceType")?.map(|t| t.string()).transpose()?.unwrap_or_default(),
     })
 }
 
@@ -128,10 +129,14 @@ impl<'f> NodeReader<'f> {
             return at.field("duration")?.fail("must not be negative");
         }
         let ranks = ranks_of(at.optional("priority")?)?;
+        let body_reached = match kind {
+            Kind::Parse => at.field("parse")?.optional("bodyReached")?.map(|b| b.bool()).transpose()?.unwrap_or(false),
+            _ => false,
+        };
         let recorded = (at.field("start")?.f64()?, at.field("end")?.f64()?);
         self.index.insert(id.clone(), Some(self.nodes.len()));
         let (parents, children) = (Vec::new(), Vec::new());
-        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, parents, children });
+        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, body_reached, parents, children });
         Ok(())
     }
 

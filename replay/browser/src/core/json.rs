@@ -54,6 +54,10 @@ impl<'a> At<'a> {
         }
     }
 
+    pub fn bool(&self) -> Result<bool, String> {
+        self.value.as_bool().ok_or_else(|| self.error("must be true or false"))
+    }
+
     /// A count of bytes, lines or the like: a whole number from 0.
     pub fn u64(&self) -> Result<u64, String> {
         match self.value.as_f64() {

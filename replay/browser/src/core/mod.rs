@@ -11,6 +11,7 @@ mod network;
 mod priority;
 mod ready;
 mod report;
+mod resource_scheduler;
 mod scheduler;
 mod walk;
 

@@ -4,6 +4,7 @@
 
 use super::browser::{Request, RequestId};
 use super::graph::Graph;
+use super::resource_scheduler::{RequestClass, ResourceScheduler};
 use std::collections::{BTreeMap, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,6 +18,8 @@ enum Purpose {
 struct Flight {
     request: Request,
     purpose: Purpose,
+    /// The resource scheduler let it go: it is in the outbox or handed out.
+    released: bool,
     handed_out: bool,
     finished: bool,
 }
@@ -71,21 +74,41 @@ pub(crate) enum Cached {
     Pending,
 }
 
-#[derive(Default)]
 pub(crate) struct Network {
     flights: Vec<Flight>,
     outbox: VecDeque<RequestId>,
     documents: BTreeMap<usize, Document>,
     cache: BTreeMap<String, CacheEntry>,
+    scheduler: ResourceScheduler,
 }
 
 impl Network {
-    fn send(&mut self, mut request: Request, purpose: Purpose) -> RequestId {
+    /// With `chromium_scheduling`, requests wait as Chromium's network stack makes them wait
+    /// (resource_scheduler.rs); without, each goes the moment it is asked for.
+    pub fn new(chromium_scheduling: bool) -> Network {
+        Network { flights: Vec::new(), outbox: VecDeque::new(), documents: BTreeMap::new(), cache: BTreeMap::new(), scheduler: ResourceScheduler::new(chromium_scheduling) }
+    }
+
+    fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, handed_out: false, finished: false });
-        self.outbox.push_back(id);
+        self.flights.push(Flight { request, purpose, released: false, handed_out: false, finished: false });
+        let started = self.scheduler.ask(id, class);
+        self.release(started);
         id
+    }
+
+    fn release(&mut self, ids: Vec<RequestId>) {
+        for id in ids {
+            self.flights[id].released = true;
+            self.outbox.push_back(id);
+        }
+    }
+
+    /// The main frame's parser reached `<body>`: Chromium holds low-priority requests back less.
+    pub fn reached_body(&mut self) {
+        let started = self.scheduler.reached_body();
+        self.release(started);
     }
 
     /// Looks `key` up in the session cache; a node finding a fetch under way waits for it.
@@ -101,16 +124,16 @@ impl Network {
     }
 
     /// Fetches a resource; with a cache key, later references to it are served from the cache.
-    pub fn fetch_resource(&mut self, node: usize, request: Request, cache_key: Option<String>) {
+    pub fn fetch_resource(&mut self, node: usize, request: Request, class: RequestClass, cache_key: Option<String>) {
         if let Some(key) = cache_key {
             self.cache.insert(key, CacheEntry { owner: node, finished: false, waiters: Vec::new() });
         }
-        self.send(request, Purpose::Resource(node));
+        self.send(request, Purpose::Resource(node), class);
     }
 
     /// Fetches the document whose chunk 0 is `chunk0`; the chunk waits for its bytes.
-    pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request) {
-        let id = self.send(request, Purpose::Document(chunk0));
+    pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass) {
+        let id = self.send(request, Purpose::Document(chunk0), class);
         let document = self.documents.entry(chunk0).or_default();
         document.request = Some(id);
         document.recorded_size = recorded_size;
@@ -164,8 +187,10 @@ impl Network {
     pub fn finish(&mut self, id: RequestId, body_bytes: Option<u64>) -> Option<(String, Vec<usize>)> {
         let flight = self.flights.get_mut(id).filter(|f| !f.finished)?;
         flight.finished = true;
-        let url = flight.request.url.clone();
-        let nodes = match flight.purpose {
+        let (url, purpose) = (flight.request.url.clone(), flight.purpose);
+        let started = self.scheduler.finished(id);
+        self.release(started);
+        let nodes = match purpose {
             Purpose::Resource(node) => {
                 let mut nodes = vec![node];
                 if let Some(entry) = self.cache.values_mut().find(|e| e.owner == node) {
@@ -191,7 +216,11 @@ impl Network {
         let mut lines = Vec::new();
         for flight in self.flights.iter().filter(|f| !f.finished) {
             let r = &flight.request;
-            let state = if flight.handed_out { "in flight" } else { "not handed out yet" };
+            let state = match (flight.handed_out, flight.released) {
+                (true, _) => "in flight",
+                (false, true) => "not handed out yet",
+                (false, false) => "held back by the resource scheduler",
+            };
             lines.push(format!("request {} {} {} (node {}) {state}", r.id, r.method, r.url, r.node));
         }
         for document in self.documents.values() {

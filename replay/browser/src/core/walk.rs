@@ -5,6 +5,7 @@
 use super::browser::{Browser, NodeTiming, Phase, Request};
 use super::graph::Kind;
 use super::network::Cached;
+use super::resource_scheduler::RequestClass;
 use super::scheduler::Lane;
 use super::Ms;
 use std::collections::VecDeque;
@@ -44,6 +45,9 @@ impl Browser {
             let start = *state.start.get_or_insert(state.ready_at.unwrap_or(now));
             state.end = Some(now);
             self.timings.push(NodeTiming { node_id: self.graph.nodes[node].id.clone(), start, end: now });
+            if self.graph.nodes[node].body_reached && self.graph.nodes[node].frame == self.graph.main_frame {
+                self.network.reached_body();
+            }
             self.done += 1;
             if self.done == self.graph.nodes.len() {
                 self.graph_complete = Some(now);
@@ -109,6 +113,12 @@ impl Browser {
         }
     }
 
+    /// What Chromium's network stack knows of a request when it decides whether it may go.
+    fn request_class(&self, node: usize) -> RequestClass {
+        let fetch = self.graph.nodes[node].fetch.as_ref().expect("fetch nodes carry their resource");
+        RequestClass::new(fetch.chrome_priority.as_deref(), &fetch.resource_type)
+    }
+
     /// A resource is fetched, unless the session cache has it or it needs no network.
     fn fetch_resource(&mut self, node: usize) -> bool {
         let fetch = self.graph.nodes[node].fetch.as_ref().expect("resource nodes carry their resource");
@@ -130,7 +140,8 @@ impl Browser {
             self.warnings.push(format!("{url}: the recording took it from a cache; this run fetches it (cold cache)"));
         }
         let request = self.request_for(node);
-        self.network.fetch_resource(node, request, key);
+        let class = self.request_class(node);
+        self.network.fetch_resource(node, request, class, key);
         false
     }
 
@@ -141,7 +152,8 @@ impl Browser {
         if chunk.index == 0 {
             let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
             let request = self.request_for(node);
-            self.network.fetch_document(node, end, size, request);
+            let class = self.request_class(node);
+            self.network.fetch_document(node, end, size, request, class);
             return false;
         }
         let (document, end) = (chunk.document, chunk.end);

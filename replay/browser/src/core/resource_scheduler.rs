@@ -1,0 +1,146 @@
+//! When Chromium lets a page's request go, as measured on the fidelity fixture pages over an
+//! emulated 4 Mbit/s, 40 ms link (docs/emulated-browser.md, "Request scheduling"): while the main
+//! frame's parser has not reached `<body>` ("tight mode"), a throttleable request (an image or other
+//! non-script resource of priority Low or VeryLow) starts only while fewer than two requests that
+//! count are in flight, counting the important ones (High, VeryHigh) and the throttleable ones. On
+//! the many-images page, 40 images wait while a style sheet and two head scripts load, go one at a
+//! time while one script is left, and all at once when the parser reaches the body; on the
+//! large-document page an image preloaded from the head goes at once beside one style sheet.
+//! Everything else starts the moment it is asked for: scripts of any priority, and every request once
+//! the body is reached (over HTTP/1.1 the client's connection pool still limits what is sent).
+//!
+//! Requests of unknown priority are not held back: without it there is no telling what Chromium did.
+
+use super::browser::RequestId;
+use std::collections::BTreeMap;
+
+/// How many counted requests may be in flight before a throttleable one waits, in tight mode.
+const TIGHT_LIMIT: usize = 2;
+
+/// What the scheduler needs to know about a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct RequestClass {
+    /// Chrome's priority as DevTools names it, 0 VeryHigh .. 4 VeryLow; None when unknown.
+    pub priority: Option<u8>,
+    pub script: bool,
+}
+
+impl RequestClass {
+    /// From the recorded priority and resource type (`Script`, `Image`, ...; CDP's names).
+    pub fn new(chrome_priority: Option<&str>, resource_type: &str) -> RequestClass {
+        let priority = chrome_priority.and_then(|p| ["VeryHigh", "High", "Medium", "Low", "VeryLow"].iter().position(|&n| n == p)).map(|p| p as u8);
+        RequestClass { priority, script: resource_type == "Script" }
+    }
+
+    fn important(&self) -> bool {
+        self.priority.is_some_and(|p| p <= 1)
+    }
+
+    fn throttleable(&self) -> bool {
+        !self.script && self.priority.is_some_and(|p| p >= 3)
+    }
+}
+
+pub(crate) struct ResourceScheduler {
+    enabled: bool,
+    body_reached: bool,
+    in_flight: BTreeMap<RequestId, RequestClass>,
+    /// Requests waiting to start, in the order they were asked for.
+    waiting: Vec<(RequestId, RequestClass)>,
+}
+
+impl ResourceScheduler {
+    /// Off, every request starts the moment it is asked for (PCP's model).
+    pub fn new(enabled: bool) -> ResourceScheduler {
+        ResourceScheduler { enabled, body_reached: false, in_flight: BTreeMap::new(), waiting: Vec::new() }
+    }
+
+    /// A request is asked for; returns the requests that start now, in order.
+    pub fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
+        self.waiting.push((id, class));
+        self.start_what_may()
+    }
+
+    /// A request is over (done or failed); returns the requests that start now.
+    pub fn finished(&mut self, id: RequestId) -> Vec<RequestId> {
+        self.in_flight.remove(&id);
+        self.start_what_may()
+    }
+
+    /// The main frame's parser reached `<body>`; returns the requests that start now.
+    pub fn reached_body(&mut self) -> Vec<RequestId> {
+        self.body_reached = true;
+        self.start_what_may()
+    }
+
+    fn may_start(&self, class: &RequestClass) -> bool {
+        if !self.enabled || self.body_reached || !class.throttleable() {
+            return true;
+        }
+        self.in_flight.values().filter(|c| c.important() || c.throttleable()).count() < TIGHT_LIMIT
+    }
+
+    fn start_what_may(&mut self) -> Vec<RequestId> {
+        let mut started = Vec::new();
+        // In the order asked for: a request that must wait holds back none behind it that may go.
+        let mut i = 0;
+        while i < self.waiting.len() {
+            if self.may_start(&self.waiting[i].1) {
+                let (id, class) = self.waiting.remove(i);
+                self.in_flight.insert(id, class);
+                started.push(id);
+            } else {
+                i += 1;
+            }
+        }
+        started
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn class(priority: &str, resource_type: &str) -> RequestClass {
+        RequestClass::new(Some(priority), resource_type)
+    }
+
+    #[test]
+    fn images_wait_while_two_head_resources_load_then_go_one_at_a_time_then_all_at_once() {
+        let mut s = ResourceScheduler::new(true);
+        assert_eq!(s.ask(0, class("VeryHigh", "Stylesheet")), vec![0]);
+        assert_eq!(s.ask(1, class("High", "Script")), vec![1]);
+        assert_eq!(s.ask(2, class("High", "Script")), vec![2]);
+        let mut started = Vec::new();
+        for id in 3..=8 {
+            started.extend(s.ask(id, class("Low", "Image")));
+        }
+        assert!(started.is_empty(), "no image while three head resources are in flight");
+        assert!(s.finished(0).is_empty(), "nor while two are");
+        assert_eq!(s.finished(2), vec![3], "one image beside the last head script");
+        assert_eq!(s.finished(3), vec![4]);
+        assert_eq!(s.reached_body(), vec![5, 6, 7, 8], "the body: every image goes");
+    }
+
+    #[test]
+    fn scripts_and_medium_requests_are_never_held_and_do_not_count() {
+        let mut s = ResourceScheduler::new(true);
+        assert_eq!(s.ask(0, class("VeryHigh", "Stylesheet")), vec![0]);
+        assert_eq!(s.ask(1, class("Low", "Script")), vec![1], "a deferred script goes at once");
+        assert_eq!(s.ask(2, class("Medium", "Image")), vec![2]);
+        assert_eq!(s.ask(3, class("Low", "Image")), vec![3], "one style sheet in flight: an image may go beside it");
+        assert!(s.ask(4, class("Low", "Image")).is_empty());
+    }
+
+    #[test]
+    fn unknown_priorities_and_a_disabled_scheduler_hold_nothing() {
+        let mut s = ResourceScheduler::new(true);
+        s.ask(0, class("High", "Script"));
+        s.ask(1, class("High", "Script"));
+        assert_eq!(s.ask(2, RequestClass::new(None, "Image")), vec![2]);
+        let mut off = ResourceScheduler::new(false);
+        off.ask(0, class("High", "Script"));
+        off.ask(1, class("High", "Script"));
+        assert_eq!(off.ask(2, class("Low", "Image")), vec![2]);
+    }
+}
