@@ -77,6 +77,13 @@ export const OUTPUT_CHECKS: OutputCheck[] = [
   },
   { match: /^\.\/pagepath replay \S+\.json /, stdout: (out) => (/^run result: runs\//m.test(out) && /^ok\b/m.test(out) ? null : `no ok run result under runs/: ${out}`) },
   { match: /^(\.\/)?pagepath experiment /, stdout: (out) => (/ 0 failed/.test(out) ? null : `runs failed: ${out}`) },
+  {
+    match: /^\.\/pagepath lantern /,
+    stdout: (out) => {
+      const p = JSON.parse(out);
+      return p.fcpMs > 0 && p.lcpMs >= p.fcpMs && p.interactiveMs > 0 ? null : `no Lantern predictions: ${out.slice(0, 300)}`;
+    },
+  },
 ];
 
 /**
