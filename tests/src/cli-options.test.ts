@@ -21,6 +21,12 @@ describe("the CLI's options", () => {
     }
   });
 
+  it("accuracy names a bad protocol in its --protocols list before anything runs", async () => {
+    const r = await runCli(["accuracy", "--protocols", "h2,h9", "--data", tempDir("no-corpus")], 30_000);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--protocols h9: --protocol "h9": expected one of h1, /);
+  });
+
   it("resolves relative paths against the working directory once, and prints them relative to it", async () => {
     const dir = tempDir("cli-paths");
     mkdirSync(join(dir, "work"));

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy } from "@pagepath/results";
-import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition } from "@pagepath/runner";
+import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
@@ -17,7 +17,7 @@ export const accuracyVerb: Verb = {
   name: "accuracy",
   summary: "measure how well the emulated browser predicts Chromium's load, DCL, FCP and LCP times across sites and networks",
   usage: `
-usage: pagepath accuracy [--data DIR] [--sites A,B,...] [--conditions MBIT:RTT,...] [--runs N] [--out DIR] [run options]
+usage: pagepath accuracy [--data DIR] [--sites A,B,...] [--conditions MBIT:RTT,...] [--protocols P,...] [--runs N] [--out DIR] [run options]
 
 Replays every corpus site under every network condition with both clients, Chromium and the
 emulated browser, --runs times each, through the same topology, and reports, per metric (load,
@@ -31,7 +31,9 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
   --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS})
-  --runs N            runs of each client per site and condition (default 3)
+  --protocols LIST    compare on each of these protocols (h1, h2, h3, ...; default: --protocol's);
+                      each gets its own transport (tcp, or quic for h3) unless --transport is given
+  --runs N            runs of each client per site, condition and protocol (default 3)
   --out DIR           (default accuracy/<time>)
   --lantern           also run Lighthouse's Lantern on each site's recording under each condition
                       and print its FCP, LCP and Interactive error beside the emulated browser's
@@ -47,11 +49,22 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     conditions: { type: "string", default: DEFAULT_CONDITIONS },
     runs: { type: "string", default: "3" },
     out: { type: "string" },
+    protocols: { type: "string" },
     lantern: { type: "boolean", default: false },
   },
   async run(values) {
-    const settings = runSettings(values, "emulated");
-    refuseTransport("chromium", settings.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic");
+    const protocols = values.protocols === undefined ? [String(values.protocol)] : String(values.protocols).split(",").filter(Boolean);
+    if (protocols.length === 0) throw new UsageError(`--protocols "${values.protocols}": expected a list such as h1,h2,h3`);
+    const all = protocols.map((protocol) => {
+      try {
+        return runSettings({ ...values, protocol }, "emulated");
+      } catch (e) {
+        throw values.protocols !== undefined && e instanceof UsageError ? new UsageError(`--protocols ${protocol}: ${e.message}`) : e;
+      }
+    });
+    const settings = all[0]!;
+    for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic");
+    const configurations = all.map((s) => s.configuration);
     const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);
@@ -59,15 +72,14 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const out = resolve(String(values.out ?? join("accuracy", timestamp())));
     requireRoot();
     mkdirSync(out, { recursive: true });
-    const total = wanted.length * conditions.length * runs * 2;
+    const total = wanted.length * conditions.length * configurations.length * runs * 2;
     const already = finishedRuns(out).size;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];
-    process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
-    const label = (i: { graph: string; condition: Condition; client: string; run: number }) =>
-      `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${i.client} #${i.run}`;
+    process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${configurations.length} protocols x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
+    const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${i.configuration.protocol} ${i.client} #${i.run}`;
     await runAccuracySweep(
-      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configuration: settings.configuration, timeoutMs: settings.timeoutMs, seed: settings.seed, out },
+      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, timeoutMs: settings.timeoutMs, seed: settings.seed, out },
       {
         starting: (item) => progress.working(label(item)),
         finished: (item, result, error) => {
@@ -80,7 +92,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     progress.end();
     const runsDone = [...finishedRuns(out).values()];
     const summary = summariseAccuracy(runsDone.map(accuracySample));
-    writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configuration: settings.configuration, summary }, null, 1) + "\n");
+    writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configurations, summary }, null, 1) + "\n");
     for (const g of summary.groups) {
       writeFileSync(join(out, accuracyPlots(g).scatter), accuracyScatterSvg(g));
       writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));

@@ -16,8 +16,11 @@ export interface AccuracySweep {
   graphs: string[];
   conditions: Condition[];
   runs: number;
-  /** The emulated browser's configuration; Chromium gets the same without the emulation settings. */
-  configuration: Omit<RunConfiguration, "network">;
+  /**
+   * The emulated browser's configurations, one per protocol compared; Chromium gets each without the
+   * emulation settings.
+   */
+  configurations: Omit<RunConfiguration, "network">[];
   timeoutMs: number;
   seed: number;
   /** Folder of runs.jsonl (appended as runs finish, so a sweep resumes) and the servers' logs. */
@@ -27,6 +30,7 @@ export interface AccuracySweep {
 export interface SweepItem {
   graph: string;
   condition: Condition;
+  configuration: Omit<RunConfiguration, "network">;
   client: "emulated" | "chromium";
   run: number;
 }
@@ -36,16 +40,16 @@ export interface SweepCallbacks {
   finished(item: SweepItem, result: RunResult | null, error: string | null): void;
 }
 
-const key = (site: string, condition: string, client: string, run: number) => `${site}|${condition}|${client}|${run}`;
+const key = (site: string, condition: string, protocol: string, client: string, run: number) => `${site}|${condition}|${protocol}|${client}|${run}`;
 
-/** Runs already in runs.jsonl, by site, condition, client and run. */
+/** Runs already in runs.jsonl, by site, condition, protocol, client and run. */
 export function finishedRuns(out: string): Map<string, RunResult> {
   const file = join(out, "runs.jsonl");
   const done = new Map<string, RunResult>();
   if (!existsSync(file)) return done;
   for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
     const r = JSON.parse(line) as RunResult;
-    done.set(key(r.site.name, r.configuration.network.name, r.client, r.run), r);
+    done.set(key(r.site.name, r.configuration.network.name, r.configuration.protocol, r.client, r.run), r);
   }
   return done;
 }
@@ -62,10 +66,12 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
     const name = conditionName(condition);
     const items: SweepItem[] = [];
     for (const graph of s.graphs) {
-      for (let run = 0; run < s.runs; run++) {
-        const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
-        for (const client of order) {
-          if (!done.has(key(siteName(graph), name, client, run))) items.push({ graph, condition, client, run });
+      for (const configuration of s.configurations) {
+        for (let run = 0; run < s.runs; run++) {
+          const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
+          for (const client of order) {
+            if (!done.has(key(siteName(graph), name, configuration.protocol, client, run))) items.push({ graph, condition, configuration, client, run });
+          }
         }
       }
     }
@@ -82,11 +88,11 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
           const result = await runReplay({
             graphFile: item.graph,
             client: item.client,
-            configuration: { ...s.configuration, emulation: item.client === "emulated" ? s.configuration.emulation : null, connectionsPerOrigin: item.client === "emulated" ? s.configuration.connectionsPerOrigin : null },
+            configuration: { ...item.configuration, emulation: item.client === "emulated" ? item.configuration.emulation : null, connectionsPerOrigin: item.client === "emulated" ? item.configuration.connectionsPerOrigin : null },
             topology,
             seed: s.seed + item.run,
             timeoutMs: s.timeoutMs,
-            serverOut: join(s.out, "servers", `${site}-${name}-${item.client}-${item.run}`),
+            serverOut: join(s.out, "servers", `${site}-${name}-${item.configuration.protocol}-${item.client}-${item.run}`),
             resultFile,
             experiment: "accuracy",
             run: item.run,
