@@ -5,6 +5,7 @@ import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condit
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
+import { accuracyMarkdown } from "./accuracy-markdown.js";
 import { accuracyPlots, accuracyReport, accuracySample } from "./accuracy-report.js";
 import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
 import { UsageError, type Verb } from "../verb.js";
@@ -26,7 +27,7 @@ against Chromium's median per site and condition: the median and p90 absolute pe
 signed error per cell, the rank correlation across cells, and beside them Chromium's own run-to-run
 spread (each Chromium run against the median of the cell's others). Runs are appended to
 OUT/runs.jsonl as they finish, so running it again with the same --out resumes. Writes
-OUT/accuracy.json and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
+OUT/accuracy.json, OUT/accuracy.md (the tables, the command and its scale) and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
 against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
@@ -98,7 +99,10 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
       writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));
     }
     process.stdout.write(accuracyReport(summary, out, failures));
-    if (values.lantern) process.stdout.write(lanternReport(await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, out })));
+    const lantern = values.lantern ? await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, out }) : null;
+    if (lantern) process.stdout.write(lanternReport(lantern));
+    const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map((c) => c.protocol), runs };
+    writeFileSync(join(out, "accuracy.md"), accuracyMarkdown(summary, scale, lantern?.comparison ?? null));
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail.
     return failures.length === 0 && summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0) ? 0 : 1;
   },

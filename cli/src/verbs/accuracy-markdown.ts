@@ -1,0 +1,71 @@
+import { ACCURACY_METRIC_NOUNS, type AccuracySummary } from "@pagepath/results";
+import type { MetricComparison } from "../lantern-errors.js";
+import { accuracyPlots } from "./accuracy-report.js";
+
+/** Cells per metric the worst-cells list shows. */
+const WORST = 5;
+
+export interface AccuracyScale {
+  command: string;
+  sites: string[];
+  conditions: string[];
+  protocols: string[];
+  runs: number;
+}
+
+/**
+ * OUT/accuracy.md: the tables and plots of a sweep as docs/accuracy.md shows them, with the command
+ * that made them and its scale, so a reader can make them again. Pure: the summary in, Markdown out.
+ */
+export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lantern: MetricComparison[] | null): string {
+  const pct = (x: number | null) => (x === null ? "-" : `${x.toFixed(1)}%`);
+  const lines = [
+    "# Accuracy of the emulated browser against Chromium",
+    "",
+    "Made by:",
+    "",
+    "```sh",
+    scale.command,
+    "```",
+    "",
+    `Scale: ${scale.sites.length} sites (${scale.sites.join(", ")}) x ${scale.conditions.length} conditions (${scale.conditions.join(", ")}) x ` +
+      `${scale.protocols.length} protocols (${scale.protocols.join(", ")}) x ${scale.runs} runs of each client. A cell is a site under one condition; ` +
+      "each client's runs in it are summed up by their median, and the emulated browser's median is compared with Chromium's. " +
+      "Chromium's spread is each Chromium run against the median of the cell's other runs: the floor under any predictor's error.",
+    "",
+    "| metric | protocol | cells | median APE | p90 APE | mean APE | Spearman | Chromium spread: median | p90 |",
+    "|---|---|---|---|---|---|---|---|---|",
+    ...s.groups.map((g) => {
+      const o = g.overall;
+      return `| ${ACCURACY_METRIC_NOUNS[g.metric]} | ${g.protocol} | ${o.cells} | ${pct(o.medianApePercent)} | ${pct(o.p90ApePercent)} | ${pct(o.meanApePercent)} | ${o.spearman === null ? "-" : o.spearman.toFixed(3)} | ${pct(o.chromiumSpread.medianPercent)} | ${pct(o.chromiumSpread.p90Percent)} |`;
+    }),
+    "",
+  ];
+  if (lantern) {
+    lines.push(
+      "Lantern (Lighthouse's simulator, docs/lantern.md) beside the emulated browser, over the cells where both have a value; Lantern predicts no load event, so its Interactive stands beside Chromium's load:",
+      "",
+      "| metric | cells | emulated: median APE | p90 | Lantern: median APE | p90 |",
+      "|---|---|---|---|---|---|",
+      ...lantern.map((m) => `| ${m.lanternLabel === m.metric ? m.metric : `${m.metric} (Lantern: ${m.lanternLabel})`} | ${m.emulated.cells} | ${pct(m.emulated.medianApePercent)} | ${pct(m.emulated.p90ApePercent)} | ${pct(m.lantern.medianApePercent)} | ${pct(m.lantern.p90ApePercent)} |`),
+      "",
+    );
+  }
+  for (const g of s.groups) {
+    const plots = accuracyPlots(g);
+    lines.push(
+      `## ${ACCURACY_METRIC_NOUNS[g.metric]}, ${g.protocol}`,
+      "",
+      `![emulated against Chromium](${plots.scatter}) ![error by condition](${plots.byCondition})`,
+      "",
+      "The largest errors (signed: positive when the emulated browser is slower):",
+      "",
+      ...g.largestErrorsFirst.slice(0, WORST).map(
+        (c) => `- ${c.site} at ${c.condition}: emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; Chromium's spread ${pct(c.chromiumSpreadPercent)})`,
+      ),
+      ...g.missing.map((m) => `- not compared: ${m.site} at ${m.condition}: ${m.reason}`),
+      "",
+    );
+  }
+  return lines.join("\n");
+}

@@ -1,0 +1,25 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { summariseAccuracy, type AccuracySample } from "@pagepath/results";
+import { accuracyMarkdown } from "@pagepath/cli/dist/src/verbs/accuracy-markdown.js";
+
+const sample = (site: string, condition: string, client: "emulated" | "chromium", load: number): AccuracySample => ({
+  site, condition, protocol: "h2", client, metrics: { load },
+});
+
+describe("accuracy.md, the report docs/accuracy.md shows", () => {
+  it("gives the command, the scale, a row per metric and protocol, the plots and the worst cells", () => {
+    const summary = summariseAccuracy([
+      sample("a", "10mbit-40ms", "chromium", 1000), sample("a", "10mbit-40ms", "chromium", 1100), sample("a", "10mbit-40ms", "emulated", 1200),
+      sample("b", "10mbit-40ms", "chromium", 500), sample("b", "10mbit-40ms", "emulated", 450),
+    ]);
+    const md = accuracyMarkdown(summary, { command: "pagepath accuracy --sites a,b", sites: ["a", "b"], conditions: ["10mbit-40ms"], protocols: ["h2"], runs: 2 }, null);
+    assert.match(md, /^pagepath accuracy --sites a,b$/m);
+    assert.match(md, /Scale: 2 sites \(a, b\) x 1 conditions \(10mbit-40ms\) x 1 protocols \(h2\) x 2 runs/);
+    // a: Chromium's median 1050, emulated 1200: 14.3%; b: 10.0%. Median of the two 12.1%.
+    assert.match(md, /^\| load time \| h2 \| 2 \| 12\.1% \|/m);
+    assert.match(md, /!\[emulated against Chromium\]\(accuracy-load-h2\.svg\)/);
+    assert.match(md, /^- a at 10mbit-40ms: emulated 1200 ms, Chromium 1050 ms \(\+14\.3%/m);
+    assert.doesNotMatch(md, /Lantern/);
+  });
+});
