@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import type { CDPSession } from "puppeteer-core";
 import { buildArchive } from "./archive.js";
+import { readUnreadBodies } from "./unread-bodies.js";
 import { applyConditions, endTracing, evaluate, fetchBody, navigationLoadTime, sleep, withTimeout } from "./cdp-calls.js";
 import { launchChromium, type ChromiumOptions } from "./chromium.js";
 import { extractLifecycle, toFrameTree } from "./lifecycle.js";
@@ -217,6 +218,7 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
         frameTree = ((await session.send("Page.getFrameTree").catch(() => null)) as any)?.frameTree;
         const fetching = Promise.allSettled([...early, ...finished.map((id) => fetchBody(owner.get(id) ?? session, id, bodies, bodyErrors))]);
         await withTimeout(fetching, BODY_WAIT_MS).catch(() => undefined);
+        if (instrument) await withTimeout(readUnreadBodies(session, events, bodies, bodyErrors, mainFrameId ?? undefined), BODY_WAIT_MS).catch(() => undefined);
         if (tracing) trace = await endTracing(session);
       }
     } catch (e) {
