@@ -1,5 +1,5 @@
 import type { NodeKind } from "./graph.js";
-import type { Interval, Mark, MainThreadTrace } from "./trace-intervals.js";
+import { SYNC_WAIT, type Interval, type Mark, type MainThreadTrace } from "./trace-intervals.js";
 
 /**
  * Page activities from the main thread's interval forest: parse chunks, script evaluations, style
@@ -16,6 +16,11 @@ export interface Segment {
   requests: string[];
   /** Timer ids installed during this piece. */
   timers: number[];
+  /**
+   * The request (CDP requestId) the piece before this one sent synchronously: this piece began
+   * when its response was in, and the main thread was blocked until then (not counted in its time).
+   */
+  syncAfter?: string;
   id?: string;
 }
 
@@ -51,7 +56,9 @@ export function findActivities(t: MainThreadTrace): ActivityIndex {
     activities.push(a);
     const nested: Activity[] = [];
     const marks: Mark[] = [];
+    const waits: Interval[] = [];
     const collect = (x: Interval) => {
+      if (x.name === SYNC_WAIT) waits.push(x);
       marks.push(...x.marks);
       for (const m of x.marks) if (typeof m.args.data?.frame === "string") a.touchedFrames.add(m.args.data.frame);
       if (x !== iv && x.name === "FunctionCall" && typeof x.args.data?.frame === "string") a.touchedFrames.add(x.args.data.frame);
@@ -61,7 +68,7 @@ export function findActivities(t: MainThreadTrace): ActivityIndex {
       }
     };
     collect(iv);
-    a.pieces = split(a, nested, marks);
+    a.pieces = split(a, nested, marks, waits);
     return a;
   };
   for (const r of t.roots) {
@@ -122,8 +129,12 @@ function findCall(iv: Interval): Interval | undefined {
   return undefined;
 }
 
-/** Cuts an activity at its requests and nested activities; drops empty pieces that carry nothing. */
-function split(a: Activity, nested: Activity[], marks: Mark[]): (Segment | Activity)[] {
+/**
+ * Cuts an activity at its requests and nested activities; drops empty pieces that carry nothing. A
+ * request followed at once by a synchronous wait (sync XHR) ends its piece there, and the next
+ * piece begins when the wait is over.
+ */
+function split(a: Activity, nested: Activity[], marks: Mark[], waits: Interval[]): (Segment | Activity)[] {
   type Cut = { at: number; mark?: Mark; child?: Activity };
   const cuts: Cut[] = [
     ...marks.filter((m) => m.name === "ResourceSendRequest" || m.name === "TimerInstall").map((m) => ({ at: m.at, mark: m })),
@@ -144,12 +155,19 @@ function split(a: Activity, nested: Activity[], marks: Mark[]): (Segment | Activ
     } else if (c.mark!.name === "TimerInstall") {
       seg.timers.push(Number(c.mark!.args.data?.timerId));
     } else {
-      seg.requests.push(String(c.mark!.args.data?.requestId));
+      const requestId = String(c.mark!.args.data?.requestId);
+      seg.requests.push(requestId);
       close(c.at);
+      // The wait starts within the send() call that made the request: a fraction of a ms later.
+      const wait = waits.find((w) => w.start >= c.at - 1e-3 && w.start - c.at < 1);
+      if (wait) {
+        seg.start = seg.end = wait.end;
+        seg.syncAfter = requestId;
+      }
     }
   }
   close(a.interval.end);
-  const kept = pieces.filter((p, i) => !isSegment(p) || p.requests.length > 0 || p.timers.length > 0 || p.end - p.start > 0.001 || i === 0);
+  const kept = pieces.filter((p, i) => !isSegment(p) || p.requests.length > 0 || p.timers.length > 0 || p.syncAfter !== undefined || p.end - p.start > 0.001 || i === 0);
   let n = 0;
   for (const p of kept) if (isSegment(p)) p.index = n++;
   return kept;

@@ -13,6 +13,8 @@ export interface DocumentState {
   entries: ArchiveEntry[];
   body: Buffer | null;
   scripts: ScriptTag[];
+  /** URLs its `<link rel=prefetch>` tags name. */
+  prefetches: string[];
   chunks: GraphNode[];
   parses: GraphNode[];
 }

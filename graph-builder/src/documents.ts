@@ -2,7 +2,7 @@ import type { Activity, Segment } from "./activities.js";
 import { isSegment } from "./activities.js";
 import type { BuildContext, DocumentState, FrameState } from "./context.js";
 import { chunkHolding, urlTail } from "./context.js";
-import { offsetAfterLine, scanScripts } from "./html-scripts.js";
+import { offsetAfterLine, scanPrefetches, scanScripts } from "./html-scripts.js";
 import type { GraphNode } from "./graph.js";
 import { requestChains, resourceInfo } from "./resources.js";
 import { sameUrl } from "./url-key.js";
@@ -38,6 +38,7 @@ export function buildFrames(ctx: BuildContext, body: (sha: string) => Buffer | n
     frame.docs.push({
       frameId, url: final.url, requestId, entries: hops, body: html,
       scripts: html ? scanScripts(html.toString("utf8"), final.url) : [],
+      prefetches: html ? scanPrefetches(html.toString("utf8"), final.url) : [],
       chunks: [], parses: [],
     });
   }

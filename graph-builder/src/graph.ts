@@ -229,6 +229,7 @@ export const RULES: Record<string, string> = {
   "session-cache": "first fetch of a URL -> later reference served from the cache",
   "lazy-binding": "parse chunk that used a CSS-referenced resource -> the resource",
   "module-import": "Resource(module) -> Resource(module it imports statically), fetched once the importer has arrived",
+  "sync-xhr": "Resource -> the rest of the computation that requested it synchronously (the main thread waits for the response)",
   "paint-fcp": "render-blocking style sheets, parser-blocking scripts and the last parse chunk before it -> first contentful paint marker",
   "paint-lcp": "first contentful paint, the largest element's image (or, for text, web fonts) and the last parse chunk before it -> largest contentful paint marker",
 };

@@ -42,6 +42,25 @@ export function scanScripts(html: string, baseUrl: string): ScriptTag[] {
   return out;
 }
 
+/**
+ * The absolute URLs of the document's `<link rel=prefetch>` tags: Chromium types their requests
+ * `Other`, so only the markup tells them from requests that hold the load event.
+ */
+export function scanPrefetches(html: string, baseUrl: string): string[] {
+  const out: string[] = [];
+  for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
+    const attrs = m[1] ?? "";
+    const href = attr(attrs, "href");
+    if (href === null || !(attr(attrs, "rel") ?? "").toLowerCase().split(/\s+/).includes("prefetch")) continue;
+    try {
+      out.push(new URL(href, baseUrl).href);
+    } catch {
+      /* not a URL: nothing is fetched */
+    }
+  }
+  return out;
+}
+
 /** Byte offset just past the given 0-based line (where the parser has consumed it whole). */
 export function offsetAfterLine(html: Buffer, line: number): number {
   let seen = 0;

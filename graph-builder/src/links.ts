@@ -23,8 +23,17 @@ export function linkActivities(ctx: BuildContext, activities: Activity[]): void 
     else if (a.kind === "event" && a.parent === null) linkEvent(ctx, a, first, claimed);
   }
   linkCssBeforeScripts(ctx);
+  linkSyncRequests(ctx);
   linkFrames(ctx);
   linkCrossFrame(ctx, activities);
+}
+
+/** A computation that made a synchronous request goes on only once its response is in. */
+function linkSyncRequests(ctx: BuildContext): void {
+  for (const [seg, node] of ctx.segmentNode) {
+    const fetched = seg.syncAfter === undefined ? undefined : ctx.resourceByRequest.get(seg.syncAfter);
+    if (fetched) ctx.draft.edge(fetched, node, "sync-xhr", "observed");
+  }
 }
 
 /**

@@ -19,10 +19,15 @@ export interface Mark {
   args: Record<string, any>;
 }
 
+/** The trace's name for the main thread waiting out a synchronous request. */
+export const SYNC_WAIT = "URLLoader::loadSynchronously";
+
 /** Interval events that can be, or can contain, page activities. */
 const INTERVALS = new Set([
   "ParseHTML", "EvaluateScript", "v8.evaluateModule", "TimerFire", "EventDispatch", "FunctionCall",
   "ParseAuthorStyleSheet", "XHRReadyStateChange", "XHRLoad", "RunMicrotasks", "v8.compileModule",
+  // A synchronous XMLHttpRequest: the main thread blocked, waiting for the response.
+  SYNC_WAIT,
 ]);
 const MARKS = new Set(["ResourceSendRequest", "TimerInstall", "TimerRemove", "MarkDOMContent", "MarkLoad"]);
 

@@ -16,6 +16,8 @@ export const FIDELITY_PAGES = {
   fragment: "https://www.fidelity.test/fragment.html#details",
   largeHead: "https://www.fidelity.test/large-head.html",
   manyImages: "https://www.fidelity.test/many-images.html",
+  prefetch: "https://www.fidelity.test/prefetch.html",
+  syncXhr: "https://www.fidelity.test/sync-xhr.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

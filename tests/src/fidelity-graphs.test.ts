@@ -1,7 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { serveSite, type RunningSite } from "@pagepath/corpus";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { buildGraph, loadRecording, type Graph, type GraphNode } from "@pagepath/graph-builder";
+import { readRecording } from "@pagepath/profiler";
 import { tempDir } from "./fixture-profile.js";
 import { FIDELITY_PAGES, fidelitySiteDir, profileFidelityPages, type FidelityPage } from "./fidelity-fixtures.js";
 
@@ -21,10 +24,14 @@ function describeNode(n: GraphNode): string {
 describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
   let site: RunningSite;
   const graphs = new Map<FidelityPage, Graph>();
+  const recordings = new Map<FidelityPage, string>();
   before(async () => {
     site = await serveSite(fidelitySiteDir());
     const pages = Object.keys(FIDELITY_PAGES) as FidelityPage[];
-    for (const [page, dir] of await profileFidelityPages(site, tempDir("fidelity"), pages)) graphs.set(page, buildGraph(loadRecording(dir)));
+    for (const [page, dir] of await profileFidelityPages(site, tempDir("fidelity"), pages)) {
+      graphs.set(page, buildGraph(loadRecording(dir)));
+      recordings.set(page, dir);
+    }
   });
   after(async () => site?.close());
 
@@ -102,6 +109,32 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
       const upTo = from[0]!.chunk!.offset + from[0]!.chunk!.bytes;
       assert.ok(upTo < 10_000, `${url} waits for the document's first ${upTo} bytes only`);
     }
+  });
+
+  it("a prefetched page the page never reads is archived with its body, and does not hold load", () => {
+    const rec = readRecording(recordings.get("prefetch")!);
+    const entry = rec.archive.find((e) => e.url === "https://www.fidelity.test/next-page.html");
+    assert.ok(entry, "the prefetch is in the archive");
+    const file = readFileSync(join(fidelitySiteDir(), "hosts", "www.fidelity.test", "next-page.html"));
+    assert.equal(entry.bodyMissing, null, String(entry.bodyMissing));
+    assert.equal(entry.body?.size, file.length, "the archived body is the file");
+    assert.deepEqual(readFileSync(join(recordings.get("prefetch")!, "bodies", entry.body!.sha256)), file);
+    const g = graphs.get("prefetch")!;
+    const node = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === entry.url)!;
+    assert.ok(!g.edges.some((e) => e.from === node.id && e.rule === "completion-load"));
+  });
+
+  it("a synchronous XHR: the script goes on only once the response is in, and the wait is not its own time", () => {
+    const g = graphs.get("syncXhr")!;
+    const xhr = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === "https://www.fidelity.test/api/sync.json")!;
+    assert.ok(xhr, "the XHR is in the graph");
+    const after = g.edges.filter((e) => e.from === xhr.id && e.rule === "sync-xhr").map((e) => g.nodes.find((n) => n.id === e.to)!);
+    assert.equal(after.length, 1, "one sync-xhr edge, into the rest of the script");
+    assert.equal(after[0]!.kind, "script");
+    assert.ok(after[0]!.duration < 50, `the script's rest takes ${after[0]!.duration} ms of its own, not the 150 ms wait`);
+    // The parser waits; the preload scanner does not: it finds the image behind the script.
+    const image = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("img/photo-2.png"))!;
+    assert.ok(image.resource!.preloaded && image.start < xhr.end, "the image is requested while the XHR is out");
   });
 
   it("a page entered with a #fragment keeps its parser edges: its CSS and script hang off its parse chunks", () => {

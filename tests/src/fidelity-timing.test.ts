@@ -17,22 +17,31 @@ const NET = "fid-4";
  * How close the emulated browser must come to Chromium on each step: when each request leaves the
  * client, within 60 ms or 15% of Chromium's time, whichever is larger (Chromium's renderer takes
  * 5-40 ms more than the model to dispatch a request on this machine, and a loaded machine adds to
- * it); the load event within 15%.
+ * it); the load event within the same bounds (the model lacks some 30 ms of Chromium's first
+ * connection and dispatch costs, a large share of a 150 ms load).
  */
 const START_TOLERANCE_MS = 60;
 const TOLERANCE = 0.15;
 
-/**
- * A page whose load event races a late request in Chromium itself: the web font is requested
- * after the style sheet has been applied and text laid out, within a few ms of load, so Chromium's
- * load lands either before it or after it has arrived (296 against 652 ms in two runs here).
- */
-const LOAD_RACES: FidelityPage[] = ["fontCss"];
+/** Chromium runs per page: the reference is their median, as `pagepath accuracy` takes it. */
+const CHROMIUM_RUNS = 3;
 
 function firstStarts(run: RunResult): Map<string, number> {
   const starts = new Map<string, number>();
   for (const r of run.requests ?? []) if (!starts.has(r.url) && !r.url.endsWith("/favicon.ico")) starts.set(r.url, r.startMs);
   return starts;
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+/** Per URL, the median of its start over the runs that fetched it. */
+function medianStarts(runs: RunResult[]): Map<string, number> {
+  const all = new Map<string, number[]>();
+  for (const run of runs) for (const [url, at] of firstStarts(run)) all.set(url, [...(all.get(url) ?? []), at]);
+  return new Map([...all].map(([url, ats]) => [url, median(ats)]));
 }
 
 /**
@@ -58,8 +67,8 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
   });
   after(() => netDown(NET));
 
-  async function replay(page: FidelityPage, client: string): Promise<RunResult> {
-    const out = join(work, `${page}-${client}.json`);
+  async function replay(page: FidelityPage, client: string, nth = 0): Promise<RunResult> {
+    const out = join(work, `${page}-${client}-${nth}.json`);
     const r = await runCli(["replay", graphFiles.get(page)!, "--client", client, "--net", NET, "--protocol", "h2", "--wait-for", "load", "--out", out, "--timeout", "60"], 180_000);
     assert.equal(r.code, 0, `${page} ${client}: ${r.stdout}${r.stderr}`);
     const run = readRunResultFile(out);
@@ -68,24 +77,24 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
   }
 
   for (const page of PAGES) {
-    it(`${page}: every request within ${START_TOLERANCE_MS} ms or ${TOLERANCE * 100}% of Chromium's${LOAD_RACES.includes(page) ? "" : ", and the load event"}`, async () => {
-      const chromium = await replay(page, "chromium");
+    it(`${page}: every request and the load event within ${START_TOLERANCE_MS} ms or ${TOLERANCE * 100}% of Chromium's`, async () => {
+      const chromium: RunResult[] = [];
+      for (let run = 0; run < CHROMIUM_RUNS; run++) chromium.push(await replay(page, "chromium", run));
       const emulated = await replay(page, "emulated");
-      const c = firstStarts(chromium);
+      const c = medianStarts(chromium);
       const e = firstStarts(emulated);
-      const lines = [`load: Chromium ${chromium.metrics.loadMs} ms, emulated ${emulated.metrics.loadMs?.toFixed(1)} ms`];
+      const load = median(chromium.map((r) => r.metrics.loadMs!));
+      const lines = [`load: Chromium ${load.toFixed(1)} ms (median of ${chromium.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")}), emulated ${emulated.metrics.loadMs?.toFixed(1)} ms`];
       const off: string[] = [];
       for (const [url, at] of c) {
         const mine = e.get(url);
-        lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms, emulated ${mine?.toFixed(0) ?? "never"}`);
+        lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}`);
         if (mine === undefined || Math.abs(mine - at) > Math.max(START_TOLERANCE_MS, TOLERANCE * at)) off.push(url);
       }
       console.log(`${page}\n${lines.join("\n")}`);
       assert.deepEqual(off, [], `requests the emulated browser sent too early or too late:\n${lines.join("\n")}`);
       assert.deepEqual([...e.keys()].filter((u) => !c.has(u)), [], "the emulated browser fetched only what Chromium fetched");
-      if (LOAD_RACES.includes(page)) return;
-      const load = chromium.metrics.loadMs!;
-      assert.ok(Math.abs(emulated.metrics.loadMs! - load) <= TOLERANCE * load, lines.join("\n"));
+      assert.ok(Math.abs(emulated.metrics.loadMs! - load) <= Math.max(START_TOLERANCE_MS, TOLERANCE * load), lines.join("\n"));
     });
   }
 });

@@ -74,7 +74,9 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     requireRoot();
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * configurations.length * runs * 2;
-    const already = finishedRuns(out).size;
+    // Runs of other sites, conditions or protocols in the same folder are not part of this sweep.
+    const inScope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => `${s}|${conditionName(c)}|${k.protocol}`))));
+    const already = [...finishedRuns(out).values()].filter((r) => inScope.has(`${r.site.name}|${r.configuration.network.name}|${r.configuration.protocol}`) && r.run < runs).length;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];
     process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${configurations.length} protocols x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);

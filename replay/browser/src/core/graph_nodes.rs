@@ -5,7 +5,7 @@ use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 11] = [
+const NAMED_RULES: [&str; 12] = [
     "continuation",
     "completion-dcl",
     "completion-load",
@@ -15,6 +15,7 @@ const NAMED_RULES: [&str; 11] = [
     "session-cache",
     "lazy-binding",
     "module-import",
+    "sync-xhr",
     "paint-fcp",
     "paint-lcp",
 ];

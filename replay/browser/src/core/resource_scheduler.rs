@@ -32,6 +32,11 @@ impl RequestClass {
         RequestClass { priority, script: resource_type == "Script" }
     }
 
+    /// A frame's document: never held, never counted.
+    pub fn navigation() -> RequestClass {
+        RequestClass { priority: None, script: false }
+    }
+
     fn important(&self) -> bool {
         self.priority.is_some_and(|p| p <= 1)
     }
@@ -130,6 +135,14 @@ mod tests {
         assert_eq!(s.ask(2, class("Medium", "Image")), vec![2]);
         assert_eq!(s.ask(3, class("Low", "Image")), vec![3], "one style sheet in flight: an image may go beside it");
         assert!(s.ask(4, class("Low", "Image")).is_empty());
+    }
+
+    #[test]
+    fn a_document_still_arriving_does_not_hold_an_image_back() {
+        let mut s = ResourceScheduler::new(true);
+        assert_eq!(s.ask(0, RequestClass::navigation()), vec![0]);
+        assert_eq!(s.ask(1, class("VeryHigh", "Stylesheet")), vec![1]);
+        assert_eq!(s.ask(2, class("Low", "Image")), vec![2]);
     }
 
     #[test]

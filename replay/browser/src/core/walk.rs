@@ -152,8 +152,8 @@ impl Browser {
         if chunk.index == 0 {
             let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
             let request = self.request_for(node);
-            let class = self.request_class(node);
-            self.network.fetch_document(node, end, size, request, class);
+            // A document is a navigation, which the browser process makes: the renderer's scheduler neither holds nor counts it.
+            self.network.fetch_document(node, end, size, request, RequestClass::navigation());
             return false;
         }
         let (document, end) = (chunk.document, chunk.end);
