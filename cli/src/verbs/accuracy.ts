@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy } from "@pagepath/results";
+import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type RunResult } from "@pagepath/results";
 import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
@@ -74,9 +74,11 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     requireRoot();
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * configurations.length * runs * 2;
-    // Runs of other sites, conditions or protocols in the same folder are not part of this sweep.
-    const inScope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => `${s}|${conditionName(c)}|${k.protocol}`))));
-    const already = [...finishedRuns(out).values()].filter((r) => inScope.has(`${r.site.name}|${r.configuration.network.name}|${r.configuration.protocol}`) && r.run < runs).length;
+    // Runs of other sites, conditions or protocols in the same folder are not part of this sweep:
+    // neither counted as done nor summed up.
+    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => `${s}|${conditionName(c)}|${k.protocol}`))));
+    const inScope = (r: RunResult) => scope.has(`${r.site.name}|${r.configuration.network.name}|${r.configuration.protocol}`) && r.run < runs;
+    const already = [...finishedRuns(out).values()].filter(inScope).length;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];
     process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${configurations.length} protocols x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
@@ -93,7 +95,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
       },
     );
     progress.end();
-    const runsDone = [...finishedRuns(out).values()];
+    const runsDone = [...finishedRuns(out).values()].filter(inScope);
     const summary = summariseAccuracy(runsDone.map(accuracySample));
     writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configurations, summary }, null, 1) + "\n");
     for (const g of summary.groups) {
