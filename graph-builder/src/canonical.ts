@@ -7,8 +7,8 @@ import type { Graph, GraphNode } from "./graph.js";
  * doing); parse chunks fold into one per stretch between blocking scripts; pieces of one
  * computation fold together.
  * The favicon, which the browser fetches on its own, is left out. Edges keep their rule, not
- * whether it was observed. Paint markers keep the edges from style sheets, resources and the
- * first paint, not those from parse chunks and scripts (see below).
+ * whether it was observed. Paint markers keep the edges from style sheets, images and the first
+ * paint, not those from parse chunks, scripts and web fonts (see below).
  */
 export interface CanonicalGraph {
   nodes: string[];
@@ -71,7 +71,10 @@ export function canonicalGraph(g: Graph): CanonicalGraph {
     if (byId.get(e.from)!.kind === "download" && byId.get(e.to)!.kind === "parse") continue; // which bytes a chunk waited for is timing
     // Which parse chunk or script came before a paint is timing too: Chromium paints when a frame
     // is due and the parser has yielded, e.g. before or after a body script arrives.
-    if ((e.rule === "paint-fcp" || e.rule === "paint-lcp") && (byId.get(e.from)!.kind === "parse" || byId.get(e.from)!.kind === "script")) continue;
+    // So is whether a web font had arrived before a text LCP (the rule takes the fonts loaded by then).
+    const from = byId.get(e.from)!;
+    const paint = e.rule === "paint-fcp" || e.rule === "paint-lcp";
+    if (paint && (from.kind === "parse" || from.kind === "script" || (from.kind === "resource" && from.resource!.resourceType === "Font"))) continue;
     // Whether an edge was observed or inferred can depend on timing (a blocking script runs inside
     // the parser's task or in its own), so the structure compares rules only.
     edges.add(`${a} -> ${b} [${e.rule}]`);
