@@ -147,7 +147,7 @@ function split(a: Activity, nested: Activity[], marks: Mark[], waits: Interval[]
     pieces.push(seg);
     seg = { activity: a, index: 0, start: at, end: at, requests: [], timers: [] };
   };
-  for (const c of cuts) {
+  for (const [i, c] of cuts.entries()) {
     if (c.child) {
       close(c.at);
       pieces.push(c.child);
@@ -158,8 +158,7 @@ function split(a: Activity, nested: Activity[], marks: Mark[], waits: Interval[]
       const requestId = String(c.mark!.args.data?.requestId);
       seg.requests.push(requestId);
       close(c.at);
-      // The wait starts within the send() call that made the request: a fraction of a ms later.
-      const wait = waits.find((w) => w.start >= c.at - 1e-3 && w.start - c.at < 1);
+      const wait = waits.find((w) => waitOwner(cuts, w) === i);
       if (wait) {
         seg.start = seg.end = wait.end;
         seg.syncAfter = requestId;
@@ -171,4 +170,18 @@ function split(a: Activity, nested: Activity[], marks: Mark[], waits: Interval[]
   let n = 0;
   for (const p of kept) if (isSegment(p)) p.index = n++;
   return kept;
+}
+
+/**
+ * The cut whose request a synchronous wait is for: the request marked inside the wait, else the
+ * last cut before the wait if that is a request. How far apart the send() and the wait are
+ * depends on the machine, so no fixed gap is assumed.
+ */
+function waitOwner(cuts: { at: number; mark?: Mark }[], w: Interval): number {
+  const isRequest = (c: { mark?: Mark }) => c.mark?.name === "ResourceSendRequest";
+  const inside = cuts.findIndex((c) => isRequest(c) && c.at >= w.start && c.at <= w.end);
+  if (inside >= 0) return inside;
+  let before = -1;
+  for (const [i, c] of cuts.entries()) if (c.at <= w.start) before = i;
+  return before >= 0 && isRequest(cuts[before]!) ? before : -1;
 }

@@ -28,9 +28,12 @@ describe("emulated link: MPTCP over two paths", () => {
   it("keeps a backup path idle while the other path works", async () => {
     await withTopology("tmpbk", ["--paths", "2", "--delay-ms", "10", "--rate-mbit", "10", "--backup", "1"], async () => {
       const { client, bytes } = await download("tmpbk");
-      assert.equal(client.subflows, 2, "the backup subflow is open");
-      // Only handshakes and ACK-less keepalives may cross the backup path.
-      assert.ok(bytes[1]! < 0.02 * bytes[0]!, `backup path carried ${bytes[1]} bytes vs ${bytes[0]}`);
+      assert.equal(client.subflows, 2, `the backup subflow is open (client ${JSON.stringify(client)})`);
+      // Only handshakes and keepalives cross the backup path while the other makes progress. The
+      // kernel does reinject onto the backup when the active subflow has made none for two RTOs
+      // (mptcp_subflow_get_retrans), which a host that pauses the emulator for half a second can
+      // cause; shared over both paths, the backup would carry about half.
+      assert.ok(bytes[1]! < 0.1 * bytes[0]!, `backup path carried ${bytes[1]} bytes vs ${bytes[0]} (client ${JSON.stringify(client)})`);
     });
   });
 });
