@@ -48,6 +48,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     callUrl: new Map(),
     modulesSeen: new Map(),
     moduleUrls: new Set(),
+    moduleImports: new Map(),
     markLoad: new Map(),
     tasks: [],
     loadDispatches: [],

@@ -56,6 +56,8 @@ export interface BuildContext {
   loadDispatches: number[];
   /** URLs compiled as ES modules (urlKey), from the trace. */
   moduleUrls: Set<string>;
+  /** Module resource id -> the module resources it imports statically (the module-import edges). */
+  moduleImports: Map<string, string[]>;
   /** How many module evaluations each frame has had so far (they carry no URL in the trace). */
   modulesSeen: Map<string, number>;
   /** Computation nodes (all kinds but resource/download/markers), sorted by start. */
@@ -68,6 +70,15 @@ export function latestBefore(ctx: BuildContext, t: number, pred: (n: GraphNode) 
   for (const n of ctx.computations) {
     if (n.start > t) break;
     if (pred(n)) best = n;
+  }
+  return best;
+}
+
+/** The resource matching pred that finished latest at or before t. */
+export function latestFinished(ctx: BuildContext, t: number, pred: (r: GraphNode) => boolean): GraphNode | undefined {
+  let best: GraphNode | undefined;
+  for (const r of ctx.resourceByRequest.values()) {
+    if (r.end <= t + 1e-6 && pred(r) && (!best || r.end > best.end)) best = r;
   }
   return best;
 }

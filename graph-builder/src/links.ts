@@ -1,6 +1,6 @@
 import type { Activity } from "./activities.js";
 import type { BuildContext } from "./context.js";
-import { latestBefore, urlTail } from "./context.js";
+import { latestBefore, latestFinished, urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { iframeLoadOf, isWindowLoad } from "./markers.js";
 import { dynamicModuleEntry, linkModuleGraph } from "./modules.js";
@@ -66,7 +66,7 @@ function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
   const d = ctx.draft;
   if (s.type === "callback") {
     // A promise or fetch callback runs once what it waited for has arrived.
-    const fetched = latestFinished(ctx, first, (r) =>
+    const fetched = latestFinished(ctx, first.start, (r) =>
       // Promise reactions: fetch() settles promises; XHR reports through events instead.
       s.url ? sameUrl(r.resource!.initiatorUrl, s.url) : r.frameId === first.frameId && r.resource!.resourceType === "Fetch",
     );
@@ -108,13 +108,6 @@ function linkDynamicModule(ctx: BuildContext, first: GraphNode): void {
   linkModuleGraph(ctx, first, entry);
 }
 
-function latestFinished(ctx: BuildContext, n: GraphNode, pred: (r: GraphNode) => boolean): GraphNode | undefined {
-  let best: GraphNode | undefined;
-  for (const r of ctx.resourceByRequest.values()) {
-    if (r.end <= n.start && pred(r) && (!best || r.end > best.end)) best = r;
-  }
-  return best;
-}
 
 function linkCss(ctx: BuildContext, first: GraphNode): void {
   const res = latestResource(ctx, first.css!.url, first.start);
@@ -171,7 +164,7 @@ function linkEvent(ctx: BuildContext, a: Activity, first: GraphNode, claimed: Se
   if (e.type === "load" || e.type === "error") {
     // A window's or an iframe's load: the load marker is its parent (markers.ts).
     if (isWindowLoad(ctx, first, ctx.last.get(a)!) || iframeLoadOf(ctx, first, ctx.last.get(a)!)) return;
-    const res = latestFinished(ctx, first, (r) => r.frameId === first.frameId && !claimed.has(r));
+    const res = latestFinished(ctx, first.start, (r) => r.frameId === first.frameId && !claimed.has(r));
     if (res) {
       claimed.add(res);
       return d.edge(res, first, "R25", "inferred");

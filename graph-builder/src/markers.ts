@@ -1,6 +1,6 @@
 import type { BuildContext, FrameState } from "./context.js";
 import type { GraphNode } from "./graph.js";
-import { dynamicallyImported } from "./modules.js";
+import { dynamicallyImported, isModuleTag } from "./modules.js";
 import { sameUrl } from "./url-key.js";
 
 /**
@@ -25,7 +25,9 @@ export function buildMarkers(ctx: BuildContext): void {
   for (const n of ctx.computations) {
     const frame = ctx.frames.get(n.frameId);
     if (!frame?.dcl || !frame.load) continue;
-    if (n.kind === "script" && (n.script!.type === "defer" || isModuleTag(frame, n)) && n.end <= frame.dcl.start + 1e-6) {
+    // Module scripts of the document's own tags are deferred; those import() runs are not.
+    const deferred = n.kind === "script" && (n.script!.type === "defer" || (n.script!.type === "module" && isModuleTag(frame.docs.slice(-1), n.script!.url)));
+    if (deferred && n.end <= frame.dcl.start + 1e-6) {
       d.edge(n, frame.dcl, "completion-dcl", "inferred");
     }
     if (n.kind === "event" && n.event!.target === "document" && n.end <= frame.dcl.start + 1e-6) {
@@ -66,10 +68,6 @@ export function buildMarkers(ctx: BuildContext): void {
   }
 }
 
-/** A module script of the document's own tags: deferred, so it runs before DOMContentLoaded (import() does not). */
-function isModuleTag(frame: FrameState, n: GraphNode): boolean {
-  return n.script!.type === "module" && !!frame.docs.at(-1)?.scripts.some((s) => s.type === "module" && sameUrl(s.src, n.script!.url));
-}
 
 /**
  * Fetches that never delay a document's load event (HTML's "delay the load event" covers elements'

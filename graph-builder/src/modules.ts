@@ -1,5 +1,5 @@
 import type { ArchiveEntry } from "@pagepath/profiler";
-import type { BuildContext } from "./context.js";
+import { latestFinished, type BuildContext, type DocumentState } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { sameUrl, urlKey } from "./url-key.js";
 
@@ -28,11 +28,22 @@ export function moduleUrls(trace: unknown[]): Set<string> {
 export function staticImporter(ctx: BuildContext, entry: ArchiveEntry, requestedAt: number): GraphNode | undefined {
   const init = entry.initiator;
   if (init.type !== "script" || !init.url || !ctx.moduleUrls.has(urlKey(init.url))) return undefined;
-  let best: GraphNode | undefined;
-  for (const r of ctx.resourceByRequest.values()) {
-    if (sameUrl(r.resource!.url, init.url) && r.end <= requestedAt + 1e-6 && (!best || r.end > best.end)) best = r;
-  }
-  return best;
+  return latestFinished(ctx, requestedAt, (r) => sameUrl(r.resource!.url, init.url!));
+}
+
+export function linkStaticImport(ctx: BuildContext, importer: GraphNode, imported: GraphNode): void {
+  ctx.draft.edge(importer, imported, "module-import", "observed");
+  ctx.moduleImports.set(importer.id, [...(ctx.moduleImports.get(importer.id) ?? []), imported.id]);
+}
+
+/** Whether url is the src of a `<script type=module>` in one of these documents. */
+export function isModuleTag(docs: DocumentState[], url: string): boolean {
+  return docs.some((d) => d.scripts.some((s) => s.type === "module" && sameUrl(s.src, url)));
+}
+
+/** The module resources some module imports statically. */
+function importedStatically(ctx: BuildContext): Set<string> {
+  return new Set([...ctx.moduleImports.values()].flat());
 }
 
 /**
@@ -41,13 +52,12 @@ export function staticImporter(ctx: BuildContext, entry: ArchiveEntry, requested
  * fires before its dynamically imported module arrives).
  */
 export function dynamicallyImported(ctx: BuildContext): Set<GraphNode> {
-  const viaImport = new Set(ctx.draft.edges.filter((e) => e.rule === "module-import").map((e) => e.to));
-  const tagged = (url: string) =>
-    [...ctx.frames.values()].some((f) => f.docs.some((d) => d.scripts.some((s) => s.type === "module" && sameUrl(s.src, url))));
+  const viaImport = importedStatically(ctx);
+  const docs = [...ctx.frames.values()].flatMap((f) => f.docs);
   const found = new Set<GraphNode>();
   for (const r of ctx.resourceByRequest.values()) {
     const res = r.resource!;
-    if (!ctx.moduleUrls.has(urlKey(res.url)) || viaImport.has(r.id) || res.initiatorType !== "script" || tagged(res.url)) continue;
+    if (!ctx.moduleUrls.has(urlKey(res.url)) || viaImport.has(r.id) || res.initiatorType !== "script" || isModuleTag(docs, res.url)) continue;
     found.add(r);
     for (const m of staticGraph(ctx, r)) found.add(m);
   }
@@ -56,12 +66,10 @@ export function dynamicallyImported(ctx: BuildContext): Set<GraphNode> {
 
 /** Every module an entry module's resource imports statically, directly or not. */
 function staticGraph(ctx: BuildContext, entry: GraphNode): GraphNode[] {
-  const imports = new Map<string, string[]>();
-  for (const e of ctx.draft.edges) if (e.rule === "module-import") imports.set(e.from, [...(imports.get(e.from) ?? []), e.to]);
   const seen = new Set<string>([entry.id]);
   const stack = [entry.id];
   while (stack.length) {
-    for (const next of imports.get(stack.pop()!) ?? []) {
+    for (const next of ctx.moduleImports.get(stack.pop()!) ?? []) {
       if (seen.has(next)) continue;
       seen.add(next);
       stack.push(next);
@@ -77,15 +85,12 @@ function staticGraph(ctx: BuildContext, entry: GraphNode): GraphNode[] {
  * statically and no other evaluation ran.
  */
 export function dynamicModuleEntry(ctx: BuildContext, evaluation: GraphNode): GraphNode | undefined {
-  const imported = new Set(ctx.draft.edges.filter((e) => e.rule === "module-import").map((e) => e.to));
+  const imported = importedStatically(ctx);
   const evaluated = new Set(ctx.computations.filter((c) => c.script?.type === "module" && c.script.url).map((c) => urlKey(c.script!.url)));
-  let best: GraphNode | undefined;
-  for (const r of ctx.resourceByRequest.values()) {
+  return latestFinished(ctx, evaluation.start, (r) => {
     const key = urlKey(r.resource!.url);
-    if (!ctx.moduleUrls.has(key) || imported.has(r.id) || evaluated.has(key) || r.end > evaluation.start + 1e-6) continue;
-    if (!best || r.end > best.end) best = r;
-  }
-  return best;
+    return ctx.moduleUrls.has(key) && !imported.has(r.id) && !evaluated.has(key);
+  });
 }
 
 /** A module evaluation waits for every module of its entry's static graph (R10, one per file). */

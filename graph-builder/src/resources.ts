@@ -3,7 +3,7 @@ import type { BuildContext } from "./context.js";
 import { chunkHolding, docOf, latestBefore, urlTail } from "./context.js";
 import { offsetAfterLine } from "./html-scripts.js";
 import type { ConnectionInfo, GraphNode, ResourceInfo } from "./graph.js";
-import { staticImporter } from "./modules.js";
+import { linkStaticImport, staticImporter } from "./modules.js";
 import { ruleFor } from "./rules.js";
 import { sameUrl } from "./url-key.js";
 
@@ -138,7 +138,7 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
     }
   }
   const importer = staticImporter(ctx, entry, node.start);
-  if (importer) return d.edge(importer, node, "module-import", "observed");
+  if (importer) return linkStaticImport(ctx, importer, node);
   if (initUrl) {
     const byScript = latestBefore(ctx, node.start, (c) => c.kind !== "parse" && c.kind !== "css" && sameUrl(ctx.callUrl.get(c), initUrl));
     if (byScript) return d.edge(byScript, node, ruleFor(byScript, node), "inferred");
