@@ -2,7 +2,7 @@ import type { Activity, Segment } from "./activities.js";
 import { isSegment } from "./activities.js";
 import type { BuildContext, DocumentState, FrameState } from "./context.js";
 import { chunkHolding, urlTail } from "./context.js";
-import { offsetAfterLine, scanPrefetches, scanScripts } from "./html-scripts.js";
+import { lineCounter, offsetAfterLine, scanPrefetches, scanScripts } from "./html-scripts.js";
 import type { GraphNode } from "./graph.js";
 import { requestChains, resourceInfo } from "./resources.js";
 import { sameUrl } from "./url-key.js";
@@ -116,8 +116,7 @@ function markBodyReached(doc: DocumentState): void {
   if (!doc.parses.length) return;
   const html = doc.body?.toString("latin1") ?? "";
   const at = [/<body[\s>]/i.exec(html)?.index, /<\/head\s*>/i.exec(html)?.index].find((i) => i !== undefined);
-  let line = 0;
-  if (at !== undefined) for (let i = 0; i < at; i++) if (html.charCodeAt(i) === 10) line++;
+  const line = at === undefined ? 0 : lineCounter(html)(at);
   const reached = at === undefined ? doc.parses[0]! : doc.parses.find((p) => p.parse!.endLine !== null && p.parse!.endLine >= line) ?? doc.parses.at(-1)!;
   reached.parse!.bodyReached = true;
 }

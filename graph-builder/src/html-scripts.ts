@@ -16,11 +16,10 @@ export function scanScripts(html: string, baseUrl: string): ScriptTag[] {
   const out: ScriptTag[] = [];
   const re = /<script\b([^>]*)>/gi;
   let m: RegExpExecArray | null;
-  let line = 0;
-  let counted = 0;
+  const lineAt = lineCounter(html);
   while ((m = re.exec(html))) {
     const attrs = m[1] ?? "";
-    for (; counted < m.index; counted++) if (html.charCodeAt(counted) === 10) line++;
+    const line = lineAt(m.index);
     const src = attr(attrs, "src");
     const type = (attr(attrs, "type") ?? "").toLowerCase();
     let abs: string | null = null;
@@ -59,6 +58,23 @@ export function scanPrefetches(html: string, baseUrl: string): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The 0-based line of a character index in html. Asked for indices in increasing order it counts
+ * each newline once, so a scan of the whole document stays linear.
+ */
+export function lineCounter(html: string): (index: number) => number {
+  let line = 0;
+  let counted = 0;
+  return (index) => {
+    if (index < counted) {
+      line = 0;
+      counted = 0;
+    }
+    for (; counted < index; counted++) if (html.charCodeAt(counted) === 10) line++;
+    return line;
+  };
 }
 
 /** Byte offset just past the given 0-based line (where the parser has consumed it whole). */
