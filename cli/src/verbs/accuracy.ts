@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type RunResult } from "@pagepath/results";
-import { conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type SweepItem } from "@pagepath/runner";
+import { cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
@@ -76,8 +76,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const total = wanted.length * conditions.length * configurations.length * runs * 2;
     // Runs of other sites, conditions or protocols in the same folder are not part of this sweep:
     // neither counted as done nor summed up.
-    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => `${s}|${conditionName(c)}|${k.protocol}`))));
-    const inScope = (r: RunResult) => scope.has(`${r.site.name}|${r.configuration.network.name}|${r.configuration.protocol}`) && r.run < runs;
+    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => cellKey(s, conditionName(c), k.protocol)))));
+    const inScope = (r: RunResult) => scope.has(cellKey(r.site.name, r.configuration.network.name, r.configuration.protocol)) && r.run < runs;
     const already = [...finishedRuns(out).values()].filter(inScope).length;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];

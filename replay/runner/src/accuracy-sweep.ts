@@ -40,7 +40,9 @@ export interface SweepCallbacks {
   finished(item: SweepItem, result: RunResult | null, error: string | null): void;
 }
 
-const key = (site: string, condition: string, protocol: string, client: string, run: number) => `${site}|${condition}|${protocol}|${client}|${run}`;
+/** One cell of the sweep's grid: a site under one condition over one protocol. */
+export const cellKey = (site: string, condition: string, protocol: string) => `${site}|${condition}|${protocol}`;
+const key = (site: string, condition: string, protocol: string, client: string, run: number) => `${cellKey(site, condition, protocol)}|${client}|${run}`;
 
 /** Runs already in runs.jsonl, by site, condition, protocol, client and run. */
 export function finishedRuns(out: string): Map<string, RunResult> {
