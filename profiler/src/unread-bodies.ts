@@ -4,18 +4,20 @@ import type { CdpEvent } from "./recording.js";
 type Bodies = Map<string, { data: Buffer; base64Encoded: boolean }>;
 
 /**
- * Responses the page fetched but never read, such as a `<link rel=prefetch>`'s: Chromium keeps no
- * body for them, and Network.getResponseBody answers with an empty one although bytes came over
- * the wire. The ids of such requests: status 200, a body that came back empty, and a Content-Length
- * above 0 (Chromium gives prefetches the resource type Other, so the type cannot tell).
+ * Responses whose body the renderer does not hold. A `<link rel=prefetch>`'s, which the page never
+ * read: Network.getResponseBody answers with an empty body although bytes came over the wire (status
+ * 200, an empty body, a Content-Length above 0; Chromium types prefetches Other, so the type cannot
+ * tell). A dedicated worker's script, which the browser process fetched for the worker:
+ * Network.getResponseBody fails with "No resource with given identifier found" (status 200, an
+ * error instead of a body).
  */
-export function unreadBodies(events: CdpEvent[], bodies: Bodies): { requestId: string; url: string; frameId: string | undefined }[] {
+export function unreadBodies(events: CdpEvent[], bodies: Bodies, errors: Map<string, string>): { requestId: string; url: string; frameId: string | undefined }[] {
   const unread: { requestId: string; url: string; frameId: string | undefined }[] = [];
   for (const { method, params: p } of events as { method: string; params: Record<string, any> }[]) {
     if (method !== "Network.responseReceived" || p.response?.status !== 200) continue;
-    if (bodies.get(p.requestId)?.data.length !== 0) continue;
     const length = Object.entries(p.response.headers ?? {}).find(([k]) => k.toLowerCase() === "content-length")?.[1];
-    if (!(Number(length) > 0)) continue;
+    const emptied = bodies.get(p.requestId)?.data.length === 0 && Number(length) > 0;
+    if (!emptied && !(errors.has(p.requestId) && !bodies.has(p.requestId))) continue;
     unread.push({ requestId: p.requestId, url: p.response.url, frameId: p.frameId });
   }
   return unread;
@@ -28,7 +30,7 @@ export function unreadBodies(events: CdpEvent[], bodies: Bodies): { requestId: s
  * empty and the reason goes to `errors`.
  */
 export async function readUnreadBodies(session: CDPSession, events: CdpEvent[], bodies: Bodies, errors: Map<string, string>, mainFrameId: string | undefined): Promise<void> {
-  for (const u of unreadBodies(events, bodies)) {
+  for (const u of unreadBodies(events, bodies, errors)) {
     try {
       const { resource } = (await session.send("Network.loadNetworkResource", {
         frameId: u.frameId ?? mainFrameId,
@@ -44,8 +46,10 @@ export async function readUnreadBodies(session: CDPSession, events: CdpEvent[], 
       }
       await session.send("IO.close", { handle: resource.stream }).catch(() => undefined);
       bodies.set(u.requestId, { data: Buffer.concat(parts), base64Encoded: true });
+      errors.delete(u.requestId);
     } catch (e) {
-      errors.set(u.requestId, `the page never read this response and reading it again failed: ${(e as Error).message.split("\n")[0]}`);
+      const before = errors.get(u.requestId);
+      errors.set(u.requestId, `${before ? `${before}; ` : "the page never read this response; "}reading it again failed: ${(e as Error).message.split("\n")[0]}`);
     }
   }
 }
