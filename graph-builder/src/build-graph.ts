@@ -11,7 +11,8 @@ import { GRAPH_SCHEMA_VERSION, type FrameInfo, type Graph } from "./graph.js";
 import { linkActivities } from "./links.js";
 import { buildMarkers } from "./markers.js";
 import { buildNetworkOnly } from "./network-only.js";
-import { moduleUrls } from "./modules.js";
+import { addSourceImports, moduleUrls } from "./modules.js";
+import { workerUrls } from "./workers.js";
 import { normalise } from "./normalise.js";
 import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
 import { assignPriorities } from "./priorities.js";
@@ -49,6 +50,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     modulesSeen: new Map(),
     moduleUrls: new Set(),
     moduleImports: new Map(),
+    workerUrls: new Set(),
     markLoad: new Map(),
     tasks: [],
     loadDispatches: [],
@@ -63,6 +65,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     const { activities } = findActivities(thread);
     ctx.tasks = thread.tasks;
     ctx.moduleUrls = moduleUrls(rec.trace);
+    ctx.workerUrls = workerUrls(rec.trace);
     ctx.loadDispatches = thread.loadDispatches;
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
@@ -72,6 +75,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     buildActivityNodes(ctx, activities, installs);
     buildDocuments(ctx, activities);
     buildResources(ctx);
+    addSourceImports(ctx, rec.body);
     linkActivities(ctx, activities);
   } else {
     mode = "network-only";

@@ -2,6 +2,7 @@ import type { ArchiveEntry, CdpEvent, RecordingManifest } from "@pagepath/profil
 import type { Activity, Segment } from "./activities.js";
 import type { Draft } from "./draft.js";
 import type { GraphNode } from "./graph.js";
+import type { ImportMap } from "./module-imports.js";
 import type { ScriptTag } from "./html-scripts.js";
 import { sameUrl } from "./url-key.js";
 
@@ -15,6 +16,10 @@ export interface DocumentState {
   scripts: ScriptTag[];
   /** URLs its `<link rel=prefetch>` tags name. */
   prefetches: string[];
+  /** Its `<img loading=lazy>` tags. */
+  lazyImages: { src: string; line: number }[];
+  /** Its `<script type="importmap">`: how its modules' bare specifiers resolve. */
+  importMap: ImportMap;
   chunks: GraphNode[];
   parses: GraphNode[];
 }
@@ -56,6 +61,8 @@ export interface BuildContext {
   loadDispatches: number[];
   /** URLs compiled as ES modules (urlKey), from the trace. */
   moduleUrls: Set<string>;
+  /** URLs of dedicated workers' scripts (urlKey), from the trace (workers.ts). */
+  workerUrls: Set<string>;
   /** Module resource id -> the module resources it imports statically (the module-import edges). */
   moduleImports: Map<string, string[]>;
   /** How many module evaluations each frame has had so far (they carry no URL in the trace). */

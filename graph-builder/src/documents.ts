@@ -2,7 +2,7 @@ import type { Activity, Segment } from "./activities.js";
 import { isSegment } from "./activities.js";
 import type { BuildContext, DocumentState, FrameState } from "./context.js";
 import { chunkHolding, urlTail } from "./context.js";
-import { lineCounter, offsetAfterLine, scanPrefetches, scanScripts } from "./html-scripts.js";
+import { lineCounter, offsetAfterLine, scanImportMap, scanLazyImages, scanPrefetches, scanScripts } from "./html-scripts.js";
 import type { GraphNode } from "./graph.js";
 import { requestChains, resourceInfo } from "./resources.js";
 import { sameUrl } from "./url-key.js";
@@ -35,10 +35,13 @@ export function buildFrames(ctx: BuildContext, body: (sha: string) => Buffer | n
     }
     frame.url = final.url;
     const html = final.body ? body(final.body.sha256) : null;
+    const text = html?.toString("utf8") ?? "";
     frame.docs.push({
       frameId, url: final.url, requestId, entries: hops, body: html,
-      scripts: html ? scanScripts(html.toString("utf8"), final.url) : [],
-      prefetches: html ? scanPrefetches(html.toString("utf8"), final.url) : [],
+      scripts: scanScripts(text, final.url),
+      prefetches: scanPrefetches(text, final.url),
+      importMap: scanImportMap(text, final.url),
+      lazyImages: scanLazyImages(text, final.url),
       chunks: [], parses: [],
     });
   }

@@ -1,3 +1,4 @@
+import { parseImportMap, type ImportMap } from "./module-imports.js";
 import type { ScriptType } from "./graph.js";
 
 export interface ScriptTag {
@@ -6,7 +7,12 @@ export interface ScriptTag {
   type: ScriptType;
   /** 0-based line of the tag, as Chrome's trace and initiators count lines. */
   line: number;
+  /** An external script or a module marked `async`: it runs once it (and a module's imports) arrive, not after the parser. */
+  async: boolean;
 }
+
+/** HTML's JavaScript MIME type essence matches: the types a classic script may carry and still run. */
+const JAVASCRIPT_TYPES = /^(?:(?:text|application)\/(?:x-)?(?:javascript|ecmascript)|text\/javascript1\.[0-5]|text\/(?:jscript|livescript))$/;
 
 /**
  * The script tags of an HTML document, in order, with how each runs. A light scan (not a full HTML
@@ -21,7 +27,8 @@ export function scanScripts(html: string, baseUrl: string): ScriptTag[] {
     const attrs = m[1] ?? "";
     const line = lineAt(m.index);
     const src = attr(attrs, "src");
-    const type = (attr(attrs, "type") ?? "").toLowerCase();
+    const type = (attr(attrs, "type") ?? "").trim().toLowerCase();
+    if (type !== "" && type !== "module" && !JAVASCRIPT_TYPES.test(type)) continue; // a data block (JSON-LD, templates, import maps): never run
     let abs: string | null = null;
     if (src !== null) {
       try {
@@ -30,13 +37,15 @@ export function scanScripts(html: string, baseUrl: string): ScriptTag[] {
         abs = null;
       }
     }
+    // An inline classic script ignores async; an inline module honours it.
+    const async = (src !== null || type === "module") && /(^|\s)async(\s|=|$)/i.test(attrs);
     let kind: ScriptType;
     if (type === "module") kind = "module";
     else if (src === null) kind = "inline";
-    else if (/(^|\s)async(\s|=|$)/i.test(attrs)) kind = "async";
+    else if (async) kind = "async";
     else if (/(^|\s)defer(\s|=|$)/i.test(attrs)) kind = "defer";
     else kind = "sync";
-    out.push({ src: abs, type: kind, line });
+    out.push({ src: abs, type: kind, line, async });
   }
   return out;
 }
@@ -58,6 +67,32 @@ export function scanPrefetches(html: string, baseUrl: string): string[] {
     }
   }
   return out;
+}
+
+/**
+ * The document's lazy images (`<img loading=lazy>`), with the 0-based line of each tag: Chromium
+ * fetches them once layout finds them near the viewport, and its initiator for them is "other".
+ */
+export function scanLazyImages(html: string, baseUrl: string): { src: string; line: number }[] {
+  const out: { src: string; line: number }[] = [];
+  const lineAt = lineCounter(html);
+  for (const m of html.matchAll(/<img\b([^>]*)>/gi)) {
+    const attrs = m[1] ?? "";
+    const src = attr(attrs, "src");
+    if (src === null || (attr(attrs, "loading") ?? "").toLowerCase() !== "lazy") continue;
+    try {
+      out.push({ src: new URL(src, baseUrl).href, line: lineAt(m.index!) });
+    } catch {
+      /* not a URL: nothing is fetched */
+    }
+  }
+  return out;
+}
+
+/** The document's import map: the first `<script type="importmap">`, as Chromium takes only one. */
+export function scanImportMap(html: string, baseUrl: string): ImportMap {
+  const m = /<script\b[^>]*\btype\s*=\s*["']?importmap["']?[^>]*>([\s\S]*?)<\/script\s*>/i.exec(html);
+  return m ? parseImportMap(m[1]!, baseUrl) : new Map();
 }
 
 /**

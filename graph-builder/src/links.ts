@@ -3,7 +3,7 @@ import type { BuildContext } from "./context.js";
 import { latestBefore, latestFinished, urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { iframeLoadOf, isWindowLoad } from "./markers.js";
-import { dynamicModuleEntry, linkModuleGraph } from "./modules.js";
+import { dynamicModuleEntry, linkModuleGraph, moduleTag } from "./modules.js";
 import { ruleFor } from "./rules.js";
 import { sameUrl } from "./url-key.js";
 
@@ -88,7 +88,9 @@ function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
   const res = latestResource(ctx, s.url, first.start);
   if (res) d.edge(res, first, "R10", "observed");
   if (res && s.type === "module") linkModuleGraph(ctx, first, res);
-  if ((s.type === "defer" || s.type === "module") && doc?.parses.length) {
+  // Deferred scripts run once the parser is done; an async module as soon as its graph is in.
+  const deferred = s.type === "defer" || (s.type === "module" && !(doc && moduleTag([doc], s.url)?.async));
+  if (deferred && doc?.parses.length) {
     const lastParse = [...doc.parses].reverse().find((p) => p.end <= first.start) ?? doc.parses.at(-1)!;
     d.edge(lastParse, first, "R17", "inferred");
   }

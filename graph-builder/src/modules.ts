@@ -1,6 +1,8 @@
 import type { ArchiveEntry } from "@pagepath/profiler";
 import { latestFinished, type BuildContext, type DocumentState } from "./context.js";
 import type { GraphNode } from "./graph.js";
+import type { ScriptTag } from "./html-scripts.js";
+import { resolveSpecifier, staticImportSpecifiers } from "./module-imports.js";
 import { sameUrl, urlKey } from "./url-key.js";
 
 /**
@@ -31,14 +33,38 @@ export function staticImporter(ctx: BuildContext, entry: ArchiveEntry, requested
   return latestFinished(ctx, requestedAt, (r) => sameUrl(r.resource!.url, init.url!));
 }
 
+/**
+ * Adds the static imports each arrived module's source names (module-imports.ts) to the import
+ * graph, so an evaluation also waits for imports that some other fetch (a modulepreload, another
+ * module) brought in. The request edges stay as the trace's initiators give them.
+ */
+export function addSourceImports(ctx: BuildContext, body: (sha256: string) => Buffer | null): void {
+  const byRequest = new Map(ctx.archive.map((e) => [e.requestId, e]));
+  for (const [requestId, node] of ctx.resourceByRequest) {
+    const url = node.resource!.url;
+    const sha = byRequest.get(requestId)?.body?.sha256;
+    const source = ctx.moduleUrls.has(urlKey(url)) && sha ? body(sha) : null;
+    if (!source) continue;
+    const map = ctx.frames.get(node.frameId)?.docs.at(-1)?.importMap ?? new Map();
+    const known = ctx.moduleImports.get(node.id) ?? [];
+    for (const specifier of staticImportSpecifiers(source.toString("utf8"))) {
+      const target = resolveSpecifier(specifier, url, map);
+      const imported = target === null ? undefined : [...ctx.resourceByRequest.values()].find((r) => sameUrl(r.resource!.url, target));
+      if (imported && imported !== node && !known.includes(imported.id)) known.push(imported.id);
+    }
+    if (known.length) ctx.moduleImports.set(node.id, known);
+  }
+}
+
 export function linkStaticImport(ctx: BuildContext, importer: GraphNode, imported: GraphNode): void {
   ctx.draft.edge(importer, imported, "module-import", "observed");
   ctx.moduleImports.set(importer.id, [...(ctx.moduleImports.get(importer.id) ?? []), imported.id]);
 }
 
-/** Whether url is the src of a `<script type=module>` in one of these documents. */
-export function isModuleTag(docs: DocumentState[], url: string): boolean {
-  return docs.some((d) => d.scripts.some((s) => s.type === "module" && sameUrl(s.src, url)));
+/** The `<script type=module>` of these documents whose src is url, if any. */
+export function moduleTag(docs: DocumentState[], url: string): ScriptTag | undefined {
+  for (const d of docs) for (const s of d.scripts) if (s.type === "module" && sameUrl(s.src, url)) return s;
+  return undefined;
 }
 
 /** The module resources some module imports statically. */
@@ -57,7 +83,7 @@ export function dynamicallyImported(ctx: BuildContext): Set<GraphNode> {
   const found = new Set<GraphNode>();
   for (const r of ctx.resourceByRequest.values()) {
     const res = r.resource!;
-    if (!ctx.moduleUrls.has(urlKey(res.url)) || viaImport.has(r.id) || res.initiatorType !== "script" || isModuleTag(docs, res.url)) continue;
+    if (!ctx.moduleUrls.has(urlKey(res.url)) || viaImport.has(r.id) || res.initiatorType !== "script" || moduleTag(docs, res.url)) continue;
     found.add(r);
     for (const m of staticGraph(ctx, r)) found.add(m);
   }

@@ -16,8 +16,10 @@ export function normalise(ctx: BuildContext): void {
     [...ctx.frames.values()].filter((f) => f.docs.some((doc) => (doc.chunks[0]?.start ?? Infinity) < loadAt)).map((f) => f.id),
   );
   const markers = new Set<GraphNode>([...ctx.frames.values()].flatMap((f) => [f.dcl!, f.load!]));
+  // What the load event waits for is part of the load, even where the recording saw it start later.
+  const holdsLoad = new Set(ctx.draft.edges.filter((e) => e.to === main.load!.id && (e.rule === "completion-load" || e.rule === "completion-load-raced")).map((e) => e.from));
   for (const n of ctx.draft.nodes) {
-    if (markers.has(n) && wholeFrames.has(n.frameId)) continue;
+    if ((markers.has(n) && wholeFrames.has(n.frameId)) || holdsLoad.has(n.id)) continue;
     if (n.kind === "timer" && n.timer!.timeoutMs > LONG_TIMER_MS) n.excluded = "long-timer";
     else if (n.start > loadAt + 1e-6 && !(wholeFrames.has(n.frameId) && n.frameId !== ctx.mainFrameId)) n.excluded = "after-load";
   }

@@ -1,11 +1,11 @@
 import type { ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
-import { chunkHolding, docOf, latestBefore, urlTail } from "./context.js";
+import { chunkHolding, docOf, latestBefore, latestFinished, urlTail } from "./context.js";
 import { offsetAfterLine } from "./html-scripts.js";
 import type { ConnectionInfo, GraphNode, ResourceInfo } from "./graph.js";
 import { linkStaticImport, staticImporter } from "./modules.js";
 import { ruleFor } from "./rules.js";
-import { sameUrl } from "./url-key.js";
+import { sameUrl, urlKey } from "./url-key.js";
 
 /** Archive entries grouped by request: a redirect chain's hops share one requestId, in order. */
 export function requestChains(archive: ArchiveEntry[], keep: (e: ArchiveEntry) => boolean): Map<string, ArchiveEntry[]> {
@@ -105,6 +105,11 @@ export function buildResources(ctx: BuildContext): void {
 
 function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedParent: GraphNode | undefined): void {
   const d = ctx.draft;
+  const lazyTag = lazyImageTag(ctx, node);
+  if (lazyTag) {
+    node.resource!.lazyBound = true;
+    return d.edge(lazyTag, node, "lazy-binding", "inferred");
+  }
   if (tracedParent) return d.edge(tracedParent, node, ruleFor(tracedParent, node), "observed");
   const init = entry.initiator;
   const initUrl = init.url;
@@ -142,6 +147,10 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
   if (initUrl) {
     const byScript = latestBefore(ctx, node.start, (c) => c.kind !== "parse" && c.kind !== "css" && sameUrl(ctx.callUrl.get(c), initUrl));
     if (byScript) return d.edge(byScript, node, ruleFor(byScript, node), "inferred");
+    if (ctx.workerUrls.has(urlKey(initUrl))) {
+      const parent = workerParent(ctx, node, initUrl);
+      if (parent) return d.edge(parent, node, "worker", "inferred");
+    }
   }
   // Requests the browser makes on its own (favicon) or whose cause left no trace: the frame's
   // parser at that time stands in, marked inferred.
@@ -149,4 +158,33 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
     latestBefore(ctx, node.start, (c) => c.kind === "parse" && c.frameId === node.frameId) ?? ctx.frames.get(node.frameId)?.docs[0]?.parses[0];
   if (fallback) d.edge(fallback, node, ruleFor(fallback, node), "inferred");
   else d.warnings.push(`no parent found for ${entry.url} (initiator ${init.type}); it hangs off the root`);
+}
+
+/**
+ * What a worker's request waits for (workers.ts): the last script the worker imported before it,
+ * as importScripts() stops the worker until the script has arrived and run (Chromium types those
+ * requests Script or Other, a fetch() Fetch), else the worker's own script. The worker runs before
+ * the page's network events say its script finished (they wait for its first evaluation), so that
+ * script need only have been requested first.
+ */
+function workerParent(ctx: BuildContext, node: GraphNode, workerUrl: string): GraphNode | undefined {
+  const imported = latestFinished(ctx, node.start, (r) => r !== node && sameUrl(r.resource!.initiatorUrl, workerUrl) && ["Script", "Other"].includes(r.resource!.resourceType));
+  if (imported) return imported;
+  let script: GraphNode | undefined;
+  for (const r of ctx.resourceByRequest.values()) {
+    if (r !== node && r.start <= node.start && sameUrl(r.resource!.url, workerUrl) && (!script || r.start > script.start)) script = r;
+  }
+  return script;
+}
+
+/**
+ * The parse chunk holding the `<img loading=lazy>` tag of this image, if it is one. Chromium fetches
+ * a lazy image when layout finds its element near the viewport, from whatever task that was (the
+ * trace nests the request in the browser's own work): it waits for the parser to have reached its
+ * tag, and is bound to rendering as a CSS image is.
+ */
+function lazyImageTag(ctx: BuildContext, node: GraphNode): GraphNode | undefined {
+  const doc = ctx.frames.get(node.frameId)?.docs.at(-1);
+  const tag = doc?.lazyImages.find((l) => sameUrl(l.src, node.resource!.url));
+  return tag && doc!.parses.find((p) => (p.parse!.startLine ?? 0) <= tag.line && tag.line <= (p.parse!.endLine ?? Infinity));
 }

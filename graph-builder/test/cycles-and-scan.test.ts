@@ -54,14 +54,16 @@ describe("script tags in HTML", () => {
       '<script type="module" src="m.mjs"></script>',
       "<script>inline()</script>",
       '<script src=d.js async=""></script>',
+      '<script type="module" async src="n.mjs"></script>',
     ].join("\n");
     assert.deepEqual(scanScripts(html, "https://site.test/dir/page.html"), [
-      { src: "https://site.test/a.js", type: "sync", line: 1 },
-      { src: "https://site.test/dir/b.js", type: "async", line: 2 },
-      { src: "https://cdn.test/c.js", type: "defer", line: 3 },
-      { src: "https://site.test/dir/m.mjs", type: "module", line: 4 },
-      { src: null, type: "inline", line: 5 },
-      { src: "https://site.test/dir/d.js", type: "async", line: 6 },
+      { src: "https://site.test/a.js", type: "sync", line: 1, async: false },
+      { src: "https://site.test/dir/b.js", type: "async", line: 2, async: true },
+      { src: "https://cdn.test/c.js", type: "defer", line: 3, async: false },
+      { src: "https://site.test/dir/m.mjs", type: "module", line: 4, async: false },
+      { src: null, type: "inline", line: 5, async: false },
+      { src: "https://site.test/dir/d.js", type: "async", line: 6, async: true },
+      { src: "https://site.test/dir/n.mjs", type: "module", line: 7, async: true },
     ]);
   });
 

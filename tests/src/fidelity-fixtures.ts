@@ -18,6 +18,10 @@ export const FIDELITY_PAGES = {
   manyImages: "https://www.fidelity.test/many-images.html",
   prefetch: "https://www.fidelity.test/prefetch.html",
   syncXhr: "https://www.fidelity.test/sync-xhr.html",
+  cssImport: "https://www.fidelity.test/css-import.html",
+  lazyImages: "https://www.fidelity.test/lazy-images.html",
+  worker: "https://www.fidelity.test/worker.html",
+  modulePreload: "https://www.fidelity.test/module-preload.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

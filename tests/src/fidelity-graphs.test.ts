@@ -146,4 +146,46 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
       assert.ok(parents.some((p) => p === "R1 parse"), `${url} hangs off a parse chunk (R1); its parents: ${parents.join(", ")}`);
     }
   });
+
+  const www = (path: string) => `https://www.fidelity.test/${path}`;
+  const loadEdges = (g: Graph, url: string) => {
+    const node = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === url)!;
+    return g.edges.filter((e) => e.from === node.id && e.to === g.frames.find((f) => f.id === g.mainFrame)!.load).map((e) => e.rule);
+  };
+
+  it("CSS @import and a background image: the imported sheet hangs off the importing sheet's evaluation, the image off the rule's, and the image races load", () => {
+    const g = graphs.get("cssImport")!;
+    assert.ok(parentsOf(g, cdn("css/base.css")).includes("R2 css"), parentsOf(g, cdn("css/base.css")).join(", "));
+    const banner = parentsOf(g, cdn("img/banner.png"));
+    assert.ok(banner.includes("R2 css") && banner.includes("lazy-binding parse"), banner.join(", "));
+    assert.deepEqual(loadEdges(g, cdn("img/banner.png")), ["completion-load-raced"]);
+    assert.ok(!g.nodes.some((n) => n.kind === "resource" && n.resource!.url === cdn("img/never.png")), "an image no element uses is not fetched");
+  });
+
+  it("lazy images: one in view hangs off the parse chunk holding its tag and races load; one far below is never fetched", () => {
+    const g = graphs.get("lazyImages")!;
+    assert.deepEqual(parentsOf(g, cdn("img/lazy-near.png")), ["lazy-binding parse"]);
+    assert.deepEqual(loadEdges(g, cdn("img/lazy-near.png")), ["completion-load-raced"]);
+    assert.deepEqual(loadEdges(g, cdn("img/eager-far.png")), ["completion-load"], "an eager image far below is fetched and holds load");
+    assert.ok(!g.nodes.some((n) => n.kind === "resource" && n.resource!.url === cdn("img/lazy-far.png")));
+  });
+
+  it("a dedicated worker: what it requests hangs off its script, after importScripts off the imported script, and none of it holds load", () => {
+    const g = graphs.get("worker")!;
+    assert.deepEqual(parentsOf(g, www("js/worker-helper.js")), [`worker resource:${www("js/worker.js")}`]);
+    assert.deepEqual(parentsOf(g, www("api/worker-data.json")), [`worker resource:${www("js/worker-helper.js")}`]);
+    for (const url of ["js/worker.js", "js/worker-helper.js", "api/worker-data.json"]) assert.deepEqual(loadEdges(g, www(url)), [], `${url} does not hold load`);
+    const rec = readRecording(recordings.get("worker")!);
+    assert.ok(rec.archive.find((e) => e.url === www("js/worker.js"))?.body, "the worker's script is archived with its body");
+  });
+
+  it("an import map, a modulepreload and an async module: the module runs once the preloaded import is in, not after parsing", () => {
+    const g = graphs.get("modulePreload")!;
+    const run = scriptNode(g, cdn("m/app-async.mjs"));
+    assert.ok(run, "the async module's evaluation is a script node");
+    const into = edgesInto(g, run);
+    assert.ok(into.includes(`R10 resource:${cdn("m/lib.mjs")}`), `the evaluation waits for lib.mjs, which the import map names; its parents: ${into.join(", ")}`);
+    assert.ok(!into.some((p) => p.startsWith("R17")), `an async module does not wait for parsing: ${into.join(", ")}`);
+    assert.ok(!g.edges.some((e) => e.from === run.id && e.rule === "completion-dcl"), "an async module does not hold DOMContentLoaded");
+  });
 });

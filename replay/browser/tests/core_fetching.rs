@@ -179,3 +179,49 @@ fn requests_carry_the_priority_of_the_chosen_scheme() {
     assert_eq!(urgencies(PriorityScheme::CriticalPath), [(Some(0), false), (Some(4), false), (Some(0), false)]);
     assert_eq!(urgencies(PriorityScheme::Depth), [(Some(0), false); 3]);
 }
+
+/// d0 -> p0 asks for site.css and photo.png; site.css -> its evaluation (5 ms) -> bg.png, which
+/// holds load only if it was asked for before everything else load waits for was in
+/// (`completion-load-raced`).
+fn raced_page() -> Page {
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 500), 500);
+    page.parse("p0", MAIN, 1.0);
+    page.resource("css", MAIN, "https://a.test/site.css", 1);
+    page.script("eval", MAIN, 5.0);
+    page.resource("photo", MAIN, "https://a.test/photo.png", 3);
+    page.resource("bg", MAIN, "https://a.test/bg.png", 3);
+    page.edges("R3", &[("d0", "p0")]);
+    page.edges("R1", &[("p0", "css"), ("p0", "photo")]);
+    page.edges("R18", &[("css", "eval")]);
+    page.edges("R2", &[("eval", "bg")]);
+    page.edges("completion-dcl", &[("p0", "dcl")]);
+    page.edges("completion-load", &[("dcl", "load"), ("css", "load"), ("photo", "load")]);
+    page.edges("completion-load-raced", &[("bg", "load")]);
+    page
+}
+
+#[test]
+fn an_image_rendering_asked_for_holds_load_only_if_asked_for_before_the_rest_was_in() {
+    // The document is in at 10 and parsed by 11; site.css is in at 21 and evaluated by 26, when
+    // bg.png is asked for. With photo.png in at 111, bg.png (26..36) was asked for first: load at 111.
+    let slow_photo = Box::new(|r: &Request| match r.url.as_str() {
+        "https://a.test/photo.png" => vec![Answer::Complete(100.0, 1000)],
+        _ => vec![Answer::Complete(10.0, 500)],
+    });
+    let mut sim = Sim::new(&raced_page().graph(), Options::default(), slow_photo);
+    let outcome = sim.run();
+    assert_eq!(sim.issued_at("https://a.test/bg.png"), 26.0);
+    assert_eq!(outcome.metrics.load_ms, Some(111.0));
+    // With photo.png in at 16, everything load waits for is in at 21, before bg.png is asked for:
+    // load fires at 21 and bg.png still goes out.
+    let fast_photo = Box::new(|r: &Request| match r.url.as_str() {
+        "https://a.test/photo.png" => vec![Answer::Complete(5.0, 1000)],
+        "https://a.test/bg.png" => vec![Answer::Complete(50.0, 1000)],
+        _ => vec![Answer::Complete(10.0, 500)],
+    });
+    let mut sim = Sim::new(&raced_page().graph(), Options::default(), fast_photo);
+    let outcome = sim.run();
+    assert_eq!(outcome.metrics.load_ms, Some(21.0));
+    assert_eq!(sim.issued_at("https://a.test/bg.png"), 26.0);
+}

@@ -30,6 +30,9 @@ pub(crate) enum Link {
     Preload,
     /// An `R1` edge from the parse chunk holding the tag.
     ParserTag,
+    /// A `completion-load-raced` edge: the load event waits for this parent only if it has
+    /// started by the time everything else the event waits for is done.
+    IfStarted,
     /// Any other dependency.
     Plain,
 }

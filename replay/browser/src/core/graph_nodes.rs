@@ -5,10 +5,11 @@ use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 12] = [
+const NAMED_RULES: [&str; 14] = [
     "continuation",
     "completion-dcl",
     "completion-load",
+    "completion-load-raced",
     "completion-event",
     "fetch-callback",
     "preload",
@@ -16,6 +17,7 @@ const NAMED_RULES: [&str; 12] = [
     "lazy-binding",
     "module-import",
     "sync-xhr",
+    "worker",
     "paint-fcp",
     "paint-lcp",
 ];
@@ -163,6 +165,7 @@ impl<'f> NodeReader<'f> {
         }
         let link = match rule.as_str() {
             "preload" => Link::Preload,
+            "completion-load-raced" => Link::IfStarted,
             "R1" if self.nodes[from].kind == Kind::Parse => Link::ParserTag,
             _ => Link::Plain,
         };

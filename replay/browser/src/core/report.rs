@@ -41,13 +41,12 @@ impl Browser {
         for (node, at) in armed {
             lines.push(format!("{} fires at {at:.3} ms", self.describe(node)));
         }
-        let done = |p: usize| self.states[p].phase == Phase::Done;
         let waiting: Vec<usize> = (0..self.states.len()).filter(|&n| self.states[n].phase == Phase::Waiting).collect();
         if waiting.is_empty() {
             return lines;
         }
         // The most telling are the nodes held up only by work under way, not by other waiting nodes.
-        let missing = |n: usize| self.readiness.missing(n, done);
+        let missing = |n: usize| self.readiness.missing(n, |p| self.states[p].phase);
         let frontier = waiting.iter().copied().filter(|&n| missing(n).iter().all(|&p| self.states[p].phase != Phase::Waiting));
         let mut examples: Vec<usize> = frontier.take(EXAMPLES).collect();
         if examples.is_empty() {

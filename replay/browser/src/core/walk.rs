@@ -55,7 +55,7 @@ impl Browser {
             for i in 0..self.graph.nodes[node].children.len() {
                 let child = self.graph.nodes[node].children[i];
                 let waiting = self.states[child].phase == Phase::Waiting;
-                if waiting && self.readiness.is_ready(child, |p| self.states[p].phase == Phase::Done) && self.become_ready(child) {
+                if waiting && self.readiness.is_ready(child, |p| self.states[p].phase) && self.become_ready(child) {
                     work.push_back(child);
                 }
             }
