@@ -3,6 +3,7 @@ import { latestFinished, type BuildContext, type DocumentState } from "./context
 import type { GraphNode } from "./graph.js";
 import type { ScriptTag } from "./html-scripts.js";
 import { resolveSpecifier, staticImportSpecifiers } from "./module-imports.js";
+import { urlsOfEvents } from "./trace-intervals.js";
 import { sameUrl, urlKey } from "./url-key.js";
 
 /**
@@ -14,12 +15,7 @@ import { sameUrl, urlKey } from "./url-key.js";
 
 /** The URLs V8 compiled as modules (v8.compileModule), keyed as urlKey gives them. */
 export function moduleUrls(trace: unknown[]): Set<string> {
-  const urls = new Set<string>();
-  for (const e of trace as { name?: string; args?: { data?: { url?: unknown } } }[]) {
-    const url = e.name === "v8.compileModule" ? e.args?.data?.url : undefined;
-    if (typeof url === "string" && url) urls.add(urlKey(url));
-  }
-  return urls;
+  return urlsOfEvents(trace, "v8.compileModule");
 }
 
 /**

@@ -1,3 +1,5 @@
+import { urlKey } from "./url-key.js";
+
 /**
  * The renderer main thread's trace events as a forest of intervals (who ran inside whom), plus the
  * instant events the builder needs. Pure: trace events in, intervals out; times in ms since
@@ -17,6 +19,16 @@ export interface Mark {
   name: string;
   at: number;
   args: Record<string, any>;
+}
+
+/** The URLs (urlKey) that trace events of one name carry in `args.data.url`, on any thread. */
+export function urlsOfEvents(trace: unknown[], name: string): Set<string> {
+  const urls = new Set<string>();
+  for (const e of trace as { name?: string; args?: { data?: { url?: unknown } } }[]) {
+    const url = e.name === name ? e.args?.data?.url : undefined;
+    if (typeof url === "string" && url) urls.add(urlKey(url));
+  }
+  return urls;
 }
 
 /** The trace's name for the main thread waiting out a synchronous request. */

@@ -1,4 +1,4 @@
-import { urlKey } from "./url-key.js";
+import { urlsOfEvents } from "./trace-intervals.js";
 
 /**
  * Dedicated workers (HTML "run a worker"): their code runs on threads of their own, which the graph
@@ -11,10 +11,5 @@ import { urlKey } from "./url-key.js";
 
 /** The URLs of the workers' scripts (urlKey), from the trace. */
 export function workerUrls(trace: unknown[]): Set<string> {
-  const urls = new Set<string>();
-  for (const e of trace as { name?: string; args?: { data?: { url?: unknown } } }[]) {
-    const url = e.name === "TracingSessionIdForWorker" ? e.args?.data?.url : undefined;
-    if (typeof url === "string" && url) urls.add(urlKey(url));
-  }
-  return urls;
+  return urlsOfEvents(trace, "TracingSessionIdForWorker");
 }
