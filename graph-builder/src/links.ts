@@ -110,7 +110,6 @@ function linkDynamicModule(ctx: BuildContext, first: GraphNode): void {
   linkModuleGraph(ctx, first, entry);
 }
 
-
 function linkCss(ctx: BuildContext, first: GraphNode): void {
   const res = latestResource(ctx, first.css!.url, first.start);
   if (res) ctx.draft.edge(res, first, "R18", "observed");

@@ -57,9 +57,12 @@ export function buildMarkers(ctx: BuildContext): void {
     if (e.rule === "completion-event" && from.kind === "load") firing.set(from.frameId, Math.min(firing.get(from.frameId) ?? Infinity, to.start));
   }
   const imported = dynamicallyImported(ctx);
+  const workerRequests = new Set(d.edges.filter((e) => e.rule === "worker").map((e) => e.to));
   for (const r of ctx.resourceByRequest.values()) {
     const frame = ctx.frames.get(r.frameId);
-    if (!frame?.load || !holdsLoad(r) || imported.has(r) || isPrefetch(frame, r) || ofWorker(ctx, r)) continue;
+    // A worker's script or what a worker requested (workers.ts).
+    const ofWorker = ctx.workerUrls.has(urlKey(r.resource!.url)) || workerRequests.has(r.id);
+    if (!frame?.load || !holdsLoad(r) || imported.has(r) || isPrefetch(frame, r) || ofWorker) continue;
     const loadAt = Math.min(frame.load.start, firing.get(frame.id) ?? Infinity);
     if (renderBound(r)) {
       if (r.start <= loadAt || boundBefore(ctx, r, loadAt)) d.edge(r, frame.load, "completion-load-raced", "inferred");
@@ -70,7 +73,6 @@ export function buildMarkers(ctx: BuildContext): void {
     if (parent?.load && frame.load && frame.load.start <= parent.load.start) d.edge(frame.load, parent.load, "completion-load", "observed");
   }
 }
-
 
 /**
  * Fetches that never delay a document's load event (HTML's "delay the load event" covers elements'
@@ -88,11 +90,10 @@ function holdsLoad(r: GraphNode): boolean {
  * A resource that rendering asked for (lazyBound: a CSS background image or web font, a lazy
  * image). Chromium requests it at the next style and layout after what it is bound to is in, and
  * its load event waits for it if that came first: a race, whichever way the recording's link
- * decided it. On css-import.html at 4
- * Mbit/s, 40 ms, load fired at 345 and 354 ms before the background image (requested at 347 ms) in
- * two runs and at 484 ms after it in a third; on lazy-images.html, where other images were still
- * loading, at 450 ms after the lazy image. The edge (completion-load-raced) lets the emulated browser
- * run the same race.
+ * decided it. On css-import.html at 4 Mbit/s, 40 ms, load fired at 345 and 354 ms before the
+ * background image (requested at 347 ms) in two runs and at 484 ms after it in a third; on
+ * lazy-images.html, where other images were still loading, at 450 ms after the lazy image. The
+ * edge (completion-load-raced) lets the emulated browser run the same race.
  */
 function renderBound(r: GraphNode): boolean {
   return !!r.resource!.lazyBound;
@@ -102,11 +103,6 @@ function renderBound(r: GraphNode): boolean {
 function boundBefore(ctx: BuildContext, r: GraphNode, loadAt: number): boolean {
   const parents = ctx.draft.edges.filter((e) => e.to === r.id).map((e) => ctx.draft.byId.get(e.from)!);
   return parents.length > 0 && parents.every((p) => p.end <= loadAt + 1e-6);
-}
-
-/** A worker's script or what a worker requested (workers.ts). */
-function ofWorker(ctx: BuildContext, r: GraphNode): boolean {
-  return ctx.workerUrls.has(urlKey(r.resource!.url)) || ctx.draft.edges.some((e) => e.to === r.id && e.rule === "worker");
 }
 
 /** A `<link rel=prefetch>` of the frame's document (Chromium types it Other; its load fired at 30 ms with a 340 ms prefetch out on the fidelity fixture). */

@@ -36,6 +36,9 @@ export function staticImporter(ctx: BuildContext, entry: ArchiveEntry, requested
  */
 export function addSourceImports(ctx: BuildContext, body: (sha256: string) => Buffer | null): void {
   const byRequest = new Map(ctx.archive.map((e) => [e.requestId, e]));
+  // The first resource of each URL, as a search in request order would find it.
+  const byUrl = new Map<string, GraphNode>();
+  for (const r of ctx.resourceByRequest.values()) if (!byUrl.has(urlKey(r.resource!.url))) byUrl.set(urlKey(r.resource!.url), r);
   for (const [requestId, node] of ctx.resourceByRequest) {
     const url = node.resource!.url;
     const sha = byRequest.get(requestId)?.body?.sha256;
@@ -45,7 +48,7 @@ export function addSourceImports(ctx: BuildContext, body: (sha256: string) => Bu
     const known = ctx.moduleImports.get(node.id) ?? [];
     for (const specifier of staticImportSpecifiers(source.toString("utf8"))) {
       const target = resolveSpecifier(specifier, url, map);
-      const imported = target === null ? undefined : [...ctx.resourceByRequest.values()].find((r) => sameUrl(r.resource!.url, target));
+      const imported = target === null ? undefined : byUrl.get(urlKey(target));
       if (imported && imported !== node && !known.includes(imported.id)) known.push(imported.id);
     }
     if (known.length) ctx.moduleImports.set(node.id, known);
