@@ -54,6 +54,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     markLoad: new Map(),
     tasks: [],
     loadDispatches: [],
+    mainPaints: [],
     computations: [],
   };
   buildFrames(ctx, rec.body);
@@ -67,6 +68,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     ctx.moduleUrls = moduleUrls(rec.trace);
     ctx.workerUrls = workerUrls(rec.trace);
     ctx.loadDispatches = thread.loadDispatches;
+    ctx.mainPaints = thread.paints.get(mainFrameId) ?? [];
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
       if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);
@@ -85,7 +87,7 @@ export function buildGraph(rec: RecordingInput): Graph {
   buildMarkers(ctx);
   breakCycles(ctx.draft);
   normalise(ctx);
-  buildPaintMarkers(ctx);
+  buildPaintMarkers(ctx, rec.body);
 
   const main = ctx.frames.get(mainFrameId)!;
   const root = main.docs[0]?.chunks[0];

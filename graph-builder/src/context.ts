@@ -59,6 +59,8 @@ export interface BuildContext {
   tasks: Array<{ start: number; end: number }>;
   /** When each load event dispatch began on that thread, sorted. */
   loadDispatches: number[];
+  /** When the renderer painted the main frame (trace `Paint` events), sorted; empty without a trace. */
+  mainPaints: number[];
   /** URLs compiled as ES modules (urlKey), from the trace. */
   moduleUrls: Set<string>;
   /** URLs of dedicated workers' scripts (urlKey), from the trace (workers.ts). */

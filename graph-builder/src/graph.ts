@@ -73,6 +73,8 @@ export interface LcpElement {
   url: string | null;
   /** Painted area, CSS pixels. */
   size: number;
+  /** Text only: the element's computed font (`family` list, `weight`, `style`), or null when it could not be read; absent in older recordings. */
+  font?: { family: string; weight: string; style: string } | null;
 }
 
 export interface ResourceInfo {
@@ -88,6 +90,12 @@ export interface ResourceInfo {
    * recording does not say. Always written by the builder, absent in graphs made before it was.
    */
   connection?: ConnectionInfo | null;
+  /**
+   * Sent without credentials to another origin (a CORS-mode fetch: fonts, cross-origin modules,
+   * `fetch()`): Chromium puts such requests on connections apart from the origin's credentialed
+   * ones (privacy mode). Absent in graphs made before it was recorded: false.
+   */
+  privacyMode?: boolean;
   /** Ids of the archive entries (recording) this node stands for, redirect hops first. */
   archiveIds: string[];
   redirects: string[];

@@ -1,9 +1,17 @@
 import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
+import { blocksText, matchFaces, scanFontFaces, type FontFaceRule } from "./font-faces.js";
 import type { GraphNode, LcpElement } from "./graph.js";
+import { urlKey } from "./url-key.js";
 
 /** Paint marks are presentation times; what ended this close before still came before. */
 const EPS = 1e-3;
+
+/**
+ * Paint events this close together belong to one frame (one per paint layer); frames are at
+ * least a vsync (16.7 ms at 60 Hz) apart.
+ */
+const SAME_FRAME_MS = 4;
 
 /** Why an older recording's LCP is null: it does not say. */
 const LCP_UNSAID = "the recording does not say (made before pagepath recorded why)";
@@ -17,17 +25,30 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   the style sheets that block rendering (every sheet of the main frame not inserted by a script)
  *   and the parser-blocking scripts (sync and inline) that ended before it: Chromium does not paint
  *   until those are done, and the paint follows them on the main thread.
+ * - Both: the computations of the main frame that ended between the frame painted before and the
+ *   frame that showed the content (the trace's `Paint` events): one of them made the content (a
+ *   script inserting or revealing it, a timer, a handler), since the frame before did not show it.
  * - LCP (`paint-lcp`): FCP, the last parse chunk that ended before it, and the element's content:
  *   an image's resource (the `<img>` or CSS background the trace names), or for text the web fonts
- *   loaded before it (text waits for its font during the font's block period).
+ *   it waited for (font-faces.ts: the faces its computed font matches, if their `font-display`
+ *   keeps text invisible until they arrive; in recordings without the element's font, every font
+ *   loaded before it except those whose faces all paint a fallback first).
  *
  * Placed after normalisation, from emulated nodes only, so a paint after the load event (common on
- * small pages) is emulated rather than left out as after-load.
+ * small pages) is emulated rather than left out as after-load. The computations a paint's frame
+ * showed, and everything they wait for, are emulated even when they ran after load: the paint is
+ * part of the page the replay reports.
  */
-export function buildPaintMarkers(ctx: BuildContext): void {
+export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => Buffer | null): void {
   const life = ctx.manifest.lifecycle;
   const main = ctx.frames.get(ctx.mainFrameId)!;
-  const emulated = ctx.draft.nodes.filter((n) => n.excluded === null && n.frameId === main.id);
+  const inMain = ctx.draft.nodes.filter((n) => n.frameId === main.id);
+  const made = new Map<number, GraphNode[]>();
+  for (const at of [life.firstContentfulPaint, life.largestContentfulPaint]) {
+    if (at !== null && !made.has(at)) made.set(at, madeSincePreviousFrame(ctx, inMain, at));
+  }
+  emulateWithAncestors(ctx, [...made.values()].flat());
+  const emulated = inMain.filter((n) => n.excluded === null);
   const before = (t: number) => emulated.filter((n) => n.end <= t + EPS);
   const lastParse = (t: number) =>
     before(t).filter((n) => n.kind === "parse").reduce<GraphNode | undefined>((a, n) => (a && a.end >= n.end ? a : n), undefined) ?? main.docs[0]?.chunks[0];
@@ -37,6 +58,7 @@ export function buildPaintMarkers(ctx: BuildContext): void {
     const at = life.firstContentfulPaint;
     fcp = ctx.draft.add({ kind: "fcp", frameId: main.id, label: "first contentful paint", start: at, end: at, duration: 0 });
     ctx.draft.edge(lastParse(at), fcp, "paint-fcp", "inferred");
+    for (const n of made.get(at)!) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     for (const n of before(at)) if (blocksRendering(ctx, n)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
   }
   if (life.largestContentfulPaint !== null) {
@@ -45,7 +67,8 @@ export function buildPaintMarkers(ctx: BuildContext): void {
     const lcp = ctx.draft.add({ kind: "lcp", frameId: main.id, label: `largest contentful paint (${describe(element)})`, start: at, end: at, duration: 0, lcp: element });
     ctx.draft.edge(fcp, lcp, "paint-lcp", "inferred");
     ctx.draft.edge(lastParse(at), lcp, "paint-lcp", "inferred");
-    for (const n of contentOf(ctx, element, before(at))) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
+    for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
+    for (const n of contentOf(ctx, element, before(at), body)) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
   }
 }
 
@@ -59,6 +82,33 @@ export function recordedPaints(ctx: BuildContext): { firstContentfulPaint: numbe
   };
 }
 
+/**
+ * The computations that ended after the frame painted before the one presented at `at`, and no
+ * later than that frame's paint. None when no earlier frame was painted: the first frame waits
+ * for the parser and what blocks rendering, which the other edges give.
+ */
+function madeSincePreviousFrame(ctx: BuildContext, nodes: GraphNode[], at: number): GraphNode[] {
+  const painted = ctx.mainPaints.filter((p) => p <= at + EPS);
+  const frame = painted.at(-1);
+  const previous = painted.filter((p) => p < (frame ?? 0) - SAME_FRAME_MS).at(-1);
+  if (frame === undefined || previous === undefined) return [];
+  const computation = (n: GraphNode) => n.kind === "script" || n.kind === "timer" || n.kind === "event" || n.kind === "css" || n.kind === "parse";
+  return nodes.filter((n) => computation(n) && n.end > previous && n.end <= frame + EPS);
+}
+
+/** Takes `nodes` and all they depend on into the emulated graph, whatever normalisation left out. */
+function emulateWithAncestors(ctx: BuildContext, nodes: GraphNode[]): void {
+  const parents = new Map<string, string[]>();
+  for (const e of ctx.draft.edges) parents.set(e.to, [...(parents.get(e.to) ?? []), e.from]);
+  const stack = nodes.filter((n) => n.excluded !== null);
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.excluded === null) continue;
+    n.excluded = null;
+    for (const p of parents.get(n.id) ?? []) stack.push(ctx.draft.byId.get(p)!);
+  }
+}
+
 /** A render-blocking style sheet, or a script the parser waited for. */
 function blocksRendering(ctx: BuildContext, n: GraphNode): boolean {
   if (n.kind === "script") return n.script!.type === "sync" || n.script!.type === "inline";
@@ -68,14 +118,37 @@ function blocksRendering(ctx: BuildContext, n: GraphNode): boolean {
 }
 
 /** The resources the largest element's paint waited for (image, or web fonts for text). */
-function contentOf(ctx: BuildContext, element: LcpElement | null, done: GraphNode[]): GraphNode[] {
+function contentOf(ctx: BuildContext, element: LcpElement | null, done: GraphNode[], body: (sha256: string) => Buffer | null): GraphNode[] {
   if (!element) return [];
   const fetched = done.filter((n) => n.kind === "resource");
-  if (element.type === "text") return fetched.filter((n) => n.resource!.resourceType === "Font");
+  if (element.type === "text") return textFonts(element, fetched.filter((n) => n.resource!.resourceType === "Font"), mainFrameFaces(ctx, body));
   if (!element.url) return [];
   const image = fetched.filter((n) => n.resource!.url === element.url || n.resource!.redirects.includes(element.url!)).at(-1);
   if (!image) ctx.draft.warnings.push(`the largest contentful paint's image ${element.url} has no emulated resource that finished before it: its marker waits only for the first paint and the parser`);
   return image ? [image] : [];
+}
+
+/** The web fonts a text paint waited for, among the fonts that had arrived by then. */
+function textFonts(element: LcpElement, fonts: GraphNode[], faces: FontFaceRule[]): GraphNode[] {
+  const urlsOf = (fs: FontFaceRule[]) => new Set(fs.flatMap((f) => f.urls.map(urlKey)));
+  if (element.font) {
+    const waited = urlsOf(matchFaces(faces, element.font).filter(blocksText));
+    return fonts.filter((n) => waited.has(urlKey(n.resource!.url)));
+  }
+  const swapped = urlsOf(faces.filter((f) => !blocksText(f)));
+  const blocking = urlsOf(faces.filter(blocksText));
+  return fonts.filter((n) => blocking.has(urlKey(n.resource!.url)) || !swapped.has(urlKey(n.resource!.url)));
+}
+
+/** The `@font-face` rules of the main frame's style sheets and documents (`<style>` elements). */
+function mainFrameFaces(ctx: BuildContext, body: (sha256: string) => Buffer | null): FontFaceRule[] {
+  const out: FontFaceRule[] = [];
+  for (const e of ctx.archive) {
+    if (e.frameId !== ctx.mainFrameId || !e.body || (e.resourceType !== "Stylesheet" && e.resourceType !== "Document")) continue;
+    const text = body(e.body.sha256)?.toString("utf8");
+    if (text?.includes("@font-face")) out.push(...scanFontFaces(text, e.url));
+  }
+  return out;
 }
 
 function describe(e: LcpElement | null): string {

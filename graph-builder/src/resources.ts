@@ -44,6 +44,7 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
     status: r?.status ?? null,
     protocol: r?.protocol ?? null,
     connection: connectionOf(final),
+    privacyMode: privacyModeOf(first),
     archiveIds: hops.map((h) => h.id),
     redirects: hops.slice(0, -1).map((h) => h.url),
     bodySize: final.sizes.bodySize ?? final.body?.size ?? 0,
@@ -57,6 +58,27 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
     initiatorUrl: first.initiator.url,
     priority: final.priority.final,
   };
+}
+
+/**
+ * Whether the request went without credentials to another origin: a CORS-mode fetch (fonts,
+ * cross-origin module scripts, `fetch()`, `crossorigin` elements) carries no cookies there, and
+ * Chromium keys its connections by that too (privacy mode), so such requests get connections of
+ * their own beside the same origin's credentialed ones. Read from the `Sec-Fetch-*` headers
+ * (Fetch Metadata), else the `Origin` header; a request that sent cookies had credentials.
+ */
+function privacyModeOf(e: ArchiveEntry): boolean {
+  const header = (name: string) => Object.entries(e.requestHeaders ?? {}).find(([k]) => k.toLowerCase() === name)?.[1];
+  if (header("cookie") !== undefined) return false;
+  const mode = header("sec-fetch-mode");
+  const site = header("sec-fetch-site");
+  if (mode !== undefined) return mode === "cors" && site !== undefined && site !== "same-origin";
+  const origin = header("origin");
+  try {
+    return origin !== undefined && origin !== "null" && new URL(e.url).origin !== origin;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -51,6 +51,8 @@ export interface MainThreadTrace {
   tasks: Array<{ start: number; end: number }>;
   /** When each load event dispatch began (with or without handlers), sorted. */
   loadDispatches: number[];
+  /** When the thread painted each frame's content (`Paint`), per frame id, sorted. */
+  paints: Map<string, number[]>;
 }
 
 type RawEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, any> };
@@ -67,11 +69,14 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const marks: Mark[] = [];
   const tasks: Array<{ start: number; end: number }> = [];
   const loadDispatches: number[] = [];
+  const paints = new Map<string, number[]>();
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
   for (const e of events) {
     if (!mainThreads.has(`${e.pid}:${e.tid}`)) continue;
     if (e.name === "RunTask" && e.ph === "X") tasks.push({ start: ms(e.ts), end: ms(e.ts + (e.dur ?? 0)) });
     if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
+    const frame = e.args?.data?.frame;
+    if (e.name === "Paint" && typeof frame === "string") paints.set(frame, [...(paints.get(frame) ?? []), ms(e.ts)]);
     if (MARKS.has(e.name)) {
       marks.push({ name: e.name, at: ms(e.ts), args: e.args ?? {} });
     } else if (INTERVALS.has(e.name)) {
@@ -89,7 +94,8 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   marks.sort((a, b) => a.at - b.at);
   tasks.sort((a, b) => a.start - b.start);
   loadDispatches.sort((a, b) => a - b);
-  return { roots: nest(flat, marks), marks, tasks, loadDispatches };
+  for (const at of paints.values()) at.sort((a, b) => a - b);
+  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints };
 }
 
 function interval(name: string, start: number, end: number, args: Record<string, any>): Interval {

@@ -1,5 +1,5 @@
 import type { CDPSession } from "puppeteer-core";
-import type { Conditions } from "./recording.js";
+import type { Conditions, LcpFont } from "./recording.js";
 
 /** The CDP calls the profiler makes beyond listening: bodies, conditions, the trace stream, evaluation. */
 
@@ -68,6 +68,30 @@ export async function evaluate<T>(session: CDPSession, expression: string): Prom
   try {
     const r = (await withTimeout(session.send("Runtime.evaluate", { expression, returnByValue: true }), 5000)) as any;
     return (r?.result?.value ?? null) as T | null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The computed font of a DOM node (backend id, as the trace names it): which web font a text paint
+ * needed is decided by CSS font matching on these, and only the live page knows them.
+ */
+export async function computedFont(session: CDPSession, backendNodeId: number): Promise<LcpFont | null> {
+  try {
+    const { object } = (await withTimeout(session.send("DOM.resolveNode", { backendNodeId }), 5000)) as any;
+    if (!object?.objectId) return null;
+    const r = (await withTimeout(
+      session.send("Runtime.callFunctionOn", {
+        objectId: object.objectId,
+        returnByValue: true,
+        functionDeclaration:
+          "function () { const e = this.nodeType === 1 ? this : this.parentElement; const s = getComputedStyle(e); return { family: s.fontFamily, weight: s.fontWeight, style: s.fontStyle }; }",
+      }),
+      5000,
+    )) as any;
+    const v = r?.result?.value;
+    return v && typeof v.family === "string" ? { family: v.family, weight: String(v.weight), style: String(v.style) } : null;
   } catch {
     return null;
   }

@@ -1,5 +1,5 @@
 import { lcpFromTrace } from "./lcp.js";
-import type { CdpEvent, FrameLifecycle, FrameTreeNode, Lifecycle } from "./recording.js";
+import type { CdpEvent, FrameLifecycle, FrameTreeNode, LcpFont, Lifecycle } from "./recording.js";
 
 type P = Record<string, any>;
 
@@ -7,7 +7,7 @@ type P = Record<string, any>;
  * Page and frame lifecycle, in ms since navigation start. CDP's Page.lifecycleEvent and the trace
  * share Chrome's monotonic clock (CDP in seconds, trace in microseconds), so both convert directly.
  */
-export function extractLifecycle(events: CdpEvent[], trace: unknown[] | null, mainFrameId: string | null): Lifecycle {
+export function extractLifecycle(events: CdpEvent[], trace: unknown[] | null, mainFrameId: string | null, lcpFont?: LcpFont | null): Lifecycle {
   let navStart: number | null = null;
   let navWall: number | null = null;
   const frames = new Map<string, FrameLifecycle>();
@@ -38,7 +38,7 @@ export function extractLifecycle(events: CdpEvent[], trace: unknown[] | null, ma
   }
 
   const main = mainFrameId ? frames.get(mainFrameId) : undefined;
-  const lcp = lcpFromTrace(trace, navStart, mainFrameId);
+  const lcp = lcpFromTrace(trace, navStart, mainFrameId, lcpFont);
   return {
     navigationStartMonotonic: navStart,
     navigationStartWallTime: navWall,

@@ -3,13 +3,15 @@ import { performance } from "node:perf_hooks";
 import type { CDPSession } from "puppeteer-core";
 import { buildArchive } from "./archive.js";
 import { readUnreadBodies } from "./unread-bodies.js";
-import { applyConditions, endTracing, evaluate, fetchBody, navigationLoadTime, sleep, withTimeout } from "./cdp-calls.js";
+import { applyConditions, computedFont, endTracing, evaluate, fetchBody, navigationLoadTime, sleep, withTimeout } from "./cdp-calls.js";
 import { launchChromium, type ChromiumOptions } from "./chromium.js";
 import { extractLifecycle, toFrameTree } from "./lifecycle.js";
+import { lcpTextNode } from "./lcp.js";
 import {
   RECORDING_SCHEMA_VERSION,
   type CdpEvent,
   type Conditions,
+  type LcpFont,
   type Recording,
   type RecordingManifest,
   type StopPolicy,
@@ -97,6 +99,7 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
   const documents = new Set<string>();
   const early: Promise<void>[] = [];
   let trace: unknown[] | null = null;
+  let lcpFont: LcpFont | null | undefined;
   let failure: string | null = null;
   let stoppedBy: RecordingManifest["stoppedBy"] = "quiet";
   let frameTree: unknown;
@@ -220,6 +223,8 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
         await withTimeout(fetching, BODY_WAIT_MS).catch(() => undefined);
         if (instrument) await withTimeout(readUnreadBodies(session, events, bodies, bodyErrors, mainFrameId ?? undefined), BODY_WAIT_MS).catch(() => undefined);
         if (tracing) trace = await endTracing(session);
+        const textNode = lcpTextNode(trace, mainFrameId);
+        if (textNode !== null) lcpFont = await computedFont(session, textNode);
       }
     } catch (e) {
       failure ??= browserGone ? "Chromium exited or was killed during the load" : `profiling failed: ${(e as Error).message}`;
@@ -252,7 +257,7 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
         entry.bodyMissing = bodyErrors.get(entry.requestId) ?? (entry.times.end === null ? "response never finished" : "body not retrieved");
       }
     }
-    const lifecycle = extractLifecycle(events, trace, mainFrameId);
+    const lifecycle = extractLifecycle(events, trace, mainFrameId, lcpFont);
     const manifest: RecordingManifest = {
       schemaVersion: RECORDING_SCHEMA_VERSION,
       kind: "pagepath-recording",

@@ -81,6 +81,18 @@ export interface LcpElement {
   url: string | null;
   /** Painted area in CSS pixels, as LCP compares candidates. */
   size: number;
+  /** For text: the element's computed font, read from the page after the load; null when it could not be read. Absent for images and in older recordings. */
+  font?: LcpFont | null;
+}
+
+/** A text element's computed font properties, as CSS font matching takes them. */
+export interface LcpFont {
+  /** The computed `font-family` list, e.g. `Nunito, -apple-system, sans-serif`. */
+  family: string;
+  /** The computed `font-weight`, e.g. `400`. */
+  weight: string;
+  /** The computed `font-style`, e.g. `normal`. */
+  style: string;
 }
 
 export interface FrameTreeNode {

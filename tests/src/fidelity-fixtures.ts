@@ -22,6 +22,7 @@ export const FIDELITY_PAGES = {
   lazyImages: "https://www.fidelity.test/lazy-images.html",
   worker: "https://www.fidelity.test/worker.html",
   modulePreload: "https://www.fidelity.test/module-preload.html",
+  fontDisplay: "https://www.fidelity.test/font-display.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

@@ -188,4 +188,19 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(!into.some((p) => p.startsWith("R17")), `an async module does not wait for parsing: ${into.join(", ")}`);
     assert.ok(!g.edges.some((e) => e.from === run.id && e.rule === "completion-dcl"), "an async module does not hold DOMContentLoaded");
   });
+
+  it("a headline in a swap web font: its largest contentful paint waits for neither that font nor the block font of an icon beside it", () => {
+    const g = graphs.get("fontDisplay")!;
+    const lcp = g.nodes.find((n) => n.kind === "lcp");
+    assert.ok(lcp?.lcp, "the page has a largest contentful paint with its element");
+    assert.equal(lcp.lcp.type, "text", lcp.label);
+    assert.match(lcp.lcp.font?.family ?? "", /^"?Headline Sans"?,/, "the recording names the headline's computed font");
+    assert.equal(lcp.lcp.font?.weight, "700");
+    const fonts = edgesInto(g, lcp).filter((p) => p.includes("/fonts/"));
+    assert.deepEqual(fonts, [], "no web font holds the paint");
+    for (const font of ["headline-400", "headline-700", "icons"]) {
+      const node = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn(`fonts/${font}.woff2`));
+      assert.ok(node && node.end < lcp.start, `${font}.woff2 arrived before the paint in the recording`);
+    }
+  });
 });

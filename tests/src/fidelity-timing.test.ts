@@ -11,6 +11,8 @@ import { FIDELITY_PAGES, fidelitySiteDir, profileFidelityPages, type FidelityPag
 import { netDown, netUp } from "./net-topology.js";
 
 const PAGES = Object.keys(FIDELITY_PAGES) as FidelityPage[];
+/** Pages whose point is a paint: their largest contentful paint is held to the same tolerance. */
+const PAINTED: FidelityPage[] = ["fontDisplay"];
 const NET = "fid-4";
 
 /**
@@ -95,6 +97,11 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
       assert.deepEqual(off, [], `requests the emulated browser sent too early or too late:\n${lines.join("\n")}`);
       assert.deepEqual([...e.keys()].filter((u) => !c.has(u)), [], "the emulated browser fetched only what Chromium fetched");
       assert.ok(Math.abs(emulated.metrics.loadMs! - load) <= Math.max(START_TOLERANCE_MS, TOLERANCE * load), lines.join("\n"));
+      if (PAINTED.includes(page)) {
+        const lcp = median(chromium.map((r) => r.metrics.largestContentfulPaintMs!));
+        const mine = emulated.metrics.largestContentfulPaintMs!;
+        assert.ok(Math.abs(mine - lcp) <= Math.max(START_TOLERANCE_MS, TOLERANCE * lcp), `largest contentful paint: Chromium ${lcp.toFixed(1)} ms (median), emulated ${mine?.toFixed(1)} ms`);
+      }
     });
   }
 });

@@ -116,7 +116,7 @@ fn write_recording(dir: &Path, resources: &[(&str, usize, u64)]) {
 }
 
 fn get(id: usize, url: &str, priority: Option<&str>) -> Fetch {
-    Fetch { id, url: url.into(), method: "GET".into(), priority: priority.map(String::from) }
+    Fetch { id, url: url.into(), method: "GET".into(), priority: priority.map(String::from), privacy_mode: false }
 }
 
 /// What came back for one request, checked as it arrived.
@@ -302,4 +302,24 @@ fn quic_fails_what_a_closing_server_cuts_and_reconnects_afterwards() {
     let ids: Vec<&str> = records.iter().map(|r| r.id.as_str()).collect();
     assert_eq!(ids, ["quic-1", "quic-2"]);
     assert!(records.iter().all(|r| r.closed_ms.is_some()));
+}
+
+#[test]
+fn quic_requests_without_credentials_get_a_connection_of_their_own() {
+    let a = "https://privacy.test:24433";
+    let urls = [format!("{a}/style.css"), format!("{a}/font.woff2"), format!("{a}/app.js"), format!("{a}/api.json")];
+    let refs: Vec<(&str, usize, u64)> = urls.iter().map(|u| (u.as_str(), 5_000, 0)).collect();
+    let replay = Replay::start("privacy", &refs, "127.0.1.12", "quic", &[]);
+    let (tx, rx) = channel();
+    let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(replay.config(&[], false), tx).unwrap());
+    for (id, url) in urls.iter().enumerate() {
+        transport.fetch(Fetch { privacy_mode: id % 2 == 1, ..get(id, url, None) });
+    }
+    let mut outcomes = HashMap::new();
+    wait_for(&rx, &mut outcomes, &[0, 1, 2, 3]);
+    for id in 0..4 {
+        assert_eq!(outcomes[&id].done, Some(5_000), "{}: {:?}", urls[id], outcomes[&id]);
+    }
+    let records = transport.finish();
+    assert_eq!(records.len(), 2, "one connection per privacy mode: {records:?}");
 }

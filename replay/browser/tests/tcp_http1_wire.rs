@@ -42,7 +42,7 @@ fn serve(address: &str, connections: usize, script: impl Fn(usize, &mut TcpStrea
 }
 
 fn fetch(id: usize, base: &str, path: &str, method: &str) -> Fetch {
-    Fetch { id, url: format!("{base}{path}"), method: method.into(), priority: None }
+    Fetch { id, url: format!("{base}{path}"), method: method.into(), priority: None, privacy_mode: false }
 }
 
 fn chunked(body: &[u8], piece: usize) -> Vec<u8> {

@@ -58,7 +58,7 @@ fn finish_cancels_what_is_in_flight_and_reports_the_connection() {
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
     let mut transport = pagepath_browser::io::tcp::TcpTransport::new(config, TcpProtocol::Http2, events).unwrap();
     for (id, url) in urls(origin, &resources).into_iter().enumerate() {
-        pagepath_browser::io::transport::Transport::fetch(&mut transport, pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None });
+        pagepath_browser::io::transport::Transport::fetch(&mut transport, pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, privacy_mode: false });
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
     let asked = std::time::Instant::now();
@@ -67,4 +67,25 @@ fn finish_cancels_what_is_in_flight_and_reports_the_connection() {
     assert!(received.try_iter().all(|e| !matches!(e, pagepath_browser::io::transport::Event::Done { .. })), "nothing was done yet");
     assert_eq!(records.len(), 1, "{records:?}");
     assert_records(&records, "h2", "tcp", 0);
+}
+
+#[test]
+fn requests_without_credentials_get_a_connection_of_their_own() {
+    let origin = "https://h2-privacy.test:18444";
+    let resources = resources(&SIZES[..4], 0.0);
+    let server = ReplayServer::start("h2-privacy", origin, "127.0.1.134", &resources, &["--protocol", "h2"]);
+    let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
+    // Chromium keys HTTP/2 sessions by privacy mode: a font or a cross-origin fetch() does not share
+    // the connection the origin's style sheets and scripts came over.
+    let fetches = urls(origin, &resources)
+        .into_iter()
+        .enumerate()
+        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, privacy_mode: id % 2 == 1 })
+        .collect();
+    let outcome = run_fetches(config, TcpProtocol::Http2, fetches);
+    for (id, r) in resources.iter().enumerate() {
+        assert_fetched(&outcome.events[&id], r.bytes as u64, &r.path);
+    }
+    assert_eq!(outcome.records.len(), 2, "one connection per privacy mode: {:?}", outcome.records);
+    assert!(outcome.records.iter().all(|r| r.origin == origin && r.protocol == "h2"), "{:?}", outcome.records);
 }

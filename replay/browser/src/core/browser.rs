@@ -75,6 +75,9 @@ pub struct Request {
     pub expected_body_bytes: Option<u64>,
     /// An HTML document, whose download chunks finish as its bytes arrive.
     pub document: bool,
+    /// Without credentials to another origin: Chromium keeps such requests on connections apart
+    /// from the origin's credentialed ones (its connection pools are keyed by privacy mode).
+    pub privacy_mode: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

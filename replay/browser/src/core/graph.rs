@@ -51,6 +51,8 @@ pub(crate) struct Fetch {
     pub chrome_priority: Option<String>,
     /// CDP's resource type as recorded (`Document`, `Script`, `Image`, ...).
     pub resource_type: String,
+    /// Sent without credentials to another origin (graph `privacyMode`): on connections of its own.
+    pub privacy_mode: bool,
 }
 
 #[derive(Clone, Debug)]

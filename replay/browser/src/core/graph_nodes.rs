@@ -72,6 +72,7 @@ fn fetch_of(at: &At) -> Result<Fetch, String> {
         recorded_from_cache: at.optional("fromCache")?.is_some(),
         chrome_priority: at.optional("priority")?.map(|p| p.string()).transpose()?,
         resource_type: at.optional("resourceType")?.map(|t| t.string()).transpose()?.unwrap_or_default(),
+        privacy_mode: at.optional("privacyMode")?.map(|p| p.bool()).transpose()?.unwrap_or(false),
     })
 }
 

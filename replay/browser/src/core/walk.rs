@@ -110,6 +110,7 @@ impl Browser {
             incremental,
             expected_body_bytes: Some(fetch.body_size),
             document: n.kind == Kind::Download,
+            privacy_mode: fetch.privacy_mode,
         }
     }
 

@@ -20,6 +20,7 @@ struct InFlight {
     url: String,
     method: String,
     priority: Option<String>,
+    privacy_mode: bool,
     hops: u32,
     redirect_to: Option<String>,
 }
@@ -64,7 +65,7 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
                 connection: None,
             });
             let priority = req.urgency.map(|u| if req.incremental { format!("u={u}, i") } else { format!("u={u}") });
-            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, hops: 0, redirect_to: None };
+            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, privacy_mode: req.privacy_mode, hops: 0, redirect_to: None };
             if let Err(reason) = send(&mut router, &names, &flight, req.id) {
                 browser.on_failed(req.id, &reason, model_now);
                 requests[record].end_ms = Some(model_now);
@@ -122,7 +123,7 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
 
 fn send(router: &mut Router, names: &NameMap, flight: &InFlight, id: RequestId) -> Result<(), String> {
     let origin = find_origin(&names.origins, &flight.url).ok_or_else(|| format!("{}: no replay server serves this origin", flight.url))?;
-    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone() };
+    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone(), privacy_mode: flight.privacy_mode };
     router.fetch(fetch, origin.tls)
 }
 

@@ -56,6 +56,9 @@ pub struct Fetch {
     pub method: String,
     /// RFC 9218 `priority` header value (`u=2` or `u=3, i`), or None to send none.
     pub priority: Option<String>,
+    /// Without credentials to another origin: on the origin's privacy-mode connections, apart from
+    /// its credentialed ones, as Chromium keys its connection pools.
+    pub privacy_mode: bool,
 }
 
 #[derive(Clone, Debug)]

@@ -141,7 +141,7 @@ pub fn fetch_all(config: TransportConfig, protocol: TcpProtocol, urls: &[String]
     let fetches = urls
         .iter()
         .enumerate()
-        .map(|(id, url)| Fetch { id, url: url.clone(), method: "GET".into(), priority: priority.map(str::to_string) })
+        .map(|(id, url)| Fetch { id, url: url.clone(), method: "GET".into(), priority: priority.map(str::to_string), privacy_mode: false })
         .collect();
     run_fetches(config, protocol, fetches)
 }

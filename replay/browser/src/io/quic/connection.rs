@@ -29,6 +29,8 @@ pub struct OriginConnection {
     /// tquic's index of the connection, while it lives (tquic reuses indexes afterwards).
     pub index: u64,
     pub origin: OriginAddress,
+    /// It carries requests without credentials: Chromium keeps those apart (privacy mode).
+    pub privacy_mode: bool,
     pub opened: Instant,
     pub closed: Option<Instant>,
     /// tquic is closing it (idle timeout, the server's close): fetches to its origin open another.
@@ -42,10 +44,11 @@ pub struct OriginConnection {
 }
 
 impl OriginConnection {
-    pub fn new(index: u64, origin: OriginAddress, events: Events) -> OriginConnection {
+    pub fn new(index: u64, origin: OriginAddress, privacy_mode: bool, events: Events) -> OriginConnection {
         OriginConnection {
             index,
             origin,
+            privacy_mode,
             opened: Instant::now(),
             closed: None,
             retired: false,

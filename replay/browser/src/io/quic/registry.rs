@@ -27,9 +27,9 @@ impl Registry {
         &self.locals
     }
 
-    /// The connection that takes new fetches to `origin`, if there is one.
-    pub fn current_to(&mut self, origin: &str) -> Option<&mut OriginConnection> {
-        self.conns.iter_mut().find(|c| c.live() && !c.retired && c.origin.origin == origin)
+    /// The connection that takes new fetches to `origin` with or without credentials, if there is one.
+    pub fn current_to(&mut self, origin: &str, privacy_mode: bool) -> Option<&mut OriginConnection> {
+        self.conns.iter_mut().find(|c| c.live() && !c.retired && c.origin.origin == origin && c.privacy_mode == privacy_mode)
     }
 
     fn of(&mut self, conn: &Connection) -> Option<&mut OriginConnection> {

@@ -104,7 +104,8 @@ impl Worker {
             }
             None => return self.fail(fetch, "its origin is not one of the replay's origins".into()),
         };
-        if let Some(c) = self.registry.borrow_mut().current_to(&origin.origin) {
+        let privacy_mode = fetch.privacy_mode;
+        if let Some(c) = self.registry.borrow_mut().current_to(&origin.origin, privacy_mode) {
             let usable =
                 self.endpoint.conn_get_mut(c.index).is_some_and(|conn| !(conn.is_closed() || conn.is_closing() || conn.is_draining()));
             if usable {
@@ -117,7 +118,7 @@ impl Worker {
         // tquic calls the handler from connect, so the registry is not borrowed here.
         match self.endpoint.connect(local, origin.address, Some(&origin.host), None, None, None) {
             Ok(index) => {
-                let mut c = OriginConnection::new(index, origin, self.events.clone());
+                let mut c = OriginConnection::new(index, origin, privacy_mode, self.events.clone());
                 c.queue(fetch);
                 self.registry.borrow_mut().conns.push(c);
             }

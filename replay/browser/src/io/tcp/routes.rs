@@ -1,5 +1,7 @@
 //! Sends each fetch to its origin's task, starting the task the first time the origin is asked
-//! for: HTTP/2 for https origins when the transport speaks it, HTTP/1.x otherwise.
+//! for: HTTP/2 for https origins when the transport speaks it, HTTP/1.x otherwise. An origin has
+//! two tasks, each with connections of its own, as Chromium keys its connection pools by privacy
+//! mode: one for requests with credentials, one for those without (cross-origin CORS fetches).
 
 use super::request::{Origin, Request};
 use super::shared::Shared;
@@ -12,7 +14,8 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 struct Route {
     server: ServerOrigin,
     origin: Arc<Origin>,
-    queue: Option<UnboundedSender<Request>>,
+    /// The task for credentialed requests, then the one for privacy-mode requests.
+    queues: [Option<UnboundedSender<Request>>; 2],
 }
 
 pub(super) struct Routes {
@@ -27,7 +30,7 @@ impl Routes {
             .iter()
             .map(|address| {
                 let (server, origin) = Origin::new(address.clone())?;
-                Ok(Route { server, origin: Arc::new(origin), queue: None })
+                Ok(Route { server, origin: Arc::new(origin), queues: [None, None] })
             })
             .collect::<Result<_, String>>()?;
         Ok(Routes { shared, protocol, routes })
@@ -42,7 +45,7 @@ impl Routes {
             self.shared.fail(fetch.id, &format!("cannot fetch {}: no replay server serves {server}", fetch.url));
             return;
         };
-        let queue = route.queue.get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
+        let queue = route.queues[usize::from(fetch.privacy_mode)].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
         let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority };
         if let Err(unsent) = queue.send(request) {
             self.shared.fail(unsent.0.id, &format!("cannot fetch {}: the transport is finishing", fetch.url));
