@@ -1,5 +1,6 @@
 import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
+import { chunkHolding, firstContentChunk } from "./first-content.js";
 import { blocksText, matchFaces, scanFontFaces, type FontFaceRule } from "./font-faces.js";
 import type { GraphNode, LcpElement } from "./graph.js";
 import { urlKey } from "./url-key.js";
@@ -57,16 +58,25 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
   if (life.firstContentfulPaint !== null) {
     const at = life.firstContentfulPaint;
     fcp = ctx.draft.add({ kind: "fcp", frameId: main.id, label: "first contentful paint", start: at, end: at, duration: 0 });
-    ctx.draft.edge(lastParse(at), fcp, "paint-fcp", "inferred");
+    const painted = paintedAt(ctx, at);
+    const content = firstContentChunk(main.docs[0]!);
+    const chunk = content && content.excluded === null && content.end <= painted + EPS ? content : lastParse(painted);
+    ctx.draft.edge(chunk, fcp, "paint-fcp", "inferred");
     for (const n of made.get(at)!) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
-    for (const n of before(at)) if (blocksRendering(ctx, n)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
+    // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
+    for (const n of before(painted)) if (n.kind === "css" ? blocksRendering(ctx, n) : blocksRendering(ctx, n) && n.end <= (chunk?.start ?? Infinity) + EPS) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
   }
   if (life.largestContentfulPaint !== null) {
     const at = life.largestContentfulPaint;
     const element = life.largestContentfulPaintElement ?? null;
     const lcp = ctx.draft.add({ kind: "lcp", frameId: main.id, label: `largest contentful paint (${describe(element)})`, start: at, end: at, duration: 0, lcp: element });
     ctx.draft.edge(fcp, lcp, "paint-lcp", "inferred");
-    ctx.draft.edge(lastParse(at), lcp, "paint-lcp", "inferred");
+    // The element's own chunk where the source tells it; else whatever was parsed by its frame.
+    const painted = paintedAt(ctx, at);
+    const own = element ? chunkHolding(main.docs[0]!, element.nodeName) : undefined;
+    const sameFrame = life.firstContentfulPaint !== null && paintedAt(ctx, life.firstContentfulPaint) === painted;
+    const chunk = own && own.excluded === null && own.end <= painted + EPS ? own : sameFrame ? undefined : lastParse(painted);
+    ctx.draft.edge(chunk, lcp, "paint-lcp", "inferred");
     for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
     for (const n of contentOf(ctx, element, before(at), body)) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
   }
@@ -80,6 +90,14 @@ export function recordedPaints(ctx: BuildContext): { firstContentfulPaint: numbe
     largestContentfulPaint: life.largestContentfulPaint,
     largestContentfulPaintMissing: life.largestContentfulPaint !== null ? null : life.largestContentfulPaintMissing ?? LCP_UNSAID,
   };
+}
+
+/**
+ * When the frame presented at `at` was painted: the trace's last main-frame `Paint` before it
+ * (presentation comes a compositor frame or more later), or `at` without paint events.
+ */
+function paintedAt(ctx: BuildContext, at: number): number {
+  return ctx.mainPaints.filter((p) => p <= at + EPS).at(-1) ?? at;
 }
 
 /**

@@ -23,6 +23,7 @@ export const FIDELITY_PAGES = {
   worker: "https://www.fidelity.test/worker.html",
   modulePreload: "https://www.fidelity.test/module-preload.html",
   fontDisplay: "https://www.fidelity.test/font-display.html",
+  paintBeforeScript: "https://www.fidelity.test/paint-before-script.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

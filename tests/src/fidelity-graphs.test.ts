@@ -203,4 +203,14 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
       assert.ok(node && node.end < lcp.start, `${font}.woff2 arrived before the paint in the recording`);
     }
   });
+
+  it("a large script at the end of the body: the first contentful paint waits for the heading's parse chunk, not for the script", () => {
+    const g = graphs.get("paintBeforeScript")!;
+    const fcp = g.nodes.find((n) => n.kind === "fcp");
+    assert.ok(fcp, "the page has a first contentful paint");
+    const into = edgesInto(g, fcp);
+    assert.ok(!into.some((p) => p.includes("script")), `the script after the content does not hold the paint: ${into.join(", ")}`);
+    const big = g.nodes.find((n) => n.kind === "script" && n.script!.url === cdn("js/big-body.js"));
+    assert.ok(big && big.end < fcp.start, "in the recording the script had run before the first paint");
+  });
 });

@@ -1,0 +1,54 @@
+import type { DocumentState } from "./context.js";
+import type { GraphNode } from "./graph.js";
+
+/**
+ * The parse chunk that first gave the document something contentful to paint (Paint Timing's
+ * "contentful": text, an image, an SVG or canvas, a form control): from the chunk that reached
+ * `<body>` on, the first whose lines hold such content. Chromium paints what has been parsed while
+ * the parser waits for a script in the body, so the first contentful paint needs this chunk, not
+ * the scripts after it; on a fast recording link they had often run before the first frame anyway.
+ * Undefined when the document or its line ranges are not known.
+ */
+export function firstContentChunk(doc: DocumentState): GraphNode | undefined {
+  const from = doc.parses.findIndex((p) => p.parse!.bodyReached);
+  if (from < 0 || !doc.body) return undefined;
+  const lines = doc.body.toString("utf8").split("\n");
+  for (const [i, chunk] of doc.parses.slice(from).entries()) {
+    const { startLine, endLine } = chunk.parse!;
+    if (startLine === null || endLine === null) return undefined;
+    let text = lines.slice(startLine, endLine + 1).join("\n");
+    if (i === 0) text = text.slice(Math.max(0, text.search(/<body[\s>]/i)));
+    if (hasContent(text)) return chunk;
+  }
+  return undefined;
+}
+
+/** Whether HTML source holds something a paint would count as contentful. */
+export function hasContent(html: string): boolean {
+  const visible = html
+    .replace(/<!--[\s\S]*?-->/g, " ")
+    .replace(/<(script|style|template|noscript)\b[\s\S]*?(<\/\1\s*>|$)/gi, " ");
+  if (/<(img|svg|canvas|video|input|textarea|select|button)\b/i.test(visible)) return true;
+  return /[^\s]/.test(visible.replace(/<[^>]*>?/g, " ").replace(/&nbsp;/g, " "));
+}
+
+/**
+ * The parse chunk that parsed the element Chromium names `nodeName` (`H1 class='title'`,
+ * `DIV id='hero'`), found by its tag and attributes in the document's source; undefined when the
+ * name carries no attribute (a bare `P` could be any paragraph) or the source has no such tag.
+ */
+export function chunkHolding(doc: DocumentState, nodeName: string): GraphNode | undefined {
+  const m = /^([A-Za-z][\w-]*)((?:\s+[\w-]+='[^']*')+)$/.exec(nodeName.trim());
+  if (!m || !doc.body) return undefined;
+  const attrs = [...m[2]!.matchAll(/([\w-]+)='([^']*)'/g)].map(([, name, value]) => ({ name: name!, value: value! }));
+  const lines = doc.body.toString("utf8").split("\n");
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const tag = new RegExp(`<${escape(m[1]!)}\\b[^>]*>`, "i");
+  const line = lines.findIndex((text) => {
+    const found = tag.exec(text)?.[0];
+    return found !== undefined && attrs.every((a) => new RegExp(`\\b${escape(a.name)}\\s*=\\s*["']?${escape(a.value)}["'\\s>]`, "i").test(found));
+  });
+  if (line < 0) return undefined;
+  // Chunks share their boundary lines (a chunk ends partway through one): the later one is sure to hold it.
+  return doc.parses.filter((p) => p.parse!.startLine !== null && p.parse!.endLine !== null && p.parse!.startLine <= line && line <= p.parse!.endLine).at(-1);
+}
