@@ -35,6 +35,8 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   keeps text invisible until they arrive; in recordings without the element's font, every font
  *   loaded before it except those whose faces all paint a fallback first).
  *
+ * Each marker lasts its frame's rendering (timeRendering).
+ *
  * Placed after normalisation, from emulated nodes only, so a paint after the load event (common on
  * small pages) is emulated rather than left out as after-load. The computations a paint's frame
  * showed, and everything they wait for, are emulated even when they ran after load: the paint is
@@ -65,6 +67,7 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     for (const n of made.get(at)!) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
     for (const n of before(painted)) if (n.kind === "css" ? blocksRendering(ctx, n) : blocksRendering(ctx, n) && n.end <= (chunk?.start ?? Infinity) + EPS) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
+    timeRendering(ctx, fcp, painted);
   }
   if (life.largestContentfulPaint !== null) {
     const at = life.largestContentfulPaint;
@@ -79,7 +82,21 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     ctx.draft.edge(chunk, lcp, "paint-lcp", "inferred");
     for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
     for (const n of contentOf(ctx, element, before(at), body)) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
+    timeRendering(ctx, lcp, painted);
   }
+}
+
+/**
+ * A marker's duration is its frame's rendering: from when the main thread's task that painted the
+ * frame began (style, layout, paint; BeginMainFrame), or its last parent ended if that was later,
+ * to the recorded presentation time (raster and compositing come after the paint, on other
+ * threads). The emulated browser presents the paint that long after its parents are done.
+ */
+function timeRendering(ctx: BuildContext, marker: GraphNode, painted: number): void {
+  const task = ctx.tasks.filter((t) => t.start <= painted + EPS && painted <= t.end + EPS).at(-1);
+  const parentsEnd = Math.max(-Infinity, ...ctx.draft.edges.filter((e) => e.to === marker.id).map((e) => ctx.draft.byId.get(e.from)!.end));
+  marker.start = Math.min(marker.end, Math.max(task?.start ?? marker.end, parentsEnd));
+  marker.duration = marker.end - marker.start;
 }
 
 /** The graph's `recorded` paint fields. */

@@ -55,8 +55,13 @@ describe("first and largest contentful paint: recorded by the profiler in Chromi
     const life = recs.get("lcp-image")!.manifest.lifecycle;
     const fcp = only(g, "fcp");
     const lcp = only(g, "lcp");
-    assert.equal(fcp.start, life.firstContentfulPaint);
-    assert.equal(lcp.start, life.largestContentfulPaint);
+    // Each marker ends at the recorded paint and lasts its frame's rendering, which began after what it waited for.
+    assert.equal(fcp.end, life.firstContentfulPaint);
+    assert.equal(lcp.end, life.largestContentfulPaint);
+    for (const m of [fcp, lcp]) {
+      assert.ok(m.duration >= 0 && Math.abs(m.start + m.duration - m.end) < 1e-6, `${m.id}: ${m.start} + ${m.duration} = ${m.end}`);
+      for (const p of parentsOf(g, m)) assert.ok(p.node.end <= m.start + 1e-6, `${m.id} starts at ${m.start}, after ${p.node.id} ended at ${p.node.end}`);
+    }
     assert.equal(fcp.excluded, null);
     assert.equal(lcp.excluded, null, "the paint comes after the load event here, yet it is emulated");
     assert.deepEqual(lcp.lcp, life.largestContentfulPaintElement);

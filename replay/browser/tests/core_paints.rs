@@ -77,3 +77,18 @@ fn paint_metrics_are_in_the_report_as_camel_case() {
     assert_eq!(metrics["largestContentfulPaintMs"], 116.0);
     assert!(metrics["largestContentfulPaintMissing"].is_null());
 }
+
+#[test]
+fn a_paint_is_presented_its_frames_rendering_after_what_it_waits_for_and_blocks_nothing_meanwhile() {
+    let mut page = sync_script_page();
+    page.paint_rendered("fcp", "fcp", 30.0);
+    page.edges("paint-fcp", &[("p1", "fcp"), ("s", "fcp")]);
+    let outcome = Sim::new(&page.graph(), Options::default(), latency(sync_script_latency)).run();
+    // p1 ends at 66: the frame is presented 30 ms later, while DOMContentLoaded goes on at 66.
+    assert_eq!(outcome.metrics.first_contentful_paint_ms, Some(96.0));
+    assert_eq!(outcome.metrics.dom_content_loaded_ms, Some(66.0));
+    let slow = Options { cpu_factor: 2.0, ..Options::default() };
+    let outcome = Sim::new(&page.graph(), slow, latency(sync_script_latency)).run();
+    let dcl = outcome.metrics.dom_content_loaded_ms.unwrap();
+    assert!((outcome.metrics.first_contentful_paint_ms.unwrap() - dcl - 60.0).abs() < 1e-9, "a slower CPU renders slower: {:?}", outcome.metrics);
+}

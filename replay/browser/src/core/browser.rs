@@ -135,7 +135,7 @@ pub struct Browser {
     pub(super) urgency: Urgency,
     pub(super) scheduler: Scheduler,
     pub(super) network: Network,
-    /// Fetches waiting out their dispatch latency: (when they go, node).
+    /// Fetches waiting out their dispatch latency, and paints their frame's rendering: (when they go, node).
     pub(super) dispatching: Vec<(Ms, usize)>,
     pub(super) states: Vec<NodeState>,
     /// Virtual time of the latest input or timeout; never goes back.

@@ -68,6 +68,12 @@ impl Browser {
         self.states[node].ready_at = Some(self.clock);
         let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
         match self.kind(node) {
+            // A paint is presented after its frame's rendering (style, layout, paint, raster,
+            // compositing: the recorded duration), which goes on whatever else runs meanwhile.
+            Kind::Fcp | Kind::Lcp if self.graph.nodes[node].duration > 0.0 => {
+                let cost = (self.graph.nodes[node].duration * self.options.cpu_factor).max(0.0);
+                self.dispatching.push((self.clock + cost, node));
+            }
             Kind::Dcl | Kind::Load | Kind::Fcp | Kind::Lcp => return true,
             Kind::Resource | Kind::Download if self.options.dispatch_latency && self.graph.nodes[node].dispatch_ms > 0.0 => {
                 self.dispatching.push((self.clock + self.graph.nodes[node].dispatch_ms, node));
@@ -171,7 +177,7 @@ impl Browser {
         }
     }
 
-    /// When the next delayed fetch goes.
+    /// When the next delayed fetch goes or paint is presented.
     pub(super) fn next_dispatch(&self) -> Option<Ms> {
         self.dispatching.iter().map(|&(due, _)| due).reduce(f64::min)
     }
@@ -183,7 +189,11 @@ impl Browser {
         };
         let (due, node) = self.dispatching.remove(i);
         self.clock = self.clock.max(due);
-        let done_at_once = if self.kind(node) == Kind::Resource { self.fetch_resource(node) } else { self.download_chunk(node) };
+        let done_at_once = match self.kind(node) {
+            Kind::Resource => self.fetch_resource(node),
+            Kind::Download => self.download_chunk(node),
+            _ => true,
+        };
         if done_at_once {
             self.complete(vec![node]);
         }

@@ -82,7 +82,12 @@ impl Page {
 
     /// A zero-duration marker of the main frame: `fcp` or `lcp` (graph.md, Paint markers).
     pub fn paint(&mut self, id: &str, kind: &str) {
-        self.node(json!({"id": id, "kind": kind, "frameId": MAIN, "duration": 0}));
+        self.paint_rendered(id, kind, 0.0);
+    }
+
+    /// A paint marker whose frame took `rendering` ms to render and present.
+    pub fn paint_rendered(&mut self, id: &str, kind: &str, rendering: f64) {
+        self.node(json!({"id": id, "kind": kind, "frameId": MAIN, "duration": rendering}));
     }
 
     /// Edges `from -> to` for each pair, all with `rule`.
