@@ -71,10 +71,12 @@ export function canonicalGraph(g: Graph): CanonicalGraph {
     if (byId.get(e.from)!.kind === "download" && byId.get(e.to)!.kind === "parse") continue; // which bytes a chunk waited for is timing
     // Which parse chunk or script came before a paint is timing too: Chromium paints when a frame
     // is due and the parser has yielded, e.g. before or after a body script arrives.
-    // So is whether a web font had arrived before a text LCP (the rule takes the fonts loaded by then).
+    // So is whether a web font had arrived before a text LCP (the rule takes the fonts loaded by then),
+    // and which timers and events ran in the frame before the paint's.
     const from = byId.get(e.from)!;
     const paint = e.rule === "paint-fcp" || e.rule === "paint-lcp";
-    if (paint && (from.kind === "parse" || from.kind === "script" || (from.kind === "resource" && from.resource!.resourceType === "Font"))) continue;
+    const timed = ["parse", "script", "timer", "event"].includes(from.kind) || (from.kind === "resource" && from.resource!.resourceType === "Font");
+    if (paint && timed) continue;
     // Whether an edge was observed or inferred can depend on timing (a blocking script runs inside
     // the parser's task or in its own), so the structure compares rules only.
     edges.add(`${a} -> ${b} [${e.rule}]`);

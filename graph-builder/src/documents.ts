@@ -47,11 +47,19 @@ export function buildFrames(ctx: BuildContext, body: (sha: string) => Buffer | n
   }
 }
 
-/** Parse chunk nodes for every ParseHTML activity, then the download chunks they need. */
+/**
+ * Parse chunk nodes for every ParseHTML activity, then the download chunks they need. A parse that
+ * a script ran after DOMContentLoaded (markup a page inserts, which the trace names after the
+ * document) is not the document's: the parser had finished, and taking it for a chunk would make
+ * DOMContentLoaded wait for work that came after it.
+ */
 export function buildDocuments(ctx: BuildContext, activities: Activity[]): void {
   for (const frame of ctx.frames.values()) {
+    // With one document only: the recorded DOMContentLoaded is the frame's first document's.
+    const finished = frame.docs.length === 1 ? (frame.recordedDcl ?? Infinity) : Infinity;
+    const inserted = (a: Activity) => a.interval.start > finished;
     for (const doc of frame.docs) {
-      const parses = activities.filter((a) => a.kind === "parse" && a.frameId === frame.id && sameUrl(parseUrl(a), doc.url));
+      const parses = activities.filter((a) => a.kind === "parse" && a.frameId === frame.id && sameUrl(parseUrl(a), doc.url) && !inserted(a));
       buildChunks(ctx, frame, doc, parses);
     }
   }
