@@ -66,7 +66,7 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     ctx.draft.edge(chunk, fcp, "paint-fcp", "inferred");
     for (const n of made.get(at)!) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
-    for (const n of before(painted)) if (n.kind === "css" ? blocksRendering(ctx, n) : blocksRendering(ctx, n) && n.end <= (chunk?.start ?? Infinity) + EPS) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
+    for (const n of before(painted)) if (blocksRendering(ctx, n) && (n.kind === "css" || n.end <= (chunk?.start ?? Infinity) + EPS)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     timeRendering(ctx, fcp, painted);
   }
   if (life.largestContentfulPaint !== null) {
