@@ -27,6 +27,15 @@ describe("the CLI's options", () => {
     assert.match(r.stderr, /--protocols h9: --protocol "h9": expected one of h1, /);
   });
 
+  it("accuracy names a bad path of a multipath condition and a transport its protocol cannot use", async () => {
+    const path = await runCli(["accuracy", "--conditions", "10:40+5", "--data", tempDir("no-corpus")], 30_000);
+    assert.equal(path.code, 2, path.stderr);
+    assert.match(path.stderr, /--conditions: "10:40\+5" is not RATE_MBIT:RTT_MS/);
+    const stack = await runCli(["accuracy", "--protocols", "h2,h2/quic", "--data", tempDir("no-corpus")], 30_000);
+    assert.equal(stack.code, 2, stack.stderr);
+    assert.match(stack.stderr, /--protocols h2\/quic: --transport "quic": expected one of tcp, mptcp/);
+  });
+
   it("resolves relative paths against the working directory once, and prints them relative to it", async () => {
     const dir = tempDir("cli-paths");
     mkdirSync(join(dir, "work"));

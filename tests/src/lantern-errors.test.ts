@@ -4,8 +4,8 @@ import type { RunResult } from "@pagepath/results";
 import { compareWithChromium, type LanternCell } from "@pagepath/cli/dist/src/lantern-errors.js";
 
 /** A run result with only what the comparison reads: the rest of a run does not change it. */
-function run(site: string, condition: string, client: "chromium" | "emulated", metrics: Record<string, number | null>, status = "ok"): RunResult {
-  return { site: { name: site }, configuration: { network: { name: condition } }, client, status, metrics } as unknown as RunResult;
+function run(site: string, condition: string, client: "chromium" | "emulated", metrics: Record<string, number | null>, status = "ok", protocol = "h2", transport = "tcp"): RunResult {
+  return { site: { name: site }, configuration: { network: { name: condition }, protocol, transport }, client, status, metrics } as unknown as RunResult;
 }
 
 const cell = (site: string, condition: string, fcpMs: number | null, lcpMs: number | null, interactiveMs: number | null, error: string | null = null): LanternCell => ({ site, condition, fcpMs, lcpMs, interactiveMs, error });
@@ -44,5 +44,22 @@ describe("Lantern's error beside the emulated browser's", () => {
     assert.equal(load!.lanternLabel, "Interactive");
     assert.deepEqual(load!.lantern, { cells: 1, medianApePercent: 50, p90ApePercent: 50 });
     assert.deepEqual(load!.emulated, { cells: 1, medianApePercent: 10, p90ApePercent: 10 });
+  });
+});
+
+describe("Lantern beside runs of several stacks", () => {
+  const runs = [
+    run("a", "10mbit-40ms", "chromium", { loadMs: 1000, firstContentfulPaintMs: 400, largestContentfulPaintMs: 500 }),
+    run("a", "10mbit-40ms", "emulated", { loadMs: 1000, firstContentfulPaintMs: 400, largestContentfulPaintMs: 500 }),
+    run("a", "10mbit-40ms", "chromium", { loadMs: 2000, firstContentfulPaintMs: 800, largestContentfulPaintMs: 900 }, "ok", "h2", "mptcp"),
+    run("a", "10mbit-40ms", "emulated", { loadMs: 2200, firstContentfulPaintMs: 800, largestContentfulPaintMs: 900 }, "ok", "h2", "mptcp"),
+  ];
+  const comparisons = compareWithChromium([cell("a", "10mbit-40ms", 400, 500, 1000)], runs);
+
+  it("compares each stack's runs apart, never pooling HTTP/2 over TCP with HTTP/2 over MPTCP", () => {
+    assert.deepEqual(comparisons.map((c) => `${c.stack} ${c.metric}`), ["h2 FCP", "h2 LCP", "h2 load", "h2/mptcp FCP", "h2/mptcp LCP", "h2/mptcp load"]);
+    const load = comparisons.filter((c) => c.metric === "load");
+    assert.deepEqual(load.map((c) => c.cells[0]!.chromiumMs), [1000, 2000]);
+    assert.deepEqual(load.map((c) => c.emulated.medianApePercent), [0, 10]);
   });
 });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readGraphFile, type Graph } from "@pagepath/graph-builder";
@@ -116,5 +116,22 @@ describe("replay clients on corpus sites", () => {
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /4 already in/);
     assert.equal(readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").length, 4);
+  });
+
+  it("pagepath accuracy compares the clients over two-path MPTCP, Chromium through mptcpize, both using both paths", async () => {
+    const out = join(work, "accuracy-mptcp");
+    const r = await runCli(["accuracy", "--data", data, "--sites", SITES[0]!, "--conditions", "10:40+5:100", "--protocols", "h2/mptcp", "--runs", "1", "--out", out], 10 * 60_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const result = JSON.parse(readFileSync(join(out, "accuracy.json"), "utf8"));
+    const load = result.summary.groups.find((g: { metric: string; protocol: string }) => g.metric === "load" && g.protocol === "h2/mptcp");
+    assert.ok(load, JSON.stringify(result.summary.groups.map((g: { metric: string; protocol: string }) => [g.metric, g.protocol])));
+    assert.deepEqual(load.cells.map((c: { condition: string }) => c.condition), ["10mbit-40ms_5mbit-100ms"]);
+    assert.ok(existsSync(join(out, "accuracy-load-h2-mptcp.svg")));
+    const runs = readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l));
+    assert.deepEqual(runs.map((x) => x.client).sort(), ["chromium", "emulated"]);
+    for (const run of runs) {
+      assert.deepEqual(run.configuration.network.paths.map((p: { downMbps: number; rttMs: number }) => [p.downMbps, p.rttMs]), [[10, 40], [5, 100]]);
+      assert.ok(run.paths.every((p: { bytesDown: number }) => p.bytesDown > 10_000), `${run.client}: ${JSON.stringify(run.paths)}`);
+    }
   });
 });

@@ -1,7 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lanternEngine, lanternInputs, readRecordingTrace, simulateLantern } from "@pagepath/lantern";
-import { conditionName, finishedRuns, type Condition } from "@pagepath/runner";
+import { conditionName, type Condition } from "@pagepath/runner";
+import type { RunResult } from "@pagepath/results";
 import { compareWithChromium, type LanternCell, type MetricComparison } from "../lantern-errors.js";
 
 export interface LanternAccuracy {
@@ -16,9 +17,10 @@ export interface LanternAccuracy {
 /**
  * Lantern on each site's recording (DATA/recordings/<site>, the recording its graph was built from)
  * under each condition of an accuracy sweep, compared with the sweep's Chromium runs; writes
- * OUT/lantern.json. A site Lantern cannot simulate is a cell with its error, not a failure of the sweep.
+ * OUT/lantern.json. A site Lantern cannot simulate is a cell with its error, not a failure of the sweep;
+ * so is a condition of several paths, since Lantern simulates one.
  */
-export async function lanternAccuracy(a: { data: string; sites: string[]; conditions: Condition[]; out: string }): Promise<LanternAccuracy> {
+export async function lanternAccuracy(a: { data: string; sites: string[]; conditions: Condition[]; runs: readonly RunResult[]; out: string }): Promise<LanternAccuracy> {
   const cells: LanternCell[] = [];
   const warnings: Record<string, string[]> = {};
   for (const site of a.sites) {
@@ -31,8 +33,9 @@ export async function lanternAccuracy(a: { data: string; sites: string[]; condit
       error = (e as Error).message;
     }
     for (const condition of a.conditions) {
-      const cell: LanternCell = { site, condition: conditionName(condition), fcpMs: null, lcpMs: null, interactiveMs: null, error };
-      if (inputs) {
+      const multipath = (condition.morePaths?.length ?? 0) > 0;
+      const cell: LanternCell = { site, condition: conditionName(condition), fcpMs: null, lcpMs: null, interactiveMs: null, error: multipath ? "Lantern simulates one path" : error };
+      if (inputs && !multipath) {
         try {
           const p = simulateLantern(inputs, { rttMs: condition.rttMs, throughputMbit: condition.rateMbit });
           Object.assign(cell, { fcpMs: p.fcpMs, lcpMs: p.lcpMs, interactiveMs: p.interactiveMs });
@@ -43,7 +46,7 @@ export async function lanternAccuracy(a: { data: string; sites: string[]; condit
       cells.push(cell);
     }
   }
-  const comparison = compareWithChromium(cells, [...finishedRuns(a.out).values()]);
+  const comparison = compareWithChromium(cells, a.runs);
   const file = join(a.out, "lantern.json");
   writeFileSync(file, JSON.stringify({ kind: "pagepath-lantern-accuracy", engine: lanternEngine(), conditions: a.conditions, cells, warnings, comparison }, null, 1) + "\n");
   return { cells, comparison, file };
@@ -56,13 +59,13 @@ export function lanternReport(r: LanternAccuracy): string {
   const lines = [
     "Lantern beside the emulated browser, against Chromium's median per site and condition (absolute percentage error,",
     "over the cells where both have a value):",
-    `  ${"metric".padEnd(28)} ${"cells".padStart(5)}   ${"emulated: median".padStart(16)} ${"p90".padStart(7)}   ${"Lantern: median".padStart(15)} ${"p90".padStart(7)}`,
+    `  ${"stack".padEnd(9)} ${"metric".padEnd(28)} ${"cells".padStart(5)}   ${"emulated: median".padStart(16)} ${"p90".padStart(7)}   ${"Lantern: median".padStart(15)} ${"p90".padStart(7)}`,
     ...r.comparison.map((m) => {
       const name = m.lanternLabel === m.metric ? m.metric : `${m.metric} (Lantern: ${m.lanternLabel})`;
-      return `  ${name.padEnd(28)} ${String(m.emulated.cells).padStart(5)}   ${pct(m.emulated.medianApePercent).padStart(16)} ${pct(m.emulated.p90ApePercent)}   ${pct(m.lantern.medianApePercent).padStart(15)} ${pct(m.lantern.p90ApePercent)}`;
+      return `  ${m.stack.padEnd(9)} ${name.padEnd(28)} ${String(m.emulated.cells).padStart(5)}   ${pct(m.emulated.medianApePercent).padStart(16)} ${pct(m.emulated.p90ApePercent)}   ${pct(m.lantern.medianApePercent).padStart(15)} ${pct(m.lantern.p90ApePercent)}`;
     }),
     "  Lantern predicts no load event: its Interactive stands beside Chromium's load.",
-    ...[...new Map(failed.map((c) => [c.site, c.error])).entries()].map(([site, error]) => `  Lantern could not simulate ${site}: ${error}`),
+    ...[...new Map(failed.map((c) => [`${c.site}|${c.error}`, c])).values()].map((c) => `  Lantern could not simulate ${c.site}${c.error === "Lantern simulates one path" ? ` under ${c.condition}` : ""}: ${c.error}`),
     `Lantern's predictions and errors: ${r.file}`,
     "",
   ];

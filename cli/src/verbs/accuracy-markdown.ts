@@ -45,9 +45,9 @@ export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lante
     lines.push(
       "Lantern (Lighthouse's simulator, docs/lantern.md) beside the emulated browser, over the cells where both have a value; Lantern predicts no load event, so its Interactive stands beside Chromium's load:",
       "",
-      "| metric | cells | emulated: median APE | p90 | Lantern: median APE | p90 |",
-      "|---|---|---|---|---|---|",
-      ...lantern.map((m) => `| ${m.lanternLabel === m.metric ? m.metric : `${m.metric} (Lantern: ${m.lanternLabel})`} | ${m.emulated.cells} | ${pct(m.emulated.medianApePercent)} | ${pct(m.emulated.p90ApePercent)} | ${pct(m.lantern.medianApePercent)} | ${pct(m.lantern.p90ApePercent)} |`),
+      "| metric | protocol | cells | emulated: median APE | p90 | Lantern: median APE | p90 |",
+      "|---|---|---|---|---|---|---|",
+      ...lantern.map((m) => `| ${m.lanternLabel === m.metric ? m.metric : `${m.metric} (Lantern: ${m.lanternLabel})`} | ${m.stack} | ${m.emulated.cells} | ${pct(m.emulated.medianApePercent)} | ${pct(m.emulated.p90ApePercent)} | ${pct(m.lantern.medianApePercent)} | ${pct(m.lantern.p90ApePercent)} |`),
       "",
     );
   }

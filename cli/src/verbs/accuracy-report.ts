@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ACCURACY_METRIC_NOUNS, type AccuracyGroup, type AccuracySample, type AccuracySummary, type RunResult } from "@pagepath/results";
+import { ACCURACY_METRIC_NOUNS, stackLabel, type AccuracyGroup, type AccuracySample, type AccuracySummary, type RunResult } from "@pagepath/results";
 
 /** Cells per group the table shows. */
 const SHOWN = 8;
@@ -11,7 +11,7 @@ export function accuracySample(r: RunResult): AccuracySample {
   return {
     site: r.site.name,
     condition: r.configuration.network.name,
-    protocol: r.configuration.protocol,
+    protocol: stackLabel(r.configuration.protocol, r.configuration.transport),
     client: r.client,
     metrics: {
       load: ok ? m.loadMs : null,
@@ -26,7 +26,8 @@ export function accuracySample(r: RunResult): AccuracySample {
 
 /** The file names of a group's two plots. */
 export function accuracyPlots(g: AccuracyGroup): { scatter: string; byCondition: string } {
-  return { scatter: `accuracy-${g.metric}-${g.protocol}.svg`, byCondition: `accuracy-by-condition-${g.metric}-${g.protocol}.svg` };
+  const stack = g.protocol.replace("/", "-");
+  return { scatter: `accuracy-${g.metric}-${stack}.svg`, byCondition: `accuracy-by-condition-${g.metric}-${stack}.svg` };
 }
 
 /** The table on stdout: one block per metric and protocol, Chromium's own spread beside the error. */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type RunResult } from "@pagepath/results";
-import { cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type SweepItem } from "@pagepath/runner";
+import { cellKey, conditionName, configurationStack, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
@@ -18,7 +18,7 @@ export const accuracyVerb: Verb = {
   name: "accuracy",
   summary: "measure how well the emulated browser predicts Chromium's load, DCL, FCP and LCP times across sites and networks",
   usage: `
-usage: pagepath accuracy [--data DIR] [--sites A,B,...] [--conditions MBIT:RTT,...] [--protocols P,...] [--runs N] [--out DIR] [run options]
+usage: pagepath accuracy [--data DIR] [--sites A,B,...] [--conditions MBIT:RTT[+MBIT:RTT],...] [--protocols P[/T],...] [--runs N] [--out DIR] [run options]
 
 Replays every corpus site under every network condition with both clients, Chromium and the
 emulated browser, --runs times each, through the same topology, and reports, per metric (load,
@@ -31,9 +31,11 @@ OUT/accuracy.json, OUT/accuracy.md (the tables, the command and its scale) and t
 against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
-  --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS})
+  --conditions LIST   rate in Mbit/s and RTT in ms per condition (default ${DEFAULT_CONDITIONS});
+                      "25:20+5:100" adds a second path, used by multipath transports (h2/mptcp)
   --protocols LIST    compare on each of these protocols (h1, h2, h3, ...; default: --protocol's);
-                      each gets its own transport (tcp, or quic for h3) unless --transport is given
+                      each gets its own transport (tcp, or quic for h3) unless --transport is given,
+                      or names one: h2/mptcp is HTTP/2 over MPTCP, Chromium through mptcpize
   --runs N            runs of each client per site, condition and protocol (default 3)
   --out DIR           (default accuracy/<time>)
   --lantern           also run Lighthouse's Lantern on each site's recording under each condition
@@ -56,33 +58,35 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   async run(values) {
     const protocols = values.protocols === undefined ? [String(values.protocol)] : String(values.protocols).split(",").filter(Boolean);
     if (protocols.length === 0) throw new UsageError(`--protocols "${values.protocols}": expected a list such as h1,h2,h3`);
-    const all = protocols.map((protocol) => {
+    const all = protocols.map((stack) => {
+      const [protocol, transport, extra] = stack.split("/");
+      if (extra !== undefined || !protocol) throw new UsageError(`--protocols ${stack}: expected PROTOCOL or PROTOCOL/TRANSPORT, e.g. h2/mptcp`);
       try {
-        return runSettings({ ...values, protocol }, "emulated");
+        return runSettings({ ...values, protocol, ...(transport === undefined ? {} : { transport }) }, "emulated");
       } catch (e) {
-        throw values.protocols !== undefined && e instanceof UsageError ? new UsageError(`--protocols ${protocol}: ${e.message}`) : e;
+        throw values.protocols !== undefined && e instanceof UsageError ? new UsageError(`--protocols ${stack}: ${e.message}`) : e;
       }
     });
     const settings = all[0]!;
     for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic");
     const configurations = all.map((s) => s.configuration);
-    const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
+    const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const out = resolve(String(values.out ?? join("accuracy", timestamp())));
     requireRoot();
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * configurations.length * runs * 2;
     // Runs of other sites, conditions or protocols in the same folder are not part of this sweep:
     // neither counted as done nor summed up.
-    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => cellKey(s, conditionName(c), k.protocol)))));
-    const inScope = (r: RunResult) => scope.has(cellKey(r.site.name, r.configuration.network.name, r.configuration.protocol)) && r.run < runs;
+    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => cellKey(s, conditionName(c), configurationStack(k))))));
+    const inScope = (r: RunResult) => scope.has(cellKey(r.site.name, r.configuration.network.name, configurationStack(r.configuration))) && r.run < runs;
     const already = [...finishedRuns(out).values()].filter(inScope).length;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];
     process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${configurations.length} protocols x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
-    const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${i.configuration.protocol} ${i.client} #${i.run}`;
+    const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${configurationStack(i.configuration)} ${i.client} #${i.run}`;
     await runAccuracySweep(
       { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, timeoutMs: settings.timeoutMs, seed: settings.seed, out },
       {
@@ -103,9 +107,9 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
       writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));
     }
     process.stdout.write(accuracyReport(summary, out, failures));
-    const lantern = values.lantern ? await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, out }) : null;
+    const lantern = values.lantern ? await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, runs: runsDone, out }) : null;
     if (lantern) process.stdout.write(lanternReport(lantern));
-    const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map((c) => c.protocol), runs };
+    const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map(configurationStack), runs };
     writeFileSync(join(out, "accuracy.md"), accuracyMarkdown(summary, scale, lantern?.comparison ?? null));
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail.
     return failures.length === 0 && summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0) ? 0 : 1;
@@ -114,10 +118,14 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
 
 function parseConditions(text: string): Condition[] {
   return text.split(",").map((c) => {
-    const m = /^([\d.]+):([\d.]+)$/.exec(c.trim());
-    const rateMbit = Number(m?.[1]);
-    const rttMs = Number(m?.[2]);
-    if (!m || !(rateMbit > 0) || !(rttMs >= 0)) throw new UsageError(`--conditions: "${c}" is not RATE_MBIT:RTT_MS, e.g. 10:40`);
-    return { rateMbit, rttMs };
+    const paths = c.trim().split("+").map((p): ConditionPath => {
+      const m = /^([\d.]+):([\d.]+)$/.exec(p);
+      const rateMbit = Number(m?.[1]);
+      const rttMs = Number(m?.[2]);
+      if (!m || !(rateMbit > 0) || !(rttMs >= 0)) throw new UsageError(`--conditions: "${c}" is not RATE_MBIT:RTT_MS, e.g. 10:40, or paths joined by +, e.g. 25:20+5:100`);
+      return { rateMbit, rttMs };
+    });
+    const [first, ...more] = paths;
+    return more.length === 0 ? first! : { ...first!, morePaths: more };
   });
 }

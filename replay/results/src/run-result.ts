@@ -40,6 +40,14 @@ export function transportsFor(protocol: Protocol): readonly Transport[] {
 }
 
 /**
+ * How a protocol and transport are named where several are compared: the protocol alone over its
+ * usual transport (h2, h3), "h2/mptcp" over another.
+ */
+export function stackLabel(protocol: Protocol, transport: Transport): string {
+  return transport === transportsFor(protocol)[0] ? protocol : `${protocol}/${transport}`;
+}
+
+/**
  * Why `client` cannot run over `transport`, or null when it can. Chromium has no multipath QUIC: asked
  * for mpquic it would load over single-path QUIC, and the run would be labelled multipath.
  */

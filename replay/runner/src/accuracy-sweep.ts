@@ -1,16 +1,37 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { RunConfiguration, RunResult } from "@pagepath/results";
+import { stackLabel, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
-import { networkSpec, topologyDown, topologyUp } from "./topology.js";
+import { networkSpec, networkUp, topologyDown } from "./topology.js";
 
-/** One network condition of an accuracy sweep. */
-export interface Condition {
+/** One path of a network condition: its rate both ways and its RTT. */
+export interface ConditionPath {
   rateMbit: number;
   rttMs: number;
 }
 
-export const conditionName = (c: Condition) => `${c.rateMbit}mbit-${c.rttMs}ms`;
+/**
+ * One network condition of an accuracy sweep: its first path, and any further paths for multipath
+ * transports (single-path ones use the first alone).
+ */
+export interface Condition extends ConditionPath {
+  morePaths?: ConditionPath[];
+}
+
+const pathName = (p: ConditionPath) => `${p.rateMbit}mbit-${p.rttMs}ms`;
+/** "25mbit-20ms", or "25mbit-20ms_5mbit-100ms" with a second path (a network name has no "+"). */
+export const conditionName = (c: Condition) => [c, ...(c.morePaths ?? [])].map(pathName).join("_");
+
+/** A run's stack as the sweep keys it: "h2", "h3", "h2/mptcp". */
+export const configurationStack = (c: Pick<RunConfiguration, "protocol" | "transport">) => stackLabel(c.protocol, c.transport);
+
+/** Each path as the link emulator takes it, its bottleneck buffer one bandwidth-delay product (at least 16 packets). */
+function conditionPaths(c: Condition): PathConfig[] {
+  return [c, ...(c.morePaths ?? [])].map((p) => {
+    const { queuePackets } = networkSpec("", { paths: 1, rateMbit: p.rateMbit, rttMs: p.rttMs, loss: 0 });
+    return { upMbps: p.rateMbit, downMbps: p.rateMbit, rttMs: p.rttMs, loss: 0, queue: { discipline: "droptail", packets: queuePackets } };
+  });
+}
 
 export interface AccuracySweep {
   graphs: string[];
@@ -40,18 +61,18 @@ export interface SweepCallbacks {
   finished(item: SweepItem, result: RunResult | null, error: string | null): void;
 }
 
-/** One cell of the sweep's grid: a site under one condition over one protocol. */
-export const cellKey = (site: string, condition: string, protocol: string) => `${site}|${condition}|${protocol}`;
-const key = (site: string, condition: string, protocol: string, client: string, run: number) => `${cellKey(site, condition, protocol)}|${client}|${run}`;
+/** One cell of the sweep's grid: a site under one condition over one stack (configurationStack). */
+export const cellKey = (site: string, condition: string, stack: string) => `${site}|${condition}|${stack}`;
+const key = (site: string, condition: string, stack: string, client: string, run: number) => `${cellKey(site, condition, stack)}|${client}|${run}`;
 
-/** Runs already in runs.jsonl, by site, condition, protocol, client and run. */
+/** Runs already in runs.jsonl, by site, condition, stack, client and run. */
 export function finishedRuns(out: string): Map<string, RunResult> {
   const file = join(out, "runs.jsonl");
   const done = new Map<string, RunResult>();
   if (!existsSync(file)) return done;
   for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
     const r = JSON.parse(line) as RunResult;
-    done.set(key(r.site.name, r.configuration.network.name, r.configuration.protocol, r.client, r.run), r);
+    done.set(key(r.site.name, r.configuration.network.name, configurationStack(r.configuration), r.client, r.run), r);
   }
   return done;
 }
@@ -72,15 +93,14 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
         for (let run = 0; run < s.runs; run++) {
           const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
           for (const client of order) {
-            if (!done.has(key(siteName(graph), name, configuration.protocol, client, run))) items.push({ graph, condition, configuration, client, run });
+            if (!done.has(key(siteName(graph), name, configurationStack(configuration), client, run))) items.push({ graph, condition, configuration, client, run });
           }
         }
       }
     }
     if (items.length === 0) continue;
     const net = `acc${process.pid % 10_000}c${ci}`;
-    const spec = networkSpec(name, { paths: 1, rateMbit: condition.rateMbit, rttMs: condition.rttMs, loss: 0 });
-    const topology = await topologyUp(net, spec, s.seed + ci);
+    const topology = await networkUp(net, { name, paths: conditionPaths(condition) }, s.seed + ci, process.cwd());
     try {
       for (const item of items) {
         on.starting(item);
@@ -94,7 +114,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
             topology,
             seed: s.seed + item.run,
             timeoutMs: s.timeoutMs,
-            serverOut: join(s.out, "servers", `${site}-${name}-${item.configuration.protocol}-${item.client}-${item.run}`),
+            serverOut: join(s.out, "servers", `${site}-${name}-${configurationStack(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
             resultFile,
             experiment: "accuracy",
             run: item.run,
