@@ -18,6 +18,8 @@ import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
 import { assignPriorities } from "./priorities.js";
 import { buildResources } from "./resources.js";
 import { mainThreadTrace, type Mark } from "./trace-intervals.js";
+import { linkStyleRecalc } from "./style-recalc.js";
+import { buildRenderNodes } from "./render-tasks.js";
 
 export interface RecordingInput {
   dir: string;
@@ -55,6 +57,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     tasks: [],
     loadDispatches: [],
     mainPaints: [],
+    mainRenders: [],
     computations: [],
   };
   buildFrames(ctx, rec.body);
@@ -69,6 +72,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     ctx.workerUrls = workerUrls(rec.trace);
     ctx.loadDispatches = thread.loadDispatches;
     ctx.mainPaints = thread.paints.get(mainFrameId) ?? [];
+    ctx.mainRenders = thread.renders.get(mainFrameId) ?? [];
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
       if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);
@@ -79,12 +83,14 @@ export function buildGraph(rec: RecordingInput): Graph {
     buildResources(ctx);
     addSourceImports(ctx, rec.body);
     linkActivities(ctx, activities);
+    linkStyleRecalc(ctx);
   } else {
     mode = "network-only";
     ctx.draft.warnings.push("the recording has no trace: built a network-only graph from initiators; computation times are zero");
     buildNetworkOnly(ctx);
   }
   buildMarkers(ctx);
+  buildRenderNodes(ctx);
   breakCycles(ctx.draft);
   normalise(ctx);
   buildPaintMarkers(ctx, rec.body);

@@ -44,7 +44,8 @@ export function canonicalGraph(g: Graph): CanonicalGraph {
   }
   const seen = new Map<string, number>();
   for (const n of [...g.nodes].sort((a, b) => a.start - b.start || a.id.localeCompare(b.id))) {
-    if (key.has(n.id) || skip(n)) continue;
+    // How often the frame rendered before load is timing.
+    if (key.has(n.id) || skip(n) || n.kind === "render") continue;
     let k: string;
     switch (n.kind) {
       case "download": k = `doc:${path(n.resource!.url)}`; break;

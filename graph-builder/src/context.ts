@@ -61,6 +61,8 @@ export interface BuildContext {
   loadDispatches: number[];
   /** When the renderer painted the main frame (trace `Paint` events), sorted; empty without a trace. */
   mainPaints: number[];
+  /** The main thread's tasks that painted the main frame, sorted (trace-intervals.ts `renders`). */
+  mainRenders: Array<{ start: number; end: number }>;
   /** URLs compiled as ES modules (urlKey), from the trace. */
   moduleUrls: Set<string>;
   /** URLs of dedicated workers' scripts (urlKey), from the trace (workers.ts). */

@@ -21,6 +21,7 @@ const KIND_STYLE: Record<NodeKind, { color: string; shape: string }> = {
   event: { color: "#00a000", shape: "box" },
   dcl: { color: "#808080", shape: "diamond" },
   load: { color: "#808080", shape: "octagon" },
+  render: { color: "#008080", shape: "box" },
   fcp: { color: "#9b30ff", shape: "diamond" },
   lcp: { color: "#9b30ff", shape: "octagon" },
 };

@@ -17,6 +17,7 @@ export type NodeKind =
   | "event" // an event handler running
   | "dcl" // DOMContentLoaded completion marker of a frame (zero duration)
   | "load" // load completion marker of a frame (zero duration)
+  | "render" // the main frame's rendering in one task: style, layout, paint
   | "fcp" // the main frame's first contentful paint (zero duration)
   | "lcp"; // the main frame's largest contentful paint (zero duration)
 
@@ -242,4 +243,6 @@ export const RULES: Record<string, string> = {
   worker: "Resource(a worker's script) -> Resource(what the worker requested): the worker's own thread is not in the graph",
   "paint-fcp": "render-blocking style sheets, parser-blocking scripts and the last parse chunk before it -> first contentful paint marker",
   "paint-lcp": "first contentful paint, the largest element's image (or, for text, web fonts) and the last parse chunk before it -> largest contentful paint marker",
+  "style-recalc": "render-blocking style sheet parsed before it -> a resource CSS references (Chromium resolves styles only once every render-blocking sheet is in)",
+  render: "the frame rendered before, the main frame's last computation before it and the render-blocking sheets parsed by then -> a rendering; a rendering -> what its layout requested (CSS-referenced resources, lazy images) and the parse chunk the parser resumed with after it",
 };

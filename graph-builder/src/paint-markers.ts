@@ -3,6 +3,7 @@ import { urlTail } from "./context.js";
 import { chunkHolding, firstContentChunk } from "./first-content.js";
 import { blocksText, matchFaces, scanFontFaces, type FontFaceRule } from "./font-faces.js";
 import type { GraphNode, LcpElement } from "./graph.js";
+import { renderBlockingSheet } from "./style-recalc.js";
 import { urlKey } from "./url-key.js";
 
 /** Paint marks are presentation times; what ended this close before still came before. */
@@ -147,9 +148,7 @@ function emulateWithAncestors(ctx: BuildContext, nodes: GraphNode[]): void {
 /** A render-blocking style sheet, or a script the parser waited for. */
 function blocksRendering(ctx: BuildContext, n: GraphNode): boolean {
   if (n.kind === "script") return n.script!.type === "sync" || n.script!.type === "inline";
-  if (n.kind !== "css") return false;
-  const sheet = ctx.draft.edges.find((e) => e.to === n.id && e.rule === "R18");
-  return ctx.draft.byId.get(sheet?.from ?? "")?.resource?.initiatorType !== "script";
+  return n.kind === "css" && renderBlockingSheet(ctx, n);
 }
 
 /** The resources the largest element's paint waited for (image, or web fonts for text). */

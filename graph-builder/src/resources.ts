@@ -159,6 +159,8 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
     if (sheets.length) {
       d.edge(sheets[sheets.length - 1], node, "R2", "observed");
       node.resource!.lazyBound = true;
+      // The parser had made the element that uses it; the rendering that found it is a `render`
+      // node (render-tasks.ts) when the trace has one.
       const parse = latestBefore(ctx, node.start, (c) => c.kind === "parse" && c.frameId === node.frameId);
       if (parse) d.edge(parse, node, "lazy-binding", "inferred");
       return;

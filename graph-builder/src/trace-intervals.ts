@@ -53,6 +53,8 @@ export interface MainThreadTrace {
   loadDispatches: number[];
   /** When the thread painted each frame's content (`Paint`), per frame id, sorted. */
   paints: Map<string, number[]>;
+  /** The tasks that painted a frame (its rendering: style, layout, paint), per frame id, sorted. */
+  renders: Map<string, Array<{ start: number; end: number }>>;
 }
 
 type RawEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, any> };
@@ -70,13 +72,23 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const tasks: Array<{ start: number; end: number }> = [];
   const loadDispatches: number[] = [];
   const paints = new Map<string, number[]>();
+  const threadTasks = new Map<string, Array<{ start: number; end: number }>>();
+  const threadPaints: Array<{ thread: string; frame: string; at: number }> = [];
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
   for (const e of events) {
-    if (!mainThreads.has(`${e.pid}:${e.tid}`)) continue;
-    if (e.name === "RunTask" && e.ph === "X") tasks.push({ start: ms(e.ts), end: ms(e.ts + (e.dur ?? 0)) });
+    const thread = `${e.pid}:${e.tid}`;
+    if (!mainThreads.has(thread)) continue;
+    if (e.name === "RunTask" && e.ph === "X") {
+      const task = { start: ms(e.ts), end: ms(e.ts + (e.dur ?? 0)) };
+      tasks.push(task);
+      threadTasks.set(thread, [...(threadTasks.get(thread) ?? []), task]);
+    }
     if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
     const frame = e.args?.data?.frame;
-    if (e.name === "Paint" && typeof frame === "string") paints.set(frame, [...(paints.get(frame) ?? []), ms(e.ts)]);
+    if (e.name === "Paint" && typeof frame === "string") {
+      paints.set(frame, [...(paints.get(frame) ?? []), ms(e.ts)]);
+      threadPaints.push({ thread, frame, at: ms(e.ts) });
+    }
     if (MARKS.has(e.name)) {
       marks.push({ name: e.name, at: ms(e.ts), args: e.args ?? {} });
     } else if (INTERVALS.has(e.name)) {
@@ -95,7 +107,19 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   tasks.sort((a, b) => a.start - b.start);
   loadDispatches.sort((a, b) => a - b);
   for (const at of paints.values()) at.sort((a, b) => a - b);
-  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints };
+  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadPaints) };
+}
+
+/** Each frame's painting tasks: the task of the same thread around each of its `Paint` events, once each. */
+function renderTasks(tasks: Map<string, Array<{ start: number; end: number }>>, paints: Array<{ thread: string; frame: string; at: number }>): Map<string, Array<{ start: number; end: number }>> {
+  const renders = new Map<string, Array<{ start: number; end: number }>>();
+  for (const p of paints) {
+    const task = tasks.get(p.thread)?.find((t) => t.start <= p.at && p.at <= t.end);
+    const mine = renders.get(p.frame) ?? [];
+    if (task && !mine.includes(task)) renders.set(p.frame, [...mine, task]);
+  }
+  for (const r of renders.values()) r.sort((a, b) => a.start - b.start);
+  return renders;
 }
 
 function interval(name: string, start: number, end: number, args: Record<string, any>): Interval {

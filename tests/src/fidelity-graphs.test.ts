@@ -74,9 +74,13 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(chunk.startLine! <= 6 && chunk.endLine! >= 6, `chunk L${chunk.startLine}-${chunk.endLine} holds the <body> line`);
   });
 
-  it("a font found by CSS: it hangs off the style sheet that names it and the parse chunk that used it", () => {
-    const parents = parentsOf(graphs.get("fontCss")!, cdn("font.woff2"));
-    assert.ok(parents.includes("R2 css") && parents.includes("lazy-binding parse"), parents.join(", "));
+  it("a font found by CSS: it hangs off the style sheet that names it, the parse chunk that used it and the rendering whose layout asked for it", () => {
+    const g = graphs.get("fontCss")!;
+    const parents = parentsOf(g, cdn("font.woff2"));
+    assert.ok(parents.includes("R2 css") && parents.includes("lazy-binding parse") && parents.includes("render render"), parents.join(", "));
+    const render = g.nodes.find((n) => n.kind === "render" && g.edges.some((e) => e.from === n.id && e.to === g.nodes.find((r) => r.resource?.url === cdn("font.woff2"))!.id))!;
+    assert.ok(render.duration > 0 && render.duration <= render.end - render.start + 1e-9, JSON.stringify(render));
+    assert.ok(edgesInto(g, render).some((e) => e.startsWith("render ")), `a rendering waits for the work before it: ${edgesInto(g, render).join(", ")}`);
   });
 
   it("scripts inserted by scripts: each hangs off the code that inserted it", () => {
@@ -157,7 +161,7 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     const g = graphs.get("cssImport")!;
     assert.ok(parentsOf(g, cdn("css/base.css")).includes("R2 css"), parentsOf(g, cdn("css/base.css")).join(", "));
     const banner = parentsOf(g, cdn("img/banner.png"));
-    assert.ok(banner.includes("R2 css") && banner.includes("lazy-binding parse"), banner.join(", "));
+    assert.ok(banner.includes("R2 css") && banner.includes("lazy-binding parse") && banner.includes("render render"), banner.join(", "));
     assert.deepEqual(loadEdges(g, cdn("img/banner.png")), ["completion-load-raced"]);
     assert.ok(!g.nodes.some((n) => n.kind === "resource" && n.resource!.url === cdn("img/never.png")), "an image no element uses is not fetched");
   });

@@ -54,6 +54,7 @@ const ROLE_OF_KIND: Record<GraphNode["kind"], Role> = {
   css: "computation",
   timer: "computation",
   event: "computation",
+  render: "computation",
   resource: "fetch",
   download: "fetch",
   dcl: "marker",

@@ -47,11 +47,15 @@ pub struct Options {
     /// Hold low-priority requests back as Chromium's network stack does (resource_scheduler.rs);
     /// off, every request goes the moment it is ready.
     pub chromium_request_scheduling: bool,
+    /// Chromium knows the servers prioritise requests (HTTP/2), so its network stack holds none
+    /// back (network_stack_scheduler.rs); HTTP/1.x servers, and HTTP/3 ones Chromium was forced onto
+    /// without an Alt-Svc, it does not.
+    pub servers_prioritize: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false, chromium_request_scheduling: true }
+        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false, chromium_request_scheduling: true, servers_prioritize: true }
     }
 }
 
@@ -154,7 +158,7 @@ impl Browser {
             readiness: Readiness::new(graph, options.preloader),
             urgency: Urgency::new(graph, options.priority),
             scheduler: Scheduler::new(&graph.frames, graph.main_frame),
-            network: Network::new(options.chromium_request_scheduling),
+            network: Network::new(options.chromium_request_scheduling, options.servers_prioritize),
             dispatching: Vec::new(),
             states: vec![fresh; graph.nodes.len()],
             graph: graph.clone(),

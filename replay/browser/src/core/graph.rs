@@ -18,6 +18,9 @@ pub(crate) enum Kind {
     Event,
     Dcl,
     Load,
+    /// The main frame's rendering in one task (style, layout, paint): main-thread work that
+    /// layout's requests and the parser's next chunk wait for (graph.md, `render`).
+    Render,
     /// The main frame's first and largest contentful paint markers (graph.md, Paint markers).
     Fcp,
     Lcp,

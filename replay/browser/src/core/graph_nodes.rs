@@ -5,7 +5,7 @@ use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 14] = [
+const NAMED_RULES: [&str; 16] = [
     "continuation",
     "completion-dcl",
     "completion-load",
@@ -20,6 +20,8 @@ const NAMED_RULES: [&str; 14] = [
     "worker",
     "paint-fcp",
     "paint-lcp",
+    "style-recalc",
+    "render",
 ];
 
 fn is_rule(rule: &str) -> bool {
@@ -51,9 +53,10 @@ fn kind_of(at: &At) -> Result<Kind, String> {
         "event" => Kind::Event,
         "dcl" => Kind::Dcl,
         "load" => Kind::Load,
+        "render" => Kind::Render,
         "fcp" => Kind::Fcp,
         "lcp" => Kind::Lcp,
-        _ => return at.fail("must be one of download, parse, resource, script, css, timer, event, dcl, load, fcp, lcp"),
+        _ => return at.fail("must be one of download, parse, resource, script, css, timer, event, dcl, load, render, fcp, lcp"),
     })
 }
 

@@ -11,6 +11,7 @@ mod network;
 mod priority;
 mod ready;
 mod report;
+mod network_stack_scheduler;
 mod resource_scheduler;
 mod scheduler;
 mod walk;

@@ -4,6 +4,7 @@
 
 use super::browser::{Request, RequestId};
 use super::graph::Graph;
+use super::network_stack_scheduler::NetworkStackScheduler;
 use super::resource_scheduler::{RequestClass, ResourceScheduler};
 use std::collections::{BTreeMap, VecDeque};
 
@@ -18,7 +19,8 @@ enum Purpose {
 struct Flight {
     request: Request,
     purpose: Purpose,
-    /// The resource scheduler let it go: it is in the outbox or handed out.
+    class: RequestClass,
+    /// Both schedulers let it go: it is in the outbox or handed out.
     released: bool,
     handed_out: bool,
     finished: bool,
@@ -79,26 +81,45 @@ pub(crate) struct Network {
     outbox: VecDeque<RequestId>,
     documents: BTreeMap<usize, Document>,
     cache: BTreeMap<String, CacheEntry>,
+    /// The renderer's gate, then the network stack's.
     scheduler: ResourceScheduler,
+    network_stack: NetworkStackScheduler,
 }
 
 impl Network {
-    /// With `chromium_scheduling`, requests wait as Chromium's network stack makes them wait
-    /// (resource_scheduler.rs); without, each goes the moment it is asked for.
-    pub fn new(chromium_scheduling: bool) -> Network {
-        Network { flights: Vec::new(), outbox: VecDeque::new(), documents: BTreeMap::new(), cache: BTreeMap::new(), scheduler: ResourceScheduler::new(chromium_scheduling) }
+    /// With `chromium_scheduling`, requests wait as Chromium's renderer and network stack make them
+    /// wait (resource_scheduler.rs, and network_stack_scheduler.rs unless `servers_prioritize`);
+    /// without, each goes the moment it is asked for.
+    pub fn new(chromium_scheduling: bool, servers_prioritize: bool) -> Network {
+        Network {
+            flights: Vec::new(),
+            outbox: VecDeque::new(),
+            documents: BTreeMap::new(),
+            cache: BTreeMap::new(),
+            scheduler: ResourceScheduler::new(chromium_scheduling),
+            network_stack: NetworkStackScheduler::new(chromium_scheduling && !servers_prioritize),
+        }
     }
 
     fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, released: false, handed_out: false, finished: false });
+        self.flights.push(Flight { request, purpose, class: class.clone(), released: false, handed_out: false, finished: false });
         let started = self.scheduler.ask(id, class);
         self.release(started);
         id
     }
 
+    /// The renderer let `ids` go: each goes on to the network stack's scheduler.
     fn release(&mut self, ids: Vec<RequestId>) {
+        let mut started = Vec::new();
+        for id in ids {
+            started.extend(self.network_stack.ask(id, self.flights[id].class.clone()));
+        }
+        self.send_out(started);
+    }
+
+    fn send_out(&mut self, ids: Vec<RequestId>) {
         for id in ids {
             self.flights[id].released = true;
             self.outbox.push_back(id);
@@ -188,6 +209,8 @@ impl Network {
         let flight = self.flights.get_mut(id).filter(|f| !f.finished)?;
         flight.finished = true;
         let (url, purpose) = (flight.request.url.clone(), flight.purpose);
+        let started = self.network_stack.finished(id);
+        self.send_out(started);
         let started = self.scheduler.finished(id);
         self.release(started);
         let nodes = match purpose {
@@ -219,7 +242,7 @@ impl Network {
             let state = match (flight.handed_out, flight.released) {
                 (true, _) => "in flight",
                 (false, true) => "not handed out yet",
-                (false, false) => "held back by the resource scheduler",
+                (false, false) => "held back by a resource scheduler",
             };
             lines.push(format!("request {} {} {} (node {}) {state}", r.id, r.method, r.url, r.node));
         }

@@ -17,6 +17,7 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Event => "event",
         Kind::Dcl => "DOMContentLoaded marker",
         Kind::Load => "load marker",
+        Kind::Render => "rendering",
         Kind::Fcp => "first contentful paint marker",
         Kind::Lcp => "largest contentful paint marker",
     }

@@ -29,25 +29,29 @@ pub(crate) struct RequestClass {
     /// Chrome's priority as DevTools names it, 0 VeryHigh .. 4 VeryLow; None when unknown.
     pub priority: Option<u8>,
     pub script: bool,
+    /// The URL's host and port, which Chromium's network stack counts requests by; None for a
+    /// frame's document, which the browser process fetches outside either scheduler.
+    pub host: Option<String>,
 }
 
 impl RequestClass {
-    /// From the recorded priority and resource type (`Script`, `Image`, ...; CDP's names).
-    pub fn new(chrome_priority: Option<&str>, resource_type: &str) -> RequestClass {
+    /// From the recorded priority and resource type (`Script`, `Image`, ...; CDP's names) and the URL's host.
+    pub fn new(chrome_priority: Option<&str>, resource_type: &str, host: Option<&str>) -> RequestClass {
         let priority = chrome_priority.and_then(|p| ["VeryHigh", "High", "Medium", "Low", "VeryLow"].iter().position(|&n| n == p)).map(|p| p as u8);
-        RequestClass { priority, script: resource_type == "Script" }
+        RequestClass { priority, script: resource_type == "Script", host: host.map(str::to_owned) }
     }
 
     /// A frame's document: never held, never counted.
     pub fn navigation() -> RequestClass {
-        RequestClass { priority: None, script: false }
+        RequestClass { priority: None, script: false, host: None }
     }
 
     fn important(&self) -> bool {
         self.priority.is_some_and(|p| p <= 1)
     }
 
-    fn delayable(&self) -> bool {
+    /// Below net::MEDIUM (DevTools' High): both schedulers may hold it back.
+    pub(crate) fn delayable(&self) -> bool {
         self.priority.is_some_and(|p| p >= 2)
     }
 
@@ -118,7 +122,7 @@ mod tests {
     use super::*;
 
     fn class(priority: &str, resource_type: &str) -> RequestClass {
-        RequestClass::new(Some(priority), resource_type)
+        RequestClass::new(Some(priority), resource_type, Some("host"))
     }
 
     #[test]
@@ -180,7 +184,7 @@ mod tests {
         let mut s = ResourceScheduler::new(true);
         s.ask(0, class("High", "Script"));
         s.ask(1, class("High", "Script"));
-        assert_eq!(s.ask(2, RequestClass::new(None, "Image")), vec![2]);
+        assert_eq!(s.ask(2, RequestClass::new(None, "Image", Some("host"))), vec![2]);
         let mut off = ResourceScheduler::new(false);
         off.ask(0, class("High", "Script"));
         off.ask(1, class("High", "Script"));

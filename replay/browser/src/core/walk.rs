@@ -5,6 +5,7 @@
 use super::browser::{Browser, NodeTiming, Phase, Request};
 use super::graph::Kind;
 use super::network::Cached;
+use super::network_stack_scheduler::host_of;
 use super::resource_scheduler::RequestClass;
 use super::scheduler::Lane;
 use super::Ms;
@@ -84,7 +85,8 @@ impl Browser {
             _ if segment > 0 => self.scheduler.push(node, frame, Lane::Urgent),
             Kind::Parse => self.scheduler.push(node, frame, Lane::Parse),
             Kind::Script | Kind::Css => self.scheduler.push(node, frame, Lane::Eval),
-            Kind::Event => self.scheduler.push(node, frame, Lane::Urgent),
+            // Chromium's scheduler runs a due frame's rendering before other queued work.
+            Kind::Event | Kind::Render => self.scheduler.push(node, frame, Lane::Urgent),
             Kind::Timer => self.arm_timer(node),
         }
         false
@@ -123,7 +125,7 @@ impl Browser {
     /// What Chromium's network stack knows of a request when it decides whether it may go.
     fn request_class(&self, node: usize) -> RequestClass {
         let fetch = self.graph.nodes[node].fetch.as_ref().expect("fetch nodes carry their resource");
-        RequestClass::new(fetch.chrome_priority.as_deref(), &fetch.resource_type)
+        RequestClass::new(fetch.chrome_priority.as_deref(), &fetch.resource_type, host_of(&fetch.first_url))
     }
 
     /// A resource is fetched, unless the session cache has it or it needs no network.

@@ -1,0 +1,56 @@
+import type { BuildContext } from "./context.js";
+import type { GraphNode } from "./graph.js";
+import { renderBlockingSheet } from "./style-recalc.js";
+
+const EPS = 1e-3;
+
+/**
+ * The main frame's renderings before load, as computations (`render` nodes): each task of the main
+ * thread in which Chromium painted the frame (style, layout, paint; the trace's `Paint` events),
+ * lasting the task less the script, timers and events that ran inside it (they have nodes of their
+ * own). The thesis's model has no such work; Chromium's main thread does it between tasks, and two
+ * things wait for it:
+ *
+ * - what layout requests: a web font or background image CSS references, a lazy image, asked for
+ *   inside the rendering (`render` edge to the resource);
+ * - the parser: after a chunk it yields so that the frame can render, and the next chunk runs after
+ *   the rendering. On real-pdfjs-viewer the parser stopped 17 ms before the end of the document for
+ *   the first frame, whose layout requested the toolbar's 20 images; DOMContentLoaded came after
+ *   the frame, so the load event waited for those images. Without the edge, the emulated browser
+ *   reached DOMContentLoaded and load before asking for them.
+ *
+ * A rendering waits for the frame rendered before it, the last computation of the main frame that
+ * had ended when it began, and the render-blocking style sheets parsed by then: Chromium renders
+ * nothing until every one is in.
+ */
+export function buildRenderNodes(ctx: BuildContext): void {
+  const d = ctx.draft;
+  const main = ctx.frames.get(ctx.mainFrameId)!;
+  const loadAt = main.load?.start ?? Infinity;
+  const inMain = ctx.computations.filter((c) => c.frameId === main.id);
+  const sheets = inMain.filter((c) => c.kind === "css" && renderBlockingSheet(ctx, c));
+  const chunkPairs = main.docs.flatMap((doc) => doc.parses.slice(1).map((p, i) => [doc.parses[i]!, p] as const));
+  const renderBound = d.nodes.filter((n) => n.kind === "resource" && n.frameId === main.id && n.resource!.lazyBound);
+  let previous: GraphNode | undefined;
+  for (const task of ctx.mainRenders.filter((t) => t.start < loadAt)) {
+    const nested = ctx.computations.filter((c) => c.start >= task.start - EPS && c.end <= task.end + EPS).reduce((sum, c) => sum + c.duration, 0);
+    const render = d.add({ kind: "render", frameId: main.id, label: "rendering (style, layout, paint)", start: task.start, end: task.end, duration: Math.max(0, task.end - task.start - nested) });
+    d.edge(previous, render, "render", "observed");
+    d.edge(latestEnded(inMain, task.start), render, "render", "inferred");
+    for (const sheet of sheets) if (sheet.end <= task.start + EPS && sheet.end > (previous?.start ?? -Infinity)) d.edge(sheet, render, "render", "inferred");
+    for (const r of renderBound) if (r.start >= task.start - EPS && r.start <= task.end + EPS) d.edge(render, r, "render", "observed");
+    const resumed = chunkPairs.find(([before, after]) => before.end <= task.start + EPS && after.start >= task.end - EPS);
+    d.edge(render, resumed?.[1], "render", "observed");
+    previous = render;
+  }
+}
+
+/** The computation that ended last by `t` (latest start among those ended). */
+function latestEnded(computations: GraphNode[], t: number): GraphNode | undefined {
+  let best: GraphNode | undefined;
+  for (const c of computations) {
+    if (c.start > t) break;
+    if (c.end <= t + EPS) best = c;
+  }
+  return best;
+}
