@@ -12,6 +12,7 @@ mod priority;
 mod ready;
 mod report;
 mod network_stack_scheduler;
+mod request_gate;
 mod resource_scheduler;
 mod scheduler;
 mod walk;

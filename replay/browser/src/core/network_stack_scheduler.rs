@@ -15,8 +15,8 @@
 //! (kMaxNumDelayableRequestsPerHostPerClient, max_delayable_requests); docs/emulated-browser.md.
 
 use super::browser::RequestId;
+use super::request_gate::{RequestGate, Verdict};
 use super::resource_scheduler::RequestClass;
-use std::collections::BTreeMap;
 
 /// The host and port of a URL as the scheduler groups requests ("cdn.test:8443"), None without one.
 pub(crate) fn host_of(url: &str) -> Option<&str> {
@@ -32,55 +32,42 @@ const MAX_IN_FLIGHT_PER_HOST: usize = 6;
 pub(crate) struct NetworkStackScheduler {
     /// Off when the servers prioritise (HTTP/2): every request goes at once.
     enabled: bool,
-    in_flight: BTreeMap<RequestId, RequestClass>,
-    /// In the order the renderer let them go.
-    waiting: Vec<(RequestId, RequestClass)>,
+    gate: RequestGate,
 }
 
 impl NetworkStackScheduler {
     pub fn new(enabled: bool) -> NetworkStackScheduler {
-        NetworkStackScheduler { enabled, in_flight: BTreeMap::new(), waiting: Vec::new() }
+        NetworkStackScheduler { enabled, gate: RequestGate::default() }
     }
 
     /// The renderer let a request go; returns the requests that go to the network now.
     pub fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
-        self.waiting.push((id, class));
+        self.gate.queue(id, class);
         self.start_what_may()
     }
 
     /// A request is over; returns the requests that go now.
     pub fn finished(&mut self, id: RequestId) -> Vec<RequestId> {
-        self.in_flight.remove(&id);
+        self.gate.finished(id);
         self.start_what_may()
     }
 
     fn start_what_may(&mut self) -> Vec<RequestId> {
-        let mut started = Vec::new();
         // Highest priority first, in arrival order within one (Chromium's queue is a multiset so
         // ordered); unknown priorities are never delayable, so they sort first with the rest.
-        self.waiting.sort_by_key(|(_, c)| c.priority.unwrap_or(0));
-        let mut i = 0;
-        while i < self.waiting.len() {
-            let class = &self.waiting[i].1;
-            if !self.enabled || !class.delayable() {
-                let (id, class) = self.waiting.remove(i);
-                self.in_flight.insert(id, class);
-                started.push(id);
-                continue;
+        self.gate.order_by(|c| c.priority.unwrap_or(0));
+        let enabled = self.enabled;
+        self.gate.start(|in_flight, class| {
+            if !enabled || !class.delayable() {
+                Verdict::Start
+            } else if in_flight.values().filter(|c| c.delayable()).count() >= MAX_DELAYABLE_IN_FLIGHT {
+                Verdict::Stop
+            } else if in_flight.values().filter(|c| c.host.is_some() && c.host == class.host).count() >= MAX_IN_FLIGHT_PER_HOST {
+                Verdict::Wait
+            } else {
+                Verdict::Start
             }
-            if self.in_flight.values().filter(|c| c.delayable()).count() >= MAX_DELAYABLE_IN_FLIGHT {
-                break;
-            }
-            let same_host = self.in_flight.values().filter(|c| c.host.is_some() && c.host == class.host).count();
-            if same_host >= MAX_IN_FLIGHT_PER_HOST {
-                i += 1;
-                continue;
-            }
-            let (id, class) = self.waiting.remove(i);
-            self.in_flight.insert(id, class);
-            started.push(id);
-        }
-        started
+        })
     }
 }
 

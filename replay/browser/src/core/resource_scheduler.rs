@@ -18,7 +18,7 @@
 //! Requests of unknown priority are not held back: without it there is no telling what Chromium did.
 
 use super::browser::RequestId;
-use std::collections::BTreeMap;
+use super::request_gate::{RequestGate, Verdict};
 
 /// How many counted requests may be in flight before a throttleable one waits, in tight mode.
 const TIGHT_LIMIT: usize = 2;
@@ -63,26 +63,25 @@ impl RequestClass {
 pub(crate) struct ResourceScheduler {
     enabled: bool,
     body_reached: bool,
-    in_flight: BTreeMap<RequestId, RequestClass>,
-    /// Requests waiting to start, in the order they were asked for.
-    waiting: Vec<(RequestId, RequestClass)>,
+    /// Waiting in the order they were asked for: one that must wait holds back none behind it.
+    gate: RequestGate,
 }
 
 impl ResourceScheduler {
     /// Off, every request starts the moment it is asked for (PCP's model).
     pub fn new(enabled: bool) -> ResourceScheduler {
-        ResourceScheduler { enabled, body_reached: false, in_flight: BTreeMap::new(), waiting: Vec::new() }
+        ResourceScheduler { enabled, body_reached: false, gate: RequestGate::default() }
     }
 
     /// A request is asked for; returns the requests that start now, in order.
     pub fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
-        self.waiting.push((id, class));
+        self.gate.queue(id, class);
         self.start_what_may()
     }
 
     /// A request is over (done or failed); returns the requests that start now.
     pub fn finished(&mut self, id: RequestId) -> Vec<RequestId> {
-        self.in_flight.remove(&id);
+        self.gate.finished(id);
         self.start_what_may()
     }
 
@@ -92,28 +91,16 @@ impl ResourceScheduler {
         self.start_what_may()
     }
 
-    fn may_start(&self, class: &RequestClass) -> bool {
-        if !self.enabled || self.body_reached || !class.delayable() {
-            return true;
-        }
-        let count = |counted: fn(&RequestClass) -> bool| self.in_flight.values().filter(|c| counted(c)).count();
-        count(RequestClass::delayable) < TIGHT_LIMIT && (!class.throttleable() || count(|c| c.important() || c.throttleable()) < TIGHT_LIMIT)
-    }
-
     fn start_what_may(&mut self) -> Vec<RequestId> {
-        let mut started = Vec::new();
-        // In the order asked for: a request that must wait holds back none behind it that may go.
-        let mut i = 0;
-        while i < self.waiting.len() {
-            if self.may_start(&self.waiting[i].1) {
-                let (id, class) = self.waiting.remove(i);
-                self.in_flight.insert(id, class);
-                started.push(id);
-            } else {
-                i += 1;
+        let held = self.enabled && !self.body_reached;
+        self.gate.start(|in_flight, class| {
+            if !held || !class.delayable() {
+                return Verdict::Start;
             }
-        }
-        started
+            let count = |counted: fn(&RequestClass) -> bool| in_flight.values().filter(|c| counted(c)).count();
+            let may = count(RequestClass::delayable) < TIGHT_LIMIT && (!class.throttleable() || count(|c| c.important() || c.throttleable()) < TIGHT_LIMIT);
+            if may { Verdict::Start } else { Verdict::Wait }
+        })
     }
 }
 

@@ -1,0 +1,56 @@
+//! The queue both of Chromium's request schedulers keep (resource_scheduler.rs in the renderer,
+//! network_stack_scheduler.rs in the network service): requests waiting to start, in an order the
+//! scheduler sets, and those in flight, which its rule counts.
+
+use super::browser::RequestId;
+use super::resource_scheduler::RequestClass;
+use std::collections::BTreeMap;
+
+/// What a scheduler's rule says of a waiting request.
+pub(crate) enum Verdict {
+    Start,
+    /// It waits; later ones may still start.
+    Wait,
+    /// It waits, and so does everything behind it.
+    Stop,
+}
+
+#[derive(Default)]
+pub(crate) struct RequestGate {
+    in_flight: BTreeMap<RequestId, RequestClass>,
+    waiting: Vec<(RequestId, RequestClass)>,
+}
+
+impl RequestGate {
+    pub fn queue(&mut self, id: RequestId, class: RequestClass) {
+        self.waiting.push((id, class));
+    }
+
+    /// A request is over (done or failed).
+    pub fn finished(&mut self, id: RequestId) {
+        self.in_flight.remove(&id);
+    }
+
+    /// Orders the waiting requests (stably) by `key`.
+    pub fn order_by(&mut self, key: impl Fn(&RequestClass) -> u8) {
+        self.waiting.sort_by_key(|(_, c)| key(c));
+    }
+
+    /// Starts, in order, each waiting request `rule` lets go, given what is in flight by then.
+    pub fn start(&mut self, rule: impl Fn(&BTreeMap<RequestId, RequestClass>, &RequestClass) -> Verdict) -> Vec<RequestId> {
+        let mut started = Vec::new();
+        let mut i = 0;
+        while i < self.waiting.len() {
+            match rule(&self.in_flight, &self.waiting[i].1) {
+                Verdict::Start => {
+                    let (id, class) = self.waiting.remove(i);
+                    self.in_flight.insert(id, class);
+                    started.push(id);
+                }
+                Verdict::Wait => i += 1,
+                Verdict::Stop => break,
+            }
+        }
+        started
+    }
+}
