@@ -5,6 +5,7 @@
 use super::browser::{Request, RequestId};
 use super::graph::Graph;
 use super::network_stack_scheduler::NetworkStackScheduler;
+use super::request_gate::GatedScheduler;
 use super::resource_scheduler::{RequestClass, ResourceScheduler};
 use std::collections::{BTreeMap, VecDeque};
 

@@ -15,8 +15,7 @@
 //! (kMaxNumDelayableRequestsPerHostPerClient, max_delayable_requests); docs/emulated-browser.md.
 
 use super::browser::RequestId;
-use super::request_gate::{RequestGate, Verdict};
-use super::resource_scheduler::RequestClass;
+use super::request_gate::{GatedScheduler, RequestGate, Verdict};
 
 /// The host and port of a URL as the scheduler groups requests ("cdn.test:8443"), None without one.
 pub(crate) fn host_of(url: &str) -> Option<&str> {
@@ -39,17 +38,11 @@ impl NetworkStackScheduler {
     pub fn new(enabled: bool) -> NetworkStackScheduler {
         NetworkStackScheduler { enabled, gate: RequestGate::default() }
     }
+}
 
-    /// The renderer let a request go; returns the requests that go to the network now.
-    pub fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
-        self.gate.queue(id, class);
-        self.start_what_may()
-    }
-
-    /// A request is over; returns the requests that go now.
-    pub fn finished(&mut self, id: RequestId) -> Vec<RequestId> {
-        self.gate.finished(id);
-        self.start_what_may()
+impl GatedScheduler for NetworkStackScheduler {
+    fn gate(&mut self) -> &mut RequestGate {
+        &mut self.gate
     }
 
     fn start_what_may(&mut self) -> Vec<RequestId> {
@@ -73,6 +66,7 @@ impl NetworkStackScheduler {
 
 #[cfg(test)]
 mod tests {
+    use super::super::resource_scheduler::RequestClass;
     use super::*;
 
     fn class(priority: &str, resource_type: &str, host: &str) -> RequestClass {

@@ -54,3 +54,24 @@ impl RequestGate {
         started
     }
 }
+
+/// A scheduler over a RequestGate: requests are asked for and finish; each time, its rule starts
+/// what it may.
+pub(crate) trait GatedScheduler {
+    fn gate(&mut self) -> &mut RequestGate;
+
+    /// Starts what the rule lets go now.
+    fn start_what_may(&mut self) -> Vec<RequestId>;
+
+    /// A request is asked for; returns the requests that start now, in order.
+    fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
+        self.gate().queue(id, class);
+        self.start_what_may()
+    }
+
+    /// A request is over (done or failed); returns the requests that start now.
+    fn finished(&mut self, id: RequestId) -> Vec<RequestId> {
+        self.gate().finished(id);
+        self.start_what_may()
+    }
+}

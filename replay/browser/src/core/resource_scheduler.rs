@@ -18,7 +18,7 @@
 //! Requests of unknown priority are not held back: without it there is no telling what Chromium did.
 
 use super::browser::RequestId;
-use super::request_gate::{RequestGate, Verdict};
+use super::request_gate::{GatedScheduler, RequestGate, Verdict};
 
 /// How many counted requests may be in flight before a throttleable one waits, in tight mode.
 const TIGHT_LIMIT: usize = 2;
@@ -73,22 +73,17 @@ impl ResourceScheduler {
         ResourceScheduler { enabled, body_reached: false, gate: RequestGate::default() }
     }
 
-    /// A request is asked for; returns the requests that start now, in order.
-    pub fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
-        self.gate.queue(id, class);
-        self.start_what_may()
-    }
-
-    /// A request is over (done or failed); returns the requests that start now.
-    pub fn finished(&mut self, id: RequestId) -> Vec<RequestId> {
-        self.gate.finished(id);
-        self.start_what_may()
-    }
 
     /// The main frame's parser reached `<body>`; returns the requests that start now.
     pub fn reached_body(&mut self) -> Vec<RequestId> {
         self.body_reached = true;
         self.start_what_may()
+    }
+}
+
+impl GatedScheduler for ResourceScheduler {
+    fn gate(&mut self) -> &mut RequestGate {
+        &mut self.gate
     }
 
     fn start_what_may(&mut self) -> Vec<RequestId> {
