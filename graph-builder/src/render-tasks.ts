@@ -6,7 +6,8 @@ const EPS = 1e-3;
 
 /**
  * The main frame's renderings before load, as computations (`render` nodes): each task of the main
- * thread in which Chromium painted the frame (style, layout, paint; the trace's `Paint` events),
+ * thread in which Chromium styled, laid out or painted the frame (the trace's `UpdateLayoutTree`,
+ * `Layout` and `Paint` events),
  * lasting the task less the script, timers and events that ran inside it (they have nodes of their
  * own). The thesis's model has no such work; Chromium's main thread does it between tasks, and two
  * things wait for it:

@@ -53,7 +53,7 @@ export interface MainThreadTrace {
   loadDispatches: number[];
   /** When the thread painted each frame's content (`Paint`), per frame id, sorted. */
   paints: Map<string, number[]>;
-  /** The tasks that painted a frame (its rendering: style, layout, paint), per frame id, sorted. */
+  /** The tasks that rendered a frame (styled, laid out or painted it), per frame id, sorted. */
   renders: Map<string, Array<{ start: number; end: number }>>;
 }
 
@@ -73,7 +73,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const loadDispatches: number[] = [];
   const paints = new Map<string, number[]>();
   const threadTasks = new Map<string, Array<{ start: number; end: number }>>();
-  const threadPaints: Array<{ thread: string; frame: string; at: number }> = [];
+  const threadRendering: Array<{ thread: string; frame: string; at: number }> = [];
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
   for (const e of events) {
     const thread = `${e.pid}:${e.tid}`;
@@ -85,10 +85,9 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
     }
     if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
     const frame = e.args?.data?.frame;
-    if (e.name === "Paint" && typeof frame === "string") {
-      paints.set(frame, [...(paints.get(frame) ?? []), ms(e.ts)]);
-      threadPaints.push({ thread, frame, at: ms(e.ts) });
-    }
+    if (e.name === "Paint" && typeof frame === "string") paints.set(frame, [...(paints.get(frame) ?? []), ms(e.ts)]);
+    const rendered = e.args?.data?.frame ?? e.args?.beginData?.frame;
+    if (RENDERING.has(e.name) && e.ph !== "E" && typeof rendered === "string") threadRendering.push({ thread, frame: rendered, at: ms(e.ts) });
     if (MARKS.has(e.name)) {
       marks.push({ name: e.name, at: ms(e.ts), args: e.args ?? {} });
     } else if (INTERVALS.has(e.name)) {
@@ -107,13 +106,16 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   tasks.sort((a, b) => a.start - b.start);
   loadDispatches.sort((a, b) => a - b);
   for (const at of paints.values()) at.sort((a, b) => a - b);
-  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadPaints) };
+  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadRendering) };
 }
 
-/** Each frame's painting tasks: the task of the same thread around each of its `Paint` events, once each. */
-function renderTasks(tasks: Map<string, Array<{ start: number; end: number }>>, paints: Array<{ thread: string; frame: string; at: number }>): Map<string, Array<{ start: number; end: number }>> {
+/** The rendering lifecycle's events: a task holding one rendered the frame. */
+const RENDERING = new Set(["UpdateLayoutTree", "Layout", "Paint"]);
+
+/** Each frame's rendering tasks: the task of the same thread around each of its rendering events, once each. */
+function renderTasks(tasks: Map<string, Array<{ start: number; end: number }>>, rendering: Array<{ thread: string; frame: string; at: number }>): Map<string, Array<{ start: number; end: number }>> {
   const renders = new Map<string, Array<{ start: number; end: number }>>();
-  for (const p of paints) {
+  for (const p of rendering) {
     const task = tasks.get(p.thread)?.find((t) => t.start <= p.at && p.at <= t.end);
     const mine = renders.get(p.frame) ?? [];
     if (task && !mine.includes(task)) renders.set(p.frame, [...mine, task]);

@@ -168,7 +168,9 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
 
   it("lazy images: one in view hangs off the parse chunk holding its tag and races load; one far below is never fetched", () => {
     const g = graphs.get("lazyImages")!;
-    assert.deepEqual(parentsOf(g, cdn("img/lazy-near.png")), ["lazy-binding parse"]);
+    // Layout found it: when a rendering task of the trace holds the request, the image hangs off it too.
+    const near = parentsOf(g, cdn("img/lazy-near.png"));
+    assert.ok(near.includes("lazy-binding parse") && near.every((p) => p === "lazy-binding parse" || p === "render render"), near.join(", "));
     assert.deepEqual(loadEdges(g, cdn("img/lazy-near.png")), ["completion-load-raced"]);
     assert.deepEqual(loadEdges(g, cdn("img/eager-far.png")), ["completion-load"], "an eager image far below is fetched and holds load");
     assert.ok(!g.nodes.some((n) => n.kind === "resource" && n.resource!.url === cdn("img/lazy-far.png")));
