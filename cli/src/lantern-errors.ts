@@ -53,13 +53,11 @@ function stats(apes: number[]): ErrorStats {
   return { cells: apes.length, medianApePercent: apes.length ? median(apes) : null, p90ApePercent: apes.length ? percentile(apes, 90) : null };
 }
 
-const runStack = (r: RunResult) => stackLabel(r.configuration.protocol, r.configuration.transport);
-
 /** The median of each client's measured values of one metric over one stack, per site and condition. */
 function medians(runs: readonly RunResult[], stack: string, client: string, runMetric: string): Map<string, number> {
   const values = new Map<string, number[]>();
   for (const r of runs) {
-    if (r.client !== client || r.status !== "ok" || runStack(r) !== stack) continue;
+    if (r.client !== client || r.status !== "ok" || stackLabel(r.configuration) !== stack) continue;
     const v = (r.metrics as unknown as Record<string, number | null | undefined>)[runMetric];
     if (typeof v !== "number" || !Number.isFinite(v)) continue;
     const k = cellKey(r.site.name, r.configuration.network.name);
@@ -72,7 +70,7 @@ const signedPercent = (predicted: number, actual: number) => ((predicted - actua
 
 /** Per stack of the runs (in code-point order), per metric in COMPARED order. */
 export function compareWithChromium(lantern: readonly LanternCell[], runs: readonly RunResult[]): MetricComparison[] {
-  const stacks = [...new Set(runs.map(runStack))].sort();
+  const stacks = [...new Set(runs.map((r) => stackLabel(r.configuration)))].sort();
   return stacks.flatMap((stack) => COMPARED.map((c) => compareOne(stack, c, lantern, runs)));
 }
 

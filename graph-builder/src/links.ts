@@ -4,7 +4,7 @@ import { latestBefore, latestFinished, urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { iframeLoadOf, isWindowLoad } from "./markers.js";
 import { dynamicModuleEntry, linkModuleGraph, moduleTag } from "./modules.js";
-import { renderBlockingSheet } from "./style-recalc.js";
+import { renderBlockingSheets } from "./style-recalc.js";
 import { ruleFor } from "./rules.js";
 import { sameUrl } from "./url-key.js";
 
@@ -125,6 +125,7 @@ function linkCss(ctx: BuildContext, first: GraphNode): void {
  */
 function linkCssBeforeScripts(ctx: BuildContext): void {
   const sheets = [...ctx.segmentNode.values()].filter((n) => n.kind === "css" && n.css!.segment === 0);
+  const blocksRendering = renderBlockingSheets(ctx);
   for (const n of ctx.first.values()) {
     if (n.kind !== "script" || n.script!.segment > 0) continue;
     const type = n.script!.type;
@@ -134,7 +135,7 @@ function linkCssBeforeScripts(ctx: BuildContext): void {
     for (const css of sheets) {
       if (css.frameId !== n.frameId || css.end > n.start) continue;
       const sheetRes = latestResource(ctx, css.css!.url, css.start);
-      if (!sheetRes || sheetRes.start > discovered || (deferred && !renderBlockingSheet(ctx, css))) continue;
+      if (!sheetRes || sheetRes.start > discovered || (deferred && !blocksRendering(css))) continue;
       ctx.draft.edge(css, n, type === "inline" ? "R13" : "R11", "inferred");
     }
   }

@@ -3,7 +3,7 @@ import { urlTail } from "./context.js";
 import { chunkHolding, firstContentChunk } from "./first-content.js";
 import { blocksText, matchFaces, scanFontFaces, type FontFaceRule } from "./font-faces.js";
 import type { GraphNode, LcpElement } from "./graph.js";
-import { renderBlockingSheet } from "./style-recalc.js";
+import { renderBlockingSheets } from "./style-recalc.js";
 import { urlKey } from "./url-key.js";
 
 /** Paint marks are presentation times; what ended this close before still came before. */
@@ -67,7 +67,8 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     ctx.draft.edge(chunk, fcp, "paint-fcp", "inferred");
     for (const n of made.get(at)!) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
-    for (const n of before(painted)) if (blocksRendering(ctx, n) && (n.kind === "css" || n.end <= (chunk?.start ?? Infinity) + EPS)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
+    const sheetBlocks = renderBlockingSheets(ctx);
+    for (const n of before(painted)) if (blocksRendering(sheetBlocks, n) && (n.kind === "css" || n.end <= (chunk?.start ?? Infinity) + EPS)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     timeRendering(ctx, fcp, painted);
   }
   if (life.largestContentfulPaint !== null) {
@@ -146,9 +147,9 @@ function emulateWithAncestors(ctx: BuildContext, nodes: GraphNode[]): void {
 }
 
 /** A render-blocking style sheet, or a script the parser waited for. */
-function blocksRendering(ctx: BuildContext, n: GraphNode): boolean {
+function blocksRendering(sheetBlocks: (css: GraphNode) => boolean, n: GraphNode): boolean {
   if (n.kind === "script") return n.script!.type === "sync" || n.script!.type === "inline";
-  return n.kind === "css" && renderBlockingSheet(ctx, n);
+  return n.kind === "css" && sheetBlocks(n);
 }
 
 /** The resources the largest element's paint waited for (image, or web fonts for text). */

@@ -1,6 +1,6 @@
 import type { BuildContext } from "./context.js";
 import type { GraphNode } from "./graph.js";
-import { renderBlockingSheet } from "./style-recalc.js";
+import { renderBlockingSheets } from "./style-recalc.js";
 
 const EPS = 1e-3;
 
@@ -29,7 +29,8 @@ export function buildRenderNodes(ctx: BuildContext): void {
   const main = ctx.frames.get(ctx.mainFrameId)!;
   const loadAt = main.load?.start ?? Infinity;
   const inMain = ctx.computations.filter((c) => c.frameId === main.id);
-  const sheets = inMain.filter((c) => c.kind === "css" && renderBlockingSheet(ctx, c));
+  const blocks = renderBlockingSheets(ctx);
+  const sheets = inMain.filter((c) => c.kind === "css" && blocks(c));
   const chunkPairs = main.docs.flatMap((doc) => doc.parses.slice(1).map((p, i) => [doc.parses[i]!, p] as const));
   const renderBound = d.nodes.filter((n) => n.kind === "resource" && n.frameId === main.id && n.resource!.lazyBound);
   let previous: GraphNode | undefined;

@@ -14,13 +14,14 @@ const EPS = 1e-3;
  * 1,400 ms after navigation, after the 1.4 MB adminlte.min.css; the emulated browser asked 900 ms
  * early, as soon as all.min.css was in.
  *
- * A sheet counts when it blocks rendering (renderBlockingSheet) and was parsed before the request
+ * A sheet counts when it blocks rendering (renderBlockingSheets) and was parsed before the request
  * was made.
  */
 export function linkStyleRecalc(ctx: BuildContext): void {
   const d = ctx.draft;
   const fromSheet = new Set(d.edges.filter((e) => e.rule === "R2" && d.byId.get(e.from)?.kind === "css").map((e) => e.to));
-  const blocking = ctx.computations.filter((c) => c.kind === "css" && renderBlockingSheet(ctx, c));
+  const blocks = renderBlockingSheets(ctx);
+  const blocking = ctx.computations.filter((c) => c.kind === "css" && blocks(c));
   for (const node of d.nodes) {
     if (node.kind !== "resource" || !fromSheet.has(node.id)) continue;
     for (const sheet of blocking) {
@@ -32,8 +33,12 @@ export function linkStyleRecalc(ctx: BuildContext): void {
 /**
  * Whether a style sheet's evaluation (a `css` node) blocks rendering: every sheet but those a
  * script inserted, which Chromium does not wait for (inline `<style>` counts; it has no file).
+ * The sheets' files are looked up once, so the test is cheap inside loops over sheets and scripts.
  */
-export function renderBlockingSheet(ctx: BuildContext, css: GraphNode): boolean {
-  const file = ctx.draft.edges.find((e) => e.to === css.id && e.rule === "R18");
-  return ctx.draft.byId.get(file?.from ?? "")?.resource?.initiatorType !== "script";
+export function renderBlockingSheets(ctx: BuildContext): (css: GraphNode) => boolean {
+  const scriptInserted = new Set<string>();
+  for (const e of ctx.draft.edges) {
+    if (e.rule === "R18" && ctx.draft.byId.get(e.from)?.resource?.initiatorType === "script") scriptInserted.add(e.to);
+  }
+  return (css) => !scriptInserted.has(css.id);
 }

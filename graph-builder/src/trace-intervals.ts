@@ -81,7 +81,9 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
     if (e.name === "RunTask" && e.ph === "X") {
       const task = { start: ms(e.ts), end: ms(e.ts + (e.dur ?? 0)) };
       tasks.push(task);
-      threadTasks.set(thread, [...(threadTasks.get(thread) ?? []), task]);
+      const mine = threadTasks.get(thread);
+      if (mine) mine.push(task);
+      else threadTasks.set(thread, [task]);
     }
     if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
     const frame = e.args?.data?.frame;

@@ -5,6 +5,9 @@ import { conditionName, type Condition } from "@pagepath/runner";
 import type { RunResult } from "@pagepath/results";
 import { compareWithChromium, type LanternCell, type MetricComparison } from "../lantern-errors.js";
 
+/** Why a condition of several paths has no Lantern cell. */
+const ONE_PATH = "Lantern simulates one path";
+
 export interface LanternAccuracy {
   /** Lantern's predictions, one per site and condition. */
   cells: LanternCell[];
@@ -34,7 +37,7 @@ export async function lanternAccuracy(a: { data: string; sites: string[]; condit
     }
     for (const condition of a.conditions) {
       const multipath = (condition.morePaths?.length ?? 0) > 0;
-      const cell: LanternCell = { site, condition: conditionName(condition), fcpMs: null, lcpMs: null, interactiveMs: null, error: multipath ? "Lantern simulates one path" : error };
+      const cell: LanternCell = { site, condition: conditionName(condition), fcpMs: null, lcpMs: null, interactiveMs: null, error: multipath ? ONE_PATH : error };
       if (inputs && !multipath) {
         try {
           const p = simulateLantern(inputs, { rttMs: condition.rttMs, throughputMbit: condition.rateMbit });
@@ -65,7 +68,7 @@ export function lanternReport(r: LanternAccuracy): string {
       return `  ${m.stack.padEnd(9)} ${name.padEnd(28)} ${String(m.emulated.cells).padStart(5)}   ${pct(m.emulated.medianApePercent).padStart(16)} ${pct(m.emulated.p90ApePercent)}   ${pct(m.lantern.medianApePercent).padStart(15)} ${pct(m.lantern.p90ApePercent)}`;
     }),
     "  Lantern predicts no load event: its Interactive stands beside Chromium's load.",
-    ...[...new Map(failed.map((c) => [`${c.site}|${c.error}`, c])).values()].map((c) => `  Lantern could not simulate ${c.site}${c.error === "Lantern simulates one path" ? ` under ${c.condition}` : ""}: ${c.error}`),
+    ...[...new Map(failed.map((c) => [`${c.site}|${c.error}`, c])).values()].map((c) => `  Lantern could not simulate ${c.site}${c.error === ONE_PATH ? ` under ${c.condition}` : ""}: ${c.error}`),
     `Lantern's predictions and errors: ${r.file}`,
     "",
   ];

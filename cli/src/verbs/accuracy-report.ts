@@ -11,7 +11,7 @@ export function accuracySample(r: RunResult): AccuracySample {
   return {
     site: r.site.name,
     condition: r.configuration.network.name,
-    protocol: stackLabel(r.configuration.protocol, r.configuration.transport),
+    protocol: stackLabel(r.configuration),
     client: r.client,
     metrics: {
       load: ok ? m.loadMs : null,

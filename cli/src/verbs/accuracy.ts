@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { accuracyScatterSvg, apeByConditionSvg, summariseAccuracy, type RunResult } from "@pagepath/results";
-import { cellKey, conditionName, configurationStack, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
+import { accuracyScatterSvg, apeByConditionSvg, stackLabel, summariseAccuracy, type RunResult } from "@pagepath/results";
+import { cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { timestamp } from "../timestamp.js";
@@ -80,13 +80,13 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const total = wanted.length * conditions.length * configurations.length * runs * 2;
     // Runs of other sites, conditions or protocols in the same folder are not part of this sweep:
     // neither counted as done nor summed up.
-    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => cellKey(s, conditionName(c), configurationStack(k))))));
-    const inScope = (r: RunResult) => scope.has(cellKey(r.site.name, r.configuration.network.name, configurationStack(r.configuration))) && r.run < runs;
+    const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => cellKey(s, conditionName(c), stackLabel(k))))));
+    const inScope = (r: RunResult) => scope.has(cellKey(r.site.name, r.configuration.network.name, stackLabel(r.configuration))) && r.run < runs;
     const already = [...finishedRuns(out).values()].filter(inScope).length;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];
     process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${configurations.length} protocols x ${runs} runs x 2 clients = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
-    const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${configurationStack(i.configuration)} ${i.client} #${i.run}`;
+    const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${stackLabel(i.configuration)} ${i.client} #${i.run}`;
     await runAccuracySweep(
       { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, timeoutMs: settings.timeoutMs, seed: settings.seed, out },
       {
@@ -109,7 +109,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     process.stdout.write(accuracyReport(summary, out, failures));
     const lantern = values.lantern ? await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, runs: runsDone, out }) : null;
     if (lantern) process.stdout.write(lanternReport(lantern));
-    const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map(configurationStack), runs };
+    const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map(stackLabel), runs };
     writeFileSync(join(out, "accuracy.md"), accuracyMarkdown(summary, scale, lantern?.comparison ?? null));
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail.
     return failures.length === 0 && summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0) ? 0 : 1;

@@ -40,10 +40,10 @@ export function transportsFor(protocol: Protocol): readonly Transport[] {
 }
 
 /**
- * How a protocol and transport are named where several are compared: the protocol alone over its
- * usual transport (h2, h3), "h2/mptcp" over another.
+ * How a run's protocol and transport are named where several are compared: the protocol alone over
+ * its usual transport (h2, h3), "h2/mptcp" over another.
  */
-export function stackLabel(protocol: Protocol, transport: Transport): string {
+export function stackLabel({ protocol, transport }: { protocol: Protocol; transport: Transport }): string {
   return transport === transportsFor(protocol)[0] ? protocol : `${protocol}/${transport}`;
 }
 

@@ -22,9 +22,6 @@ const pathName = (p: ConditionPath) => `${p.rateMbit}mbit-${p.rttMs}ms`;
 /** "25mbit-20ms", or "25mbit-20ms_5mbit-100ms" with a second path (a network name has no "+"). */
 export const conditionName = (c: Condition) => [c, ...(c.morePaths ?? [])].map(pathName).join("_");
 
-/** A run's stack as the sweep keys it: "h2", "h3", "h2/mptcp". */
-export const configurationStack = (c: Pick<RunConfiguration, "protocol" | "transport">) => stackLabel(c.protocol, c.transport);
-
 /** Each path as the link emulator takes it, its bottleneck buffer one bandwidth-delay product (at least 16 packets). */
 function conditionPaths(c: Condition): PathConfig[] {
   return [c, ...(c.morePaths ?? [])].map((p) => {
@@ -61,7 +58,7 @@ export interface SweepCallbacks {
   finished(item: SweepItem, result: RunResult | null, error: string | null): void;
 }
 
-/** One cell of the sweep's grid: a site under one condition over one stack (configurationStack). */
+/** One cell of the sweep's grid: a site under one condition over one stack (stackLabel). */
 export const cellKey = (site: string, condition: string, stack: string) => `${site}|${condition}|${stack}`;
 const key = (site: string, condition: string, stack: string, client: string, run: number) => `${cellKey(site, condition, stack)}|${client}|${run}`;
 
@@ -72,7 +69,7 @@ export function finishedRuns(out: string): Map<string, RunResult> {
   if (!existsSync(file)) return done;
   for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
     const r = JSON.parse(line) as RunResult;
-    done.set(key(r.site.name, r.configuration.network.name, configurationStack(r.configuration), r.client, r.run), r);
+    done.set(key(r.site.name, r.configuration.network.name, stackLabel(r.configuration), r.client, r.run), r);
   }
   return done;
 }
@@ -93,7 +90,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
         for (let run = 0; run < s.runs; run++) {
           const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
           for (const client of order) {
-            if (!done.has(key(siteName(graph), name, configurationStack(configuration), client, run))) items.push({ graph, condition, configuration, client, run });
+            if (!done.has(key(siteName(graph), name, stackLabel(configuration), client, run))) items.push({ graph, condition, configuration, client, run });
           }
         }
       }
@@ -114,7 +111,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
             topology,
             seed: s.seed + item.run,
             timeoutMs: s.timeoutMs,
-            serverOut: join(s.out, "servers", `${site}-${name}-${configurationStack(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
+            serverOut: join(s.out, "servers", `${site}-${name}-${stackLabel(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
             resultFile,
             experiment: "accuracy",
             run: item.run,

@@ -13,7 +13,7 @@ export { browserArgs, runEmulatedClient } from "./emulated-client.js";
 export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumOptions } from "./chromium-client.js";
 export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
 export type { ClientReport } from "./client-report.js";
-export { runAccuracySweep, finishedRuns, cellKey, conditionName, configurationStack, type AccuracySweep, type Condition, type ConditionPath, type SweepItem } from "./accuracy-sweep.js";
+export { runAccuracySweep, finishedRuns, cellKey, conditionName, type AccuracySweep, type Condition, type ConditionPath, type SweepItem } from "./accuracy-sweep.js";
 export { networkUp } from "./topology.js";
 export { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
 export { runCell, cellTopologyName, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
