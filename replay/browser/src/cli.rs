@@ -23,8 +23,8 @@ replay servers that origins.json names, and prints one JSON report line.
   --priority none|browser|mime|critical-path|depth   what requests ask the server for
   --no-preloader         do not fetch ahead of a blocked parser
   --cpu-factor F         multiply every computation's duration (default 1)
-  --dispatch recorded|none   send each request as long after its parents as the recorded
-                         browser did (default), or at once as PCP did
+  --dispatch recorded|none   send each request, and start parsing each document, as long after
+                         its parents as the recorded browser did (default), or at once as PCP did
   --request-scheduling chromium|none   hold low-priority requests back as Chromium's network
                          stack does (default), or send each the moment it is ready as PCP did
   --wait-for dcl|load|graph               the completion that ends the run (default graph)

@@ -225,3 +225,34 @@ fn an_image_rendering_asked_for_holds_load_only_if_asked_for_before_the_rest_was
     assert_eq!(outcome.metrics.load_ms, Some(21.0));
     assert_eq!(sim.issued_at("https://a.test/bg.png"), 26.0);
 }
+
+/// The chunked page as recorded: d0 ended at 5 ms and the parser started 20 ms later, while the
+/// navigation committed to the renderer; a script's `document.write` (w) parsed at once after it.
+fn committed_page() -> Page {
+    let mut page = chunked_page();
+    page.set("d0", "/end", 5.into());
+    page.set("p0", "/start", 25.into());
+    page.script("s", MAIN, 4.0);
+    page.parse("w", MAIN, 1.0);
+    page.set("s", "/end", 30.into());
+    page.set("w", "/start", 30.into());
+    page.edges("R3", &[("p0", "s")]);
+    page.edges("R4", &[("s", "w")]);
+    page.edges("completion-dcl", &[("w", "dcl")]);
+    page
+}
+
+#[test]
+fn a_documents_first_parse_chunk_waits_for_the_recorded_commit_and_no_other_does() {
+    let answer = || Box::new(|_: &Request| vec![Answer::Bytes(10.0, 500), Answer::Bytes(60.0, 1000), Answer::Complete(80.0, 1200)]);
+    let timed = Options { dispatch_latency: true, ..Options::default() };
+    let outcome = Sim::new(&committed_page().graph(), timed, answer()).run();
+    // d0 ends at 10; p0 waits the recorded 20 ms: 30..35. p1 follows d1 (60) with no gap of its
+    // own, and the script's document.write w follows s (35..39) at once.
+    assert_times(&outcome, "p0", 30.0, 35.0);
+    assert_times(&outcome, "s", 35.0, 39.0);
+    assert_times(&outcome, "w", 39.0, 40.0);
+    assert_times(&outcome, "p1", 60.0, 65.0);
+    let untimed = Sim::new(&committed_page().graph(), Options::default(), answer()).run();
+    assert_times(&untimed, "p0", 10.0, 15.0);
+}

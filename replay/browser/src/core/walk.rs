@@ -76,7 +76,7 @@ impl Browser {
                 self.dispatching.push((self.clock + cost, node));
             }
             Kind::Dcl | Kind::Load | Kind::Fcp | Kind::Lcp => return true,
-            Kind::Resource | Kind::Download if self.options.dispatch_latency && self.graph.nodes[node].dispatch_ms > 0.0 => {
+            Kind::Resource | Kind::Download | Kind::Parse if self.options.dispatch_latency && self.graph.nodes[node].dispatch_ms > 0.0 => {
                 self.dispatching.push((self.clock + self.graph.nodes[node].dispatch_ms, node));
             }
             Kind::Resource => return self.fetch_resource(node),
@@ -184,7 +184,7 @@ impl Browser {
         self.dispatching.iter().map(|&(due, _)| due).reduce(f64::min)
     }
 
-    /// Sends the fetch whose dispatch latency is over first, if one is by `now`.
+    /// Sends the fetch (or queues the parse chunk) whose dispatch latency is over first, if one is by `now`.
     fn send_delayed(&mut self, now: Ms) -> bool {
         let Some(i) = self.next_dispatch().filter(|&due| due <= now).and_then(|due| self.dispatching.iter().position(|&(d, _)| d == due)) else {
             return false;
@@ -194,6 +194,11 @@ impl Browser {
         let done_at_once = match self.kind(node) {
             Kind::Resource => self.fetch_resource(node),
             Kind::Download => self.download_chunk(node),
+            Kind::Parse => {
+                let frame = self.graph.nodes[node].frame;
+                self.scheduler.push(node, frame, Lane::Parse);
+                false
+            }
             _ => true,
         };
         if done_at_once {

@@ -80,12 +80,12 @@ impl Page {
             "timer": {"timerId": 1, "timeoutMs": timeout_ms, "singleShot": true, "fire": 0, "segment": 0}}));
     }
 
-    /// A zero-duration marker of the main frame: `fcp` or `lcp` (graph.md, Paint markers).
     /// A rendering of the main frame (style, layout, paint) taking `duration` ms of its main thread.
     pub fn render(&mut self, id: &str, duration: f64) {
         self.node(json!({"id": id, "kind": "render", "frameId": MAIN, "duration": duration}));
     }
 
+    /// A zero-duration marker of the main frame: `fcp` or `lcp` (graph.md, Paint markers).
     pub fn paint(&mut self, id: &str, kind: &str) {
         self.paint_rendered(id, kind, 0.0);
     }
