@@ -88,6 +88,14 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     for (const url of [cdn("js/loader.js"), cdn("js/chunk-1.js"), cdn("js/chunk-2.js"), cdn("img/from-chunk.png")]) {
       assert.ok(parentsOf(g, url).includes("R2 script"), `${url}: ${parentsOf(g, url).join(", ")}`);
     }
+    // Each holds load until it has run, not only until its file is in (HTML's "delay the load event").
+    const load = g.frames.find((f) => f.id === g.mainFrame)!.load;
+    for (const url of [cdn("js/loader.js"), cdn("js/chunk-1.js"), cdn("js/chunk-2.js")]) {
+      const runs = g.nodes.filter((n) => n.kind === "script" && n.script!.url === url);
+      const holding = runs.filter((n) => g.edges.some((e) => e.from === n.id && e.to === load && e.rule === "completion-load"));
+      assert.equal(holding.length, 1, `${url}: one run of it holds load (${runs.map((n) => n.id).join(", ")})`);
+      assert.ok(holding[0]!.end <= g.recorded.load! + 1e-6, `${url} ran by load (${holding[0]!.end} against ${g.recorded.load} ms)`);
+    }
   });
 
   it("an XHR started before load does not hold the load event", () => {
