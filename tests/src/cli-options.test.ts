@@ -36,6 +36,12 @@ describe("the CLI's options", () => {
     assert.match(stack.stderr, /--protocols h2\/quic: --transport "quic": expected one of tcp, mptcp/);
   });
 
+  it("accuracy names a client it does not know in --clients", async () => {
+    const r = await runCli(["accuracy", "--clients", "chromium,firefox", "--data", tempDir("no-corpus")], 30_000);
+    assert.equal(r.code, 2, r.stderr);
+    assert.match(r.stderr, /--clients "chromium,firefox": expected chromium, emulated or both/);
+  });
+
   it("resolves relative paths against the working directory once, and prints them relative to it", async () => {
     const dir = tempDir("cli-paths");
     mkdirSync(join(dir, "work"));

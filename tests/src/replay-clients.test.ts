@@ -100,11 +100,17 @@ describe("replay clients on corpus sites", () => {
     });
   });
 
-  it("pagepath accuracy compares the clients per site and condition, and resumes", async () => {
+  it("pagepath accuracy gathers Chromium's runs, then compares the clients per site and condition, and resumes", async () => {
     const out = join(work, "accuracy");
     const args = ["accuracy", "--data", data, "--sites", SITES[0]!, "--conditions", "20:20,5:100", "--runs", "1", "--out", out];
+    const chromium = await runCli([...args, "--clients", "chromium"], 10 * 60_000);
+    assert.equal(chromium.code, 0, chromium.stdout + chromium.stderr);
+    assert.match(chromium.stderr, /x 1 client = 2 loads/);
+    const clients = readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).client);
+    assert.deepEqual(clients, ["chromium", "chromium"]);
     const r = await runCli(args, 10 * 60_000);
     assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /= 4 loads, 2 already in/);
     const result = JSON.parse(readFileSync(join(out, "accuracy.json"), "utf8"));
     const load = result.summary.groups.find((g: { metric: string; protocol: string }) => g.metric === "load" && g.protocol === "h2");
     assert.ok(load, `a load-time group for h2: ${JSON.stringify(result.summary.groups.map((g: { metric: string; protocol: string }) => [g.metric, g.protocol]))}`);

@@ -41,6 +41,11 @@ export interface AccuracySweep {
   configurations: Omit<RunConfiguration, "network">[];
   timeoutMs: number;
   seed: number;
+  /**
+   * Which clients run (default both). Chromium's runs do not depend on the model, so a long sweep
+   * can gather them first and the emulated browser's later, after each change to the model.
+   */
+  clients?: SweepItem["client"][];
   /** Folder of runs.jsonl (appended as runs finish, so a sweep resumes) and the servers' logs. */
   out: string;
 }
@@ -89,7 +94,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
       for (const configuration of s.configurations) {
         for (let run = 0; run < s.runs; run++) {
           const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
-          for (const client of order) {
+          for (const client of order.filter((c) => s.clients?.includes(c) ?? true)) {
             if (!done.has(key(siteName(graph), name, stackLabel(configuration), client, run))) items.push({ graph, condition, configuration, client, run });
           }
         }
