@@ -1,22 +1,24 @@
 #!/usr/bin/env bash
 # Unpacks the registry's tquic 1.6.0 into replay/patched/tquic-1.6.0 (ignored by git) and applies
-# replay/patches/tquic-1.6.0-scheduler-hook.patch, the public hook through which pagepath's
-# multipath schedulers drive tquic (docs/multipath-schedulers.md). replay/Cargo.toml's
-# [patch.crates-io] builds from there. Run by scripts/install.sh; safe to run again: a copy made
-# from the same crate and the same patch is left alone, so cargo does not rebuild tquic (and its
-# BoringSSL) for nothing.
+# pagepath's patches to it from replay/patches: the public hook through which pagepath's
+# multipath schedulers drive tquic (scheduler-hook, docs/multipath-schedulers.md) and Chromium's
+# ack decimation for the emulated browser's client (ack-decimation, docs/emulated-browser.md).
+# replay/Cargo.toml's [patch.crates-io] builds from there. Run by scripts/install.sh; safe to run
+# again: a copy made from the same crate and the same patches is left alone, so cargo does not
+# rebuild tquic (and its BoringSSL) for nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VERSION=1.6.0
-PATCH=replay/patches/tquic-$VERSION-scheduler-hook.patch
+# in this order: the second was made on top of the first
+PATCHES=(replay/patches/tquic-$VERSION-scheduler-hook.patch replay/patches/tquic-$VERSION-ack-decimation.patch)
 DEST=replay/patched/tquic-$VERSION
 STAMP=$DEST/.pagepath-patch
 
 # the registry's sha256 of tquic-1.6.0.crate, as Cargo.lock had it before the patch replaced the
 # registry source: the copy is patched from exactly those bytes.
 CHECKSUM=366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82218bd347
-want="crate $CHECKSUM patch $(sha256sum "$PATCH" | cut -d' ' -f1)"
+want="crate $CHECKSUM patches $(sha256sum "${PATCHES[@]}" | cut -d' ' -f1 | tr '\n' ' ')"
 if [ -f "$STAMP" ] && [ "$(cat "$STAMP")" = "$want" ]; then exit 0; fi
 
 cache="${CARGO_HOME:-$HOME/.cargo}/registry/cache"
@@ -41,15 +43,17 @@ if [ "$got" != "$CHECKSUM" ]; then
   exit 1
 fi
 
-echo "install: patching tquic $VERSION ($PATCH)"
+echo "install: patching tquic $VERSION (${PATCHES[*]})"
 work="$DEST.new"
 rm -rf "$work" && mkdir -p "$work"
 # tar keeps the archive's mtimes, so BoringSSL's sources look unchanged to its incremental build.
 tar -xzf "$crate" -C "$work" --strip-components=1
-if ! patch --quiet --batch --forward -p1 -d "$work" <"$PATCH"; then
-  rm -rf "$work"
-  echo "patch-tquic: $PATCH does not apply to tquic $VERSION (see docs/multipath-schedulers.md, updating the patch)" >&2
-  exit 1
-fi
+for patch in "${PATCHES[@]}"; do
+  if ! patch --quiet --batch --forward -p1 -d "$work" <"$patch"; then
+    rm -rf "$work"
+    echo "patch-tquic: $patch does not apply to tquic $VERSION with the patches before it (see docs/multipath-schedulers.md, updating the patch)" >&2
+    exit 1
+  fi
+done
 echo "$want" >"$work/.pagepath-patch"
 rm -rf "$DEST" && mv "$work" "$DEST"

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readGraphFile, type Graph } from "@pagepath/graph-builder";
@@ -60,6 +60,19 @@ describe("replay clients on corpus sites", () => {
         }
       }
     });
+  });
+
+  it("over HTTP/3 both clients acknowledge as Chromium's QUIC does: once 100 packets are in, about every tenth", async () => {
+    // 5 Mbit/s and 100 ms: packets arrive one by one, and a quarter of the RTT spans about ten.
+    for (const client of ["emulated", "chromium"]) {
+      const out = join(work, `acks-${client}.json`);
+      const r = await runCli(["replay", join(data, "graphs", "real-sb-admin-2.json"), "--client", client, "--rate-mbit", "5", "--rtt-ms", "100", "--protocol", "h3", "--qlog", "--out", out], 180_000);
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      const { sent, acks } = busiestQuicConnection(join(work, `acks-${client}.servers`, "qlog"));
+      assert.ok(sent >= 100, `${client}: the busiest connection sent ${sent} packets past the 110th, too few to tell`);
+      // Every second packet, as tquic acknowledges by default, would be about sent / 2.
+      assert.ok(acks * 4 < sent, `${client}: ${acks} acknowledgements for ${sent} packets past the 110th`);
+    }
   });
 
   it("the emulated browser's HTTP/1.x modes: a connection per request, k keep-alive connections, pipelining", async () => {
@@ -141,3 +154,19 @@ describe("replay clients on corpus sites", () => {
     }
   });
 });
+
+/**
+ * In the server's qlog of the connection that sent the most 1-RTT packets: how many it sent
+ * numbered past 110, and how many client packets acknowledged one of those.
+ */
+function busiestQuicConnection(dir: string): { sent: number; acks: number } {
+  const counts = readdirSync(dir).map((f) => {
+    const events = readFileSync(join(dir, f), "utf8").split("\x1e").map((t) => t.trim()).filter(Boolean).map((t) => JSON.parse(t));
+    const oneRtt = events.filter((e) => e.data?.header?.packet_type === "1RTT");
+    const sent = oneRtt.filter((e) => e.name === "quic:packet_sent" && e.data.header.packet_number > 110).length;
+    const acks = oneRtt.filter((e) => e.name === "quic:packet_received").filter((e) =>
+      (e.data.frames ?? []).some((fr: { frame_type: string; acked_ranges?: number[][] }) => fr.frame_type === "ack" && Math.max(...(fr.acked_ranges ?? []).flat()) > 110)).length;
+    return { sent, acks };
+  });
+  return counts.reduce((a, b) => (b.sent > a.sent ? b : a), { sent: 0, acks: 0 });
+}

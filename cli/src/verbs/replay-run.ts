@@ -23,7 +23,9 @@ real connections; with --client chromium, Debian's Chromium loads the page, cold
                           0, as a backup: MPTCP's endpoint flag, and pagepath's multipath QUIC
                           schedulers use it only while no other path is usable)
   --recording DIR         the recording to serve (default: the one the graph was built from)
-  --out FILE              the run result (default runs/<graph>-<client>-<time>.json)${RUN_OPTIONS_HELP}
+  --out FILE              the run result (default runs/<graph>-<client>-<time>.json); the servers'
+                          logs go to the folder beside it, FILE without .json plus .servers
+  --qlog                  keep the servers' qlog of each QUIC connection there, in qlog/${RUN_OPTIONS_HELP}
 Then: pagepath trace FILE (a Chrome trace for Perfetto); pagepath view runs/ (or the folder of
 --out) lists the run results there and opens each on the timeline of the graph it replayed.
 `;
@@ -40,6 +42,7 @@ const OPTIONS = {
   backup: { type: "string" },
   recording: { type: "string" },
   out: { type: "string" },
+  qlog: { type: "boolean", default: false },
 } as const;
 
 /** The network to bring up from the options: the same link on every path. */
@@ -93,6 +96,7 @@ export async function replayRun(argv: string[]): Promise<number> {
       seed: settings.seed,
       timeoutMs: settings.timeoutMs,
       serverOut: out.replace(/\.json$/, "") + ".servers",
+      qlog: values.qlog,
       resultFile: out,
     });
   } finally {

@@ -30,6 +30,8 @@ export interface ReplayRun {
   timeoutMs: number;
   /** Where the servers write their logs (origins.json, connections.jsonl, ...). */
   serverOut: string;
+  /** Keep the servers' qlog of each QUIC connection in serverOut/qlog/ (default off: they are large). */
+  qlog?: boolean;
   /** The file the result will be written to: site.graph is relative to its folder. */
   resultFile: string;
   experiment?: string | null;
@@ -54,7 +56,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   const knobs = resolveTransportKnobs(r.configuration.transport, r.configuration.congestion, r.configuration.tailLossProbes ?? undefined);
   const configuration: RunConfiguration = { ...r.configuration, scheduler, ...knobs, network: r.topology.network };
   mkdirSync(r.serverOut, { recursive: true });
-  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, r.topology.clientAddresses)];
+  const serve = [recording, "--out", r.serverOut, "--first-address", "10.200.1.1", ...(r.qlog ? [] : ["--no-qlog"]), ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, r.topology.clientAddresses)];
   if (configuration.transport === "mptcp") await setMptcpScheduler(r.topology.name, scheduler?.name ?? MPTCP_DEFAULT);
   const server = await startReplayServer(serve, [NET_BINARY, "exec", r.topology.name, "server", "--"]);
   let report: ClientReport;

@@ -170,5 +170,15 @@ impl Worker {
 }
 
 fn quic_config(config: &TransportConfig, pin: &Pin) -> Result<Config, String> {
-    transport_config(pin.tls_config()?, config.multipath.then_some(&config.scheduler), &[])
+    let mut quic = transport_config(pin.tls_config()?, config.multipath.then_some(&config.scheduler), &[])?;
+    quic.set_ack_decimation(CHROMIUM_ACK_DECIMATION.0, CHROMIUM_ACK_DECIMATION.1, CHROMIUM_ACK_DECIMATION.2);
+    Ok(quic)
 }
+
+/// Chromium's QUIC acknowledges every second packet until packet 100, then every tenth or after a
+/// quarter of the minimum RTT, whichever comes first (QuicReceivedPacketManager:
+/// kMinReceivedBeforeAckDecimation, kMaxRetransmittablePacketsBeforeAck, kAckDecimationDelay).
+/// The server's congestion control runs on those acknowledgements: with tquic's every-second-packet
+/// acknowledgements a 1.6 MB script over a 25 Mbit/s, 20 ms link with a one-BDP buffer came in
+/// 20% sooner than Chromium had it (docs/emulated-browser.md, *QUIC acknowledgements*).
+const CHROMIUM_ACK_DECIMATION: (u64, u64, f64) = (100, 10, 0.25);
