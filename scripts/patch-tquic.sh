@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Unpacks the registry's tquic 1.6.0 into replay/patched/tquic-1.6.0 (ignored by git) and applies
 # pagepath's patches to it from replay/patches: the public hook through which pagepath's
-# multipath schedulers drive tquic (scheduler-hook, docs/multipath-schedulers.md) and Chromium's
-# ack decimation for the emulated browser's client (ack-decimation, docs/emulated-browser.md).
+# multipath schedulers drive tquic (scheduler-hook, docs/multipath-schedulers.md), Chromium's
+# ack decimation for the emulated browser's client (ack-decimation, docs/emulated-browser.md), and
+# one clock for all of tquic that a thread can set to virtual time (virtual-clock).
 # replay/Cargo.toml's [patch.crates-io] builds from there. Run by scripts/install.sh; safe to run
 # again: a copy made from the same crate and the same patches is left alone, so cargo does not
 # rebuild tquic (and its BoringSSL) for nothing.
@@ -10,8 +11,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 VERSION=1.6.0
-# in this order: the second was made on top of the first
-PATCHES=(replay/patches/tquic-$VERSION-scheduler-hook.patch replay/patches/tquic-$VERSION-ack-decimation.patch)
+# in this order: each was made on top of the ones before it
+PATCHES=(replay/patches/tquic-$VERSION-scheduler-hook.patch replay/patches/tquic-$VERSION-ack-decimation.patch
+  replay/patches/tquic-$VERSION-virtual-clock.patch)
 DEST=replay/patched/tquic-$VERSION
 STAMP=$DEST/.pagepath-patch
 
@@ -55,5 +57,12 @@ for patch in "${PATCHES[@]}"; do
     exit 1
   fi
 done
+# Virtual time holds only if tquic reads no clock but its own: a read left behind would mix in
+# real time unnoticed.
+if grep -rn "Instant::now()" "$work/src" | grep -v "^$work/src/clock.rs:"; then
+  rm -rf "$work"
+  echo "patch-tquic: tquic $VERSION reads Instant::now() outside src/clock.rs (above); the virtual-clock patch misses them" >&2
+  exit 1
+fi
 echo "$want" >"$work/.pagepath-patch"
 rm -rf "$DEST" && mv "$work" "$DEST"
