@@ -63,22 +63,33 @@ impl Browser {
         }
     }
 
-    /// Starts a ready node's work; true when it is complete at once.
+    /// Makes a node ready: its work starts now, or after its frame's rendering (a paint) or its
+    /// recorded dispatch latency (`send_delayed`). True when it is complete at once.
     fn become_ready(&mut self, node: usize) -> bool {
         self.states[node].phase = Phase::Ready;
         self.states[node].ready_at = Some(self.clock);
-        let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
-        match self.kind(node) {
+        let n = &self.graph.nodes[node];
+        let delay = match n.kind {
             // A paint is presented after its frame's rendering (style, layout, paint, raster,
             // compositing: the recorded duration), which goes on whatever else runs meanwhile.
-            Kind::Fcp | Kind::Lcp if self.graph.nodes[node].duration > 0.0 => {
-                let cost = (self.graph.nodes[node].duration * self.options.cpu_factor).max(0.0);
-                self.dispatching.push((self.clock + cost, node));
+            Kind::Fcp | Kind::Lcp if n.duration > 0.0 => Some((n.duration * self.options.cpu_factor).max(0.0)),
+            Kind::Resource | Kind::Download | Kind::Parse if self.options.dispatch_latency && n.dispatch_ms > 0.0 => Some(n.dispatch_ms),
+            _ => None,
+        };
+        match delay {
+            Some(delay) => {
+                self.dispatching.push((self.clock + delay, node));
+                false
             }
+            None => self.start_work(node),
+        }
+    }
+
+    /// Starts a node's work; true when it is complete at once.
+    fn start_work(&mut self, node: usize) -> bool {
+        let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
+        match self.kind(node) {
             Kind::Dcl | Kind::Load | Kind::Fcp | Kind::Lcp => return true,
-            Kind::Resource | Kind::Download | Kind::Parse if self.options.dispatch_latency && self.graph.nodes[node].dispatch_ms > 0.0 => {
-                self.dispatching.push((self.clock + self.graph.nodes[node].dispatch_ms, node));
-            }
             Kind::Resource => return self.fetch_resource(node),
             Kind::Download => return self.download_chunk(node),
             // The rest of a computation its nested child interrupted: the same task goes on.
@@ -184,23 +195,14 @@ impl Browser {
         self.dispatching.iter().map(|&(due, _)| due).reduce(f64::min)
     }
 
-    /// Sends the fetch (or queues the parse chunk) whose dispatch latency is over first, if one is by `now`.
+    /// Starts the delayed node (a fetch, a first parse chunk, a paint) whose delay is over first, if one is by `now`.
     fn send_delayed(&mut self, now: Ms) -> bool {
         let Some(i) = self.next_dispatch().filter(|&due| due <= now).and_then(|due| self.dispatching.iter().position(|&(d, _)| d == due)) else {
             return false;
         };
         let (due, node) = self.dispatching.remove(i);
         self.clock = self.clock.max(due);
-        let done_at_once = match self.kind(node) {
-            Kind::Resource => self.fetch_resource(node),
-            Kind::Download => self.download_chunk(node),
-            Kind::Parse => {
-                let frame = self.graph.nodes[node].frame;
-                self.scheduler.push(node, frame, Lane::Parse);
-                false
-            }
-            _ => true,
-        };
+        let done_at_once = self.start_work(node);
         if done_at_once {
             self.complete(vec![node]);
         }
