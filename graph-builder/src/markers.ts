@@ -95,7 +95,10 @@ function evaluationsOfFiles(ctx: BuildContext): Map<string, GraphNode[]> {
     const file = ctx.draft.byId.get(e.from)!;
     const run = ctx.draft.byId.get(e.to)!;
     if (!EVALUATES.has(e.rule) || file.kind !== "resource" || run.frameId !== file.frameId || !late(run)) continue;
-    found.set(file.id, [...(found.get(file.id) ?? []), lastOf.get(run) ?? run]);
+    const last = lastOf.get(run) ?? run;
+    const runs = found.get(file.id);
+    if (runs) runs.push(last);
+    else found.set(file.id, [last]);
   }
   return found;
 }
