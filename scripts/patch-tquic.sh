@@ -3,7 +3,8 @@
 # pagepath's patches to it from replay/patches: the public hook through which pagepath's
 # multipath schedulers drive tquic (scheduler-hook, docs/multipath-schedulers.md), Chromium's
 # ack decimation for the emulated browser's client (ack-decimation, docs/emulated-browser.md), and
-# one clock for all of tquic that a thread can set to virtual time (virtual-clock).
+# one clock for all of tquic that a thread can set to virtual time (virtual-clock), and a fix for
+# a path challenge timer that stayed expired once the path was validated (path-challenge-timer).
 # replay/Cargo.toml's [patch.crates-io] builds from there. Run by scripts/install.sh; safe to run
 # again: a copy made from the same crate and the same patches is left alone, so cargo does not
 # rebuild tquic (and its BoringSSL) for nothing.
@@ -13,7 +14,7 @@ cd "$(dirname "$0")/.."
 VERSION=1.6.0
 # in this order: each was made on top of the ones before it
 PATCHES=(replay/patches/tquic-$VERSION-scheduler-hook.patch replay/patches/tquic-$VERSION-ack-decimation.patch
-  replay/patches/tquic-$VERSION-virtual-clock.patch)
+  replay/patches/tquic-$VERSION-virtual-clock.patch replay/patches/tquic-$VERSION-path-challenge-timer.patch)
 DEST=replay/patched/tquic-$VERSION
 STAMP=$DEST/.pagepath-patch
 

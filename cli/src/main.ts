@@ -14,13 +14,14 @@ import { netVerb } from "./verbs/net.js";
 import { replayVerb } from "./verbs/replay.js";
 import { traceVerb } from "./verbs/trace.js";
 import { accuracyVerb } from "./verbs/accuracy.js";
+import { simulateVerb } from "./verbs/simulate.js";
 import { workerVerb } from "./verbs/worker.js";
 import { experimentVerb } from "./verbs/experiment.js";
 import { reproduceVerb } from "./verbs/reproduce.js";
 import { analyzeVerb } from "./verbs/analyze.js";
 import { lanternVerb } from "./verbs/lantern.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, accuracyVerb, lanternVerb, experimentVerb, analyzeVerb, workerVerb, reproduceVerb, traceVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, simulateVerb, accuracyVerb, lanternVerb, experimentVerb, analyzeVerb, workerVerb, reproduceVerb, traceVerb, demoVerb, benchVerb];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

@@ -64,13 +64,14 @@ export interface RunSettings {
 }
 
 /** A run's configuration from the options, checked, with the option named in every error. */
-export function runSettings(values: Record<string, unknown>, client: "emulated" | "chromium"): RunSettings {
+export function runSettings(values: Record<string, unknown>, client: Client): RunSettings {
   const named = PROTOCOL_NAMES[String(values.protocol)];
   if (!named) throw new UsageError(`--protocol "${values.protocol}": expected one of ${Object.keys(PROTOCOL_NAMES).join(", ")}`);
   const transports = transportsFor(named.protocol);
   const transport = oneOf("transport", values.transport ?? transports[0], transports);
-  refuseTransport(client, transport, "use --client emulated for mpquic, or --transport quic");
-  const emulated = client === "emulated";
+  refuseTransport(client, transport, client === "simulated" ? "simulate --protocol h3 (--transport quic or mpquic), or replay it with pagepath replay" : "use --client emulated for mpquic, or --transport quic");
+  // The simulator runs the emulated browser's model, with its settings.
+  const emulated = client !== "chromium";
   const configuration: RunSettings["configuration"] = {
     protocol: named.protocol,
     transport,

@@ -30,23 +30,28 @@ Then: pagepath trace FILE (a Chrome trace for Perfetto); pagepath view runs/ (or
 --out) lists the run results there and opens each on the timeline of the graph it replayed.
 `;
 
-const OPTIONS = {
-  ...RUN_OPTIONS,
-  client: { type: "string" },
-  net: { type: "string" },
+/** The options of a network brought up (or simulated) for one run. */
+export const NETWORK_OPTIONS = {
   paths: { type: "string" },
   "rate-mbit": { type: "string" },
   "rtt-ms": { type: "string" },
   loss: { type: "string" },
   "queue-packets": { type: "string" },
   backup: { type: "string" },
+} as const;
+
+const OPTIONS = {
+  ...RUN_OPTIONS,
+  client: { type: "string" },
+  net: { type: "string" },
+  ...NETWORK_OPTIONS,
   recording: { type: "string" },
   out: { type: "string" },
   qlog: { type: "boolean", default: false },
 } as const;
 
 /** The network to bring up from the options: the same link on every path. */
-function optionsNetwork(values: Record<string, unknown>, name: string): NetworkSpec {
+export function optionsNetwork(values: Record<string, unknown>, name: string): NetworkSpec {
   const queue = values["queue-packets"] === undefined ? {} : { queuePackets: numberOption(values, "queue-packets", 0, 1, 1_000_000) };
   const paths = numberOption(values, "paths", 1, 1, 8);
   const backup = values.backup === undefined ? {} : { backup: numberOption(values, "backup", 0, 0, paths - 1) };

@@ -183,7 +183,7 @@ function summariseGroup(metric: AccuracyMetric, protocol: string, samples: reado
   const byCell = new Map<string, { site: string; condition: string; runs: Record<Client, Run[]> }>();
   for (const s of samples) {
     const key = JSON.stringify([s.site, s.condition]);
-    const g = byCell.get(key) ?? { site: s.site, condition: s.condition, runs: { chromium: [], emulated: [] } };
+    const g = byCell.get(key) ?? { site: s.site, condition: s.condition, runs: { chromium: [], emulated: [], simulated: [] } };
     g.runs[s.client].push({ value: s.metrics[metric] ?? null, why: s.missing?.[metric] ?? null });
     byCell.set(key, g);
   }

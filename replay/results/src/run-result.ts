@@ -25,7 +25,14 @@ export type Protocol = (typeof PROTOCOLS)[number];
 export type Transport = (typeof TRANSPORTS)[number];
 export type ServerModel = (typeof SERVER_MODELS)[number];
 export type PriorityScheme = (typeof PRIORITY_SCHEMES)[number];
-export type Client = "emulated" | "chromium";
+/**
+ * emulated: the graph-driven emulated browser over real connections; chromium: real Chromium;
+ * simulated: the same emulated browser, servers and QUIC stack over simulated links in virtual
+ * time (pagepath simulate).
+ */
+export type Client = "emulated" | "chromium" | "simulated";
+/** Clients that run the emulated browser's model, and so time every graph node. */
+export const modelClient = (c: Client): boolean => c !== "chromium";
 /** "1.0": a connection per request; "1.1": keep-alive; "1.1-pipelined": keep-alive with pipelining. */
 export type Http1Mode = (typeof HTTP1_MODES)[number];
 /**
@@ -52,7 +59,9 @@ export function stackLabel({ protocol, transport }: { protocol: Protocol; transp
  * for mpquic it would load over single-path QUIC, and the run would be labelled multipath.
  */
 export function transportRefusal(client: Client, transport: Transport): string | null {
-  return client === "chromium" && transport === "mpquic" ? "Chromium has no multipath QUIC" : null;
+  if (client === "chromium" && transport === "mpquic") return "Chromium has no multipath QUIC";
+  if (client === "simulated" && transport !== "quic" && transport !== "mpquic") return "the simulator carries QUIC and multipath QUIC so far; TCP and MPTCP are not simulated yet";
+  return null;
 }
 
 export interface Queue {

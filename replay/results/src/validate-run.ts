@@ -4,7 +4,7 @@
  */
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 import { requestPathProblems } from "./validate-request-paths.js";
-import { RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
+import { modelClient, RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 
 /** Problems with a parsed run result, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
@@ -46,9 +46,9 @@ function consistencyProblems(r: RunResult): string[] {
     problems.push(`/configuration/tailLossProbes: must be null over ${c.transport} (QUIC's probe timeout cannot be switched off; the field is TCP's)`);
   }
   if (r.client === "chromium" && c.emulation) problems.push(`/configuration/emulation: must be null for a chromium run (it describes the emulated browser)`);
-  if (r.client === "emulated" && c.emulation === null) problems.push(`/configuration/emulation: is null, but an emulated run must say how the emulated browser was set up`);
+  if (modelClient(r.client) && c.emulation === null) problems.push(`/configuration/emulation: is null, but an ${r.client} run must say how the emulated browser was set up`);
   // An incomplete run keeps what it timed before the stall, so its timings may be partial but not absent.
-  if (r.client === "emulated" && r.status !== "failed" && r.nodeTimings === null) {
+  if (modelClient(r.client) && r.status !== "failed" && r.nodeTimings === null) {
     problems.push(`/nodeTimings: is null, but the emulated browser knows every node's timing and must report it on a run that is ${r.status}`);
   }
   const seen = new Map<string, number>();

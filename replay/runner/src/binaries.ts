@@ -6,6 +6,7 @@ const RELEASE = fileURLToPath(new URL("../../../target/release/", import.meta.ur
 
 export const NET_BINARY = `${RELEASE}pagepath-net`;
 export const BROWSER_BINARY = `${RELEASE}pagepath-browser`;
+export const SIM_BINARY = `${RELEASE}pagepath-sim`;
 
 export function requireBinary(path: string): string {
   if (!existsSync(path)) throw new Error(`${path} is missing; build it with: cargo build --release --manifest-path replay/Cargo.toml`);

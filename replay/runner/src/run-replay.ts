@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
 import { release } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { DEFAULT_CONGESTION, transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type PathBytes, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { NET_BINARY } from "./binaries.js";
 import { runChromiumClient } from "./chromium-client.js";
@@ -76,6 +76,20 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   } finally {
     await server.stop();
   }
+  return assembleRunResult(r, configuration, report, paths, graph);
+}
+
+/**
+ * The run result of what a client reported and the paths carried, with what each path carried of
+ * each response from the servers' logs (written once they stopped); validated.
+ */
+export function assembleRunResult(
+  r: Pick<ReplayRun, "graphFile" | "client" | "serverOut" | "resultFile" | "experiment" | "site" | "run" | "seed" | "timeoutMs" | "topology">,
+  configuration: RunConfiguration,
+  report: ClientReport,
+  paths: PathBytes[],
+  graph: ReturnType<typeof checkReplayInputs>["graph"],
+): RunResult {
   const result: RunResult = {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
@@ -93,10 +107,9 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
     metrics: report.metrics,
     nodeTimings: report.nodeTimings,
     connections: report.connections,
-    // The servers have written their logs once stopped: what each path carried of each response.
     requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
     paths,
-    warnings: [...report.warnings, ...congestionWarnings(r.serverOut, knobs.congestion)],
+    warnings: [...report.warnings, ...congestionWarnings(r.serverOut, configuration.congestion ?? DEFAULT_CONGESTION)],
   };
   const problems = validateRunResult(result, r.resultFile);
   if (problems.length > 0) throw new Error(`the run result does not validate (a bug in pagepath):\n${problems.join("\n")}`);

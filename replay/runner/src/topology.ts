@@ -75,19 +75,24 @@ export function networkSpec(name: string, link: Omit<NetworkSpec, "name" | "queu
   return { name, ...link, queuePackets: link.queuePackets ?? Math.max(16, bdpPackets) };
 }
 
-/** Brings up topology `name` for `spec`; the caller must call topologyDown, even on failure. */
-export function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
+/** The network of `spec`: its path repeated, the backup one marked. */
+export function specNetwork(spec: NetworkSpec): NetworkConfig {
   const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: "droptail", packets: spec.queuePackets } };
   const paths = Array.from({ length: spec.paths }, (_, i) => (i === spec.backup ? { ...path, backup: true } : { ...path }));
-  return networkUp(name, { name: spec.name, paths }, seed, process.cwd());
+  return { name: spec.name, paths };
+}
+
+/** Brings up topology `name` for `spec`; the caller must call topologyDown, even on failure. */
+export function topologyUp(name: string, spec: NetworkSpec, seed: number): Promise<Topology> {
+  return networkUp(name, specNetwork(spec), seed, process.cwd());
 }
 
 /**
- * Brings up topology `name` with exactly the paths of `network` (docs/formats/topology.md): rates or
- * traces (found relative to `baseDir`), RTT split evenly between the directions, loss and a drop-tail
- * buffer on both. The caller must call topologyDown, even on failure.
+ * The topology file (docs/formats/topology.md) for exactly the paths of `network`: rates or traces
+ * (found relative to `baseDir`), RTT split evenly between the directions, loss and a drop-tail
+ * buffer on both. `pagepath net up` brings it up; the simulator simulates it.
  */
-export async function networkUp(name: string, network: NetworkConfig, seed: number, baseDir: string): Promise<Topology> {
+export function topologyDocument(network: NetworkConfig, baseDir: string): object {
   const direction = (p: PathConfig, trace: string | undefined) => ({
     delayMs: p.rttMs / 2,
     ...(trace ? { trace: resolve(baseDir, trace) } : p.downMbps === null ? {} : { rateMbit: p.downMbps }),
@@ -100,9 +105,14 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
     downlink: direction(p, p.trace?.downlink),
     ...(p.backup ? { backup: true } : {}),
   }));
+  return { schemaVersion: 1, description: `network ${network.name}`, paths };
+}
+
+/** Brings up topology `name` for `network` (topologyDocument); the caller must call topologyDown, even on failure. */
+export async function networkUp(name: string, network: NetworkConfig, seed: number, baseDir: string): Promise<Topology> {
   const dir = tempDir("topology");
   const file = join(dir, `${name}.topology.json`);
-  writeFileSync(file, JSON.stringify({ schemaVersion: 1, description: `network ${network.name}`, paths }));
+  writeFileSync(file, JSON.stringify(topologyDocument(network, baseDir)));
   try {
     await run(requireBinary(NET_BINARY), ["up", file, "--name", name, "--seed", String(seed)]).catch((e) => {
       throw new Error(`pagepath net up ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);

@@ -6,7 +6,7 @@ use crate::config::{Protocol, ServeConfig, Transport};
 use crate::io::origins_file::{self, Serving};
 use crate::io::logs::{self, LogFiles};
 use crate::io::{addresses, certs, http, load, quic, sockets, tail_loss_probes, tls};
-use crate::service::{Service, ServiceParts};
+use crate::service::{OriginServer, Service, ServiceParts};
 use std::collections::BTreeSet;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
@@ -19,34 +19,24 @@ enum Bound {
     Datagram(std::net::UdpSocket),
 }
 
-pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
-    tail_loss_probes::apply(cfg.tail_loss_probes)?;
-    let content = load::load(&cfg)?;
+/// What a replay serves, loaded and checked: the service, each origin's address and the replay's
+/// certificate. Writes delay-samples.json, the certificate and origins.json into
+/// `cfg.out`. Shared by `serve` and the simulator (replay/sim), which serves it in virtual time.
+pub struct Replay {
+    pub service: Arc<Service>,
+    pub servers: Vec<OriginServer>,
+    pub cert: certs::ReplayCertificate,
+}
+
+pub fn prepare(cfg: &ServeConfig) -> Result<Replay, String> {
+    let content = load::load(cfg)?;
     let servers = origins_file::assign(&content.archive.origins(), cfg.first_address)?;
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: cannot create: {e}", cfg.out.display()))?;
-    // Origins are sorted by scheme first, so one host's http and https origins are not neighbours.
-    let v4: Vec<Ipv4Addr> = servers
-        .iter()
-        .filter_map(|s| if let IpAddr::V4(a) = s.address { Some(a) } else { None })
-        .collect::<BTreeSet<_>>()
-        .into_iter()
-        .collect();
     let samples_file = cfg.out.join("delay-samples.json");
     logs::write_atomically(&samples_file, content.samples.to_json().as_bytes())?;
-    let _addresses = addresses::ensure_local(&v4)?;
     let hosts: Vec<String> = servers.iter().map(|s| s.origin.host.clone()).collect::<BTreeSet<_>>().into_iter().collect();
     let cert = certs::generate(&hosts)?;
     cert.write(&cfg.out)?;
-    let mptcp = cfg.transport == Transport::Mptcp;
-    let mut bound = Vec::new();
-    for s in &servers {
-        let (name, addr) = (s.origin.to_string(), SocketAddr::new(s.address, s.port));
-        bound.push(match origins_file::serving(&s.origin, cfg.protocol) {
-            Serving::Quic => Bound::Datagram(sockets::udp_socket(&name, addr)?),
-            Serving::Tls(alpn) => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, Some(tls::server_config(&cert, alpn)?)),
-            Serving::Clear => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, None),
-        });
-    }
     let qlog_dir = (cfg.qlog && cfg.protocol == Protocol::H3).then(|| cfg.out.join("qlog"));
     if let Some(d) = &qlog_dir {
         std::fs::create_dir_all(d).map_err(|e| format!("{}: cannot create: {e}", d.display()))?;
@@ -63,7 +53,31 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
         congestion: cfg.congestion.clone(),
         backup_peers: cfg.backup_peers.clone(),
     }));
-    origins_file::write(&cfg.out, &servers, &cfg, &cert.spki_hash, service.clock_start_unix_ms())?;
+    origins_file::write(&cfg.out, &servers, cfg, &cert.spki_hash, service.clock_start_unix_ms())?;
+    Ok(Replay { service, servers, cert })
+}
+
+pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
+    tail_loss_probes::apply(cfg.tail_loss_probes)?;
+    let Replay { service, servers, cert } = prepare(&cfg)?;
+    // Origins are sorted by scheme first, so one host's http and https origins are not neighbours.
+    let v4: Vec<Ipv4Addr> = servers
+        .iter()
+        .filter_map(|s| if let IpAddr::V4(a) = s.address { Some(a) } else { None })
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let _addresses = addresses::ensure_local(&v4)?;
+    let mptcp = cfg.transport == Transport::Mptcp;
+    let mut bound = Vec::new();
+    for s in &servers {
+        let (name, addr) = (s.origin.to_string(), SocketAddr::new(s.address, s.port));
+        bound.push(match origins_file::serving(&s.origin, cfg.protocol) {
+            Serving::Quic => Bound::Datagram(sockets::udp_socket(&name, addr)?),
+            Serving::Tls(alpn) => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, Some(tls::server_config(&cert, alpn)?)),
+            Serving::Clear => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, None),
+        });
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

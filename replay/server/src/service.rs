@@ -145,7 +145,8 @@ impl Service {
             priority: p.priority,
             schedule: p.schedule,
             logs: Mutex::new(p.logs),
-            start: Instant::now(),
+            // tquic's clock: the wall clock, or the simulator's virtual time (replay/sim).
+            start: tquic::clock::now(),
             start_wall: SystemTime::now(),
             next_connection: AtomicU64::new(1),
             stopping: AtomicBool::new(false),
@@ -197,12 +198,17 @@ impl Service {
     }
 
     pub fn now_us(&self) -> u64 {
-        self.start.elapsed().as_micros() as u64
+        tquic::clock::now().saturating_duration_since(self.start).as_micros() as u64
     }
 
     /// `t` on the logs' clock (µs since the server started).
     pub fn us_at(&self, t: Instant) -> u64 {
         t.saturating_duration_since(self.start).as_micros() as u64
+    }
+
+    /// The wall clock when the logs' time 0 was.
+    pub fn start_wall(&self) -> SystemTime {
+        self.start_wall
     }
 
     /// The logs' time 0 as ms since the Unix epoch (origins.json's `clockStartUnixMs`).

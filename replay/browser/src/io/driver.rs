@@ -1,5 +1,7 @@
-//! The real-time client: the model's requests go out over real connections, their bytes come
-//! back as the model's inputs, and virtual time is the wall clock since the run started.
+//! The client loop: the model's requests go out over a Network, their bytes come back as the
+//! model's inputs. Over real connections (Router) the model's time is the wall clock since the run
+//! started; over the simulator's links (replay/sim) it is virtual time. Both read tquic's clock,
+//! which is the wall clock unless the thread set a virtual time.
 
 use super::clock::iso8601;
 use super::origins::{find_origin, NameMap};
@@ -8,9 +10,43 @@ use super::router::Router;
 use super::transport::{Event, Fetch, TransportConfig};
 use crate::cli::RunArgs;
 use crate::core::{Browser, Graph, RequestId};
+use super::transport::ConnectionRecord;
 use std::collections::BTreeMap;
-use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Instant, SystemTime};
+use tquic::clock;
+
+/// Where the model's fetches travel, and how time passes while they do.
+pub trait Network {
+    /// Starts a fetch to an https (`tls`) or http origin; Err says why it cannot go.
+    fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String>;
+    /// Lets time pass until `until` or until something is sent on `events`, whichever is first,
+    /// and returns what was sent (nothing at `until`); None when nothing can be sent any more.
+    fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>>;
+    /// Closes every connection and reports them all.
+    fn finish(self) -> Vec<ConnectionRecord>;
+}
+
+impl Network for Router {
+    fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String> {
+        Router::fetch(self, fetch, tls)
+    }
+
+    fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
+        let mut got = Vec::new();
+        match events.recv_timeout(until.saturating_duration_since(Instant::now())) {
+            Ok(e) => got.push(e),
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => return None,
+        }
+        got.extend(events.try_iter());
+        Some(got)
+    }
+
+    fn finish(self) -> Vec<ConnectionRecord> {
+        Router::finish(self)
+    }
+}
 
 /// A browser gives up on a redirect chain longer than this (Chromium's limit is 20).
 const MAX_REDIRECTS: u32 = 20;
@@ -25,11 +61,9 @@ struct InFlight {
     redirect_to: Option<String>,
 }
 
-pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
-    let (tx, rx) = channel();
-    let started = Instant::now();
-    let started_at = iso8601(SystemTime::now());
-    let config = TransportConfig {
+/// The transports' settings for a run starting now.
+pub fn transport_config(names: &NameMap, args: &RunArgs) -> TransportConfig {
+    TransportConfig {
         origins: names.origins.clone(),
         locals: args.locals.clone(),
         spki_hash: names.spki_hash.clone(),
@@ -40,11 +74,26 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
         },
         connections_per_origin: args.connections,
         scheduler: args.scheduler.clone(),
-        started,
-    };
-    let mut router = Router::new(config, args.protocol, tx);
+        started: clock::now(),
+    }
+}
+
+/// Loads the page over real connections.
+pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
+    let (tx, rx) = channel();
+    let config = transport_config(&names, args);
+    let started = config.started;
+    let router = Router::new(config, args.protocol, tx);
+    run_on(graph, &names, args, router, &rx, (started, SystemTime::now()))
+}
+
+/// Loads the page over `network`, whose transports report on `rx`, from `started` on: an instant
+/// of tquic's clock and the wall clock's time then, which the report gives as its start.
+pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl Network, rx: &Receiver<Event>, started: (Instant, SystemTime)) -> Report {
+    let (started, wall) = started;
+    let started_at = iso8601(wall);
     let mut browser = Browser::new(graph, args.options.clone());
-    let ms = |at: Instant| at.saturating_duration_since(started).as_secs_f64() * 1000.0;
+    let ms = |at: Instant| at.saturating_duration_since(started).as_nanos() as f64 / 1e6;
     let timeout_ms = args.timeout.as_secs_f64() * 1000.0;
     let mut requests: Vec<RequestRecord> = Vec::new();
     let mut in_flight: BTreeMap<RequestId, InFlight> = BTreeMap::new();
@@ -66,7 +115,7 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
             });
             let priority = req.urgency.map(|u| if req.incremental { format!("u={u}, i") } else { format!("u={u}") });
             let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, privacy_mode: req.privacy_mode, hops: 0, redirect_to: None };
-            if let Err(reason) = send(&mut router, &names, &flight, req.id) {
+            if let Err(reason) = send(&mut network, names, &flight, req.id) {
                 browser.on_failed(req.id, &reason, model_now);
                 requests[record].end_ms = Some(model_now);
                 continue;
@@ -76,7 +125,7 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
         if browser.is_finished() {
             break ("ok", None);
         }
-        let now = ms(Instant::now()).max(model_now);
+        let now = ms(clock::now()).max(model_now);
         if now >= timeout_ms {
             let waiting = browser.waiting_for().join("; ");
             break ("incomplete", Some(format!("timed out after {} s waiting for {waiting}", args.timeout.as_secs_f64())));
@@ -86,19 +135,22 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
             let waiting = browser.waiting_for().join("; ");
             break ("incomplete", Some(format!("the page cannot go on: nothing is running or being fetched, but it waits for {waiting}")));
         }
-        let until = wake.unwrap_or(timeout_ms).min(timeout_ms);
-        let wait = std::time::Duration::from_secs_f64(((until - now) / 1000.0).max(0.0));
-        let mut events = Vec::new();
-        match rx.recv_timeout(wait) {
-            Ok(e) => events.push(e),
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => break ("failed", Some("every transport stopped".into())),
-        }
-        events.extend(rx.try_iter());
+        let until_ms = wake.unwrap_or(timeout_ms).min(timeout_ms);
+        // Rounded up, so that the wait cannot end before the timer it waits for.
+        let until = started + std::time::Duration::from_nanos((until_ms.max(0.0) * 1e6).ceil() as u64);
+        let Some(events) = network.wait(until, rx) else {
+            break ("failed", Some("every transport stopped".into()));
+        };
         for event in events {
-            handle(event, &mut browser, &mut router, &names, &mut in_flight, &mut requests, &mut model_now, &mut warnings, ms);
+            handle(event, &mut browser, &mut network, names, &mut in_flight, &mut requests, &mut model_now, &mut warnings, ms);
         }
-        let now = ms(Instant::now()).max(model_now);
+        let mut now = ms(clock::now()).max(model_now);
+        // A wait that reached its end reached the timer it waited for, though the clock's instant
+        // may read a rounding below it in ms: in virtual time, where nothing else moves the clock,
+        // the timer would otherwise never be due.
+        if clock::now() >= until {
+            now = now.max(until_ms);
+        }
         if browser.next_timeout().is_some_and(|t| t <= now) {
             model_now = now;
             browser.handle_timeout(now);
@@ -114,24 +166,24 @@ pub fn run(graph: &Graph, names: NameMap, args: &RunArgs) -> Report {
         timeout_ms,
         metrics: outcome.metrics,
         node_timings: outcome.node_timings,
-        connections: router.finish(),
+        connections: network.finish(),
         requests,
         warnings,
         versions: Versions { browser: env!("CARGO_PKG_VERSION") },
     }
 }
 
-fn send(router: &mut Router, names: &NameMap, flight: &InFlight, id: RequestId) -> Result<(), String> {
+fn send(network: &mut impl Network, names: &NameMap, flight: &InFlight, id: RequestId) -> Result<(), String> {
     let origin = find_origin(&names.origins, &flight.url).ok_or_else(|| format!("{}: no replay server serves this origin", flight.url))?;
     let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone(), privacy_mode: flight.privacy_mode };
-    router.fetch(fetch, origin.tls)
+    network.fetch(fetch, origin.tls)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn handle(
     event: Event,
     browser: &mut Browser,
-    router: &mut Router,
+    network: &mut impl Network,
     names: &NameMap,
     in_flight: &mut BTreeMap<RequestId, InFlight>,
     requests: &mut [RequestRecord],
@@ -169,7 +221,7 @@ fn handle(
                     if (301..=303).contains(&status) {
                         flight.method = "GET".into();
                     }
-                    match send(router, names, flight, id) {
+                    match send(network, names, flight, id) {
                         Ok(()) => return,
                         Err(reason) => warnings.push(reason),
                     }

@@ -7,7 +7,7 @@ import { DEFAULT_RUN_TIMEOUT_MS, type CellKey, type ExperimentPlan, type Network
  * stopped, the emulator's counters read twice. `pagepath bench experiment` measured 1.4 s on a
  * 2-core machine; Chromium adds a browser start.
  */
-export const RUN_OVERHEAD_MS = { emulated: 1500, chromium: 3000 };
+export const RUN_OVERHEAD_MS = { emulated: 1500, chromium: 3000, simulated: 300 };
 /** Round trips a page load spends on handshakes and dependency chains beyond its transfer time. */
 const LATENCY_ROUNDS = 8;
 
@@ -34,7 +34,8 @@ export function estimateSweep(plan: ExperimentPlan, planFile: string, cells: Cel
   const measured = done.filter((r) => r.status === "ok" && r.metrics.loadMs !== null && pages.has(r.site.name) && networks.has(r.configuration.network.name));
   const predictedDone = measured.reduce((sum, r) => sum + predict(r.site.name, r.configuration.network.name), 0);
   const scale = measured.length > 0 && predictedDone > 0 ? measured.reduce((sum, r) => sum + r.metrics.loadMs!, 0) / predictedDone : 1;
-  const loadMs = cells.reduce((sum, c) => sum + Math.min(timeout, scale * predict(c.site, c.network)), 0);
+  // A simulated load takes no real time of its own: its cost is the simulator's work, in the overhead.
+  const loadMs = plan.client === "simulated" ? 0 : cells.reduce((sum, c) => sum + Math.min(timeout, scale * predict(c.site, c.network)), 0);
   const totalRunMs = loadMs + cells.length * RUN_OVERHEAD_MS[plan.client];
   const lanes = Math.max(1, Math.min(workers, cells.length));
   return { runs: cells.length, workers: lanes, perRunMs: cells.length ? totalRunMs / cells.length : 0, totalMs: totalRunMs / lanes, calibratedBy: measured.length };

@@ -18,6 +18,7 @@ import {
 } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { runReplay } from "../run-replay.js";
+import { runSimulation } from "../simulate.js";
 import { networkUp, topologyDown } from "../topology.js";
 
 export interface CellRun {
@@ -49,21 +50,27 @@ async function attempt(c: CellRun): Promise<RunResult> {
   const resultFile = runsFileFor(c.planFile);
   const serverOut = join(dirname(c.planFile), "logs", logName(cell));
   const topologyName = cellTopologyName(c.tag);
+  const run = {
+    graphFile,
+    configuration: cellConfiguration(plan, cell),
+    seed: cellSeed(plan, cell.run),
+    timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
+    serverOut,
+    resultFile,
+    experiment: plan.name,
+    site: cell.site,
+    run: cell.run,
+  };
   try {
-    const topology = await networkUp(topologyName, network, cellSeed(plan, cell.run), dirname(c.planFile));
-    const result = await runReplay({
-      graphFile,
-      client: plan.client,
-      configuration: cellConfiguration(plan, cell),
-      topology,
-      seed: cellSeed(plan, cell.run),
-      timeoutMs: plan.timeoutMs ?? DEFAULT_RUN_TIMEOUT_MS,
-      serverOut,
-      resultFile,
-      experiment: plan.name,
-      site: cell.site,
-      run: cell.run,
-    });
+    let result: RunResult;
+    if (plan.client === "simulated") {
+      // Virtual time needs no topology: the network's paths are simulated (pagepath-sim).
+      const { simulation: _, ...simulated } = await runSimulation({ ...run, network });
+      result = simulated;
+    } else {
+      const topology = await networkUp(topologyName, network, run.seed, dirname(c.planFile));
+      result = await runReplay({ ...run, client: plan.client, topology });
+    }
     // The servers' logs explain a run that went wrong; for one that went right they are only bulk.
     if (result.status === "ok") rmSync(serverOut, { recursive: true, force: true });
     return result;
@@ -71,7 +78,7 @@ async function attempt(c: CellRun): Promise<RunResult> {
     return failedRunResult(c, network, (e as Error).message);
   } finally {
     // Also after a failed bring-up, which may have left part of the topology behind.
-    await topologyDown(topologyName);
+    if (plan.client !== "simulated") await topologyDown(topologyName);
   }
 }
 
@@ -82,7 +89,7 @@ export function cellTopologyName(tag: string): string {
 
 /** The configuration a cell runs with: the plan's fixed settings and the cell's axis values. */
 export function cellConfiguration(plan: ExperimentPlan, cell: CellKey): Omit<RunConfiguration, "network"> {
-  const emulated = plan.client === "emulated";
+  const emulated = plan.client !== "chromium";
   return {
     protocol: cell.protocol,
     transport: cell.transport,

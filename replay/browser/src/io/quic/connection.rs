@@ -11,7 +11,7 @@ use std::net::SocketAddr;
 use std::time::Instant;
 use tquic::h3::connection::Http3Connection;
 use tquic::h3::{Http3Config, Http3Error, Http3Event, NameValue};
-use tquic::Connection;
+use tquic::{clock, Connection};
 
 const H3_INTERNAL_ERROR: u64 = 0x102;
 const READ_BUFFER: usize = 64 * 1024;
@@ -49,7 +49,7 @@ impl OriginConnection {
             index,
             origin,
             privacy_mode,
-            opened: Instant::now(),
+            opened: clock::now(),
             closed: None,
             retired: false,
             h3: None,
@@ -111,7 +111,7 @@ impl OriginConnection {
                 }
                 Err(reason) => {
                     let _ = h3.stream_close(conn, stream);
-                    send(&self.events, Event::Failed { id: fetch.id, reason, at: Instant::now() });
+                    send(&self.events, Event::Failed { id: fetch.id, reason, at: clock::now() });
                 }
             }
         }
@@ -130,7 +130,7 @@ impl OriginConnection {
                 let reason = format!("cannot send the request to {}", self.origin.origin);
                 let id = e.id;
                 self.streams.remove(&stream);
-                send(&self.events, Event::Failed { id, reason, at: Instant::now() });
+                send(&self.events, Event::Failed { id, reason, at: clock::now() });
             }
         }
     }
@@ -140,7 +140,7 @@ impl OriginConnection {
         let Some(h3) = self.h3.as_mut() else { return };
         while let Ok((stream, event)) = h3.poll(conn) {
             let Some(e) = self.streams.get_mut(&stream) else { continue };
-            let at = Instant::now();
+            let at = clock::now();
             let ended = match event {
                 Http3Event::Headers { headers, fin } => {
                     // A second HEADERS frame is trailers: the response's status is already in.
@@ -183,7 +183,7 @@ impl OriginConnection {
     /// the transport closed it on purpose), and its paths' counts are final.
     pub fn on_closed(&mut self, conn: &mut Connection, locals: &[SocketAddr], reason: Option<&str>) {
         self.take_snapshot(conn, locals);
-        self.closed.get_or_insert_with(Instant::now);
+        self.closed.get_or_insert_with(clock::now);
         match reason {
             Some(reason) => self.fail_all(reason),
             None => {
@@ -198,7 +198,7 @@ impl OriginConnection {
     }
 
     fn fail_all(&mut self, reason: &str) {
-        let at = Instant::now();
+        let at = clock::now();
         let ids = self.streams.drain().map(|(_, e)| e.id).chain(self.queued.drain(..).map(|f| f.id));
         for id in ids {
             send(&self.events, Event::Failed { id, reason: reason.to_string(), at });

@@ -2,6 +2,7 @@
 //! first fetch to it; all of them on one tquic endpoint run by the transport's own thread, which
 //! fetches reach through a channel and a wake-up datagram, so that fetch() never waits.
 
+mod client;
 mod close_reason;
 mod connection;
 mod handler;
@@ -12,6 +13,7 @@ mod request;
 mod spki;
 mod worker;
 
+pub use client::QuicClient;
 pub use spki::spki_hash;
 
 use crate::io::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};

@@ -23,10 +23,6 @@ impl Registry {
         Registry { conns: Vec::new(), locals, pin, finishing: false }
     }
 
-    pub fn locals(&self) -> &[SocketAddr] {
-        &self.locals
-    }
-
     /// The connection that takes new fetches to `origin` with or without credentials, if there is one.
     pub fn current_to(&mut self, origin: &str, privacy_mode: bool) -> Option<&mut OriginConnection> {
         self.conns.iter_mut().find(|c| c.live() && !c.retired && c.origin.origin == origin && c.privacy_mode == privacy_mode)

@@ -17,7 +17,7 @@ const IDLE_TIMEOUT_MS: u64 = 30_000;
 /// Room for the connection IDs that the peer's extra paths consume.
 const ACTIVE_CID_LIMIT: u64 = 8;
 
-pub(super) fn server_config(service: &Service, multipath: Option<MultipathScheduler>) -> Result<Config, String> {
+pub fn server_config(service: &Service, multipath: Option<MultipathScheduler>) -> Result<Config, String> {
     let cert = utf8_path(service.cert_file(), "certificate")?;
     let key = utf8_path(service.key_file(), "private key")?;
     let tls = TlsConfig::new_server_config(cert, key, vec![b"h3".to_vec()], false)

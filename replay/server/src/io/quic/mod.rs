@@ -8,6 +8,7 @@ pub mod config;
 mod connection;
 mod endpoint;
 mod handler;
+mod origin;
 pub mod paths;
 mod request;
 mod socket;
@@ -21,6 +22,7 @@ use std::thread::JoinHandle;
 /// How a multipath connection spreads its packets over the validated paths: tquic's own
 /// scheduler or one of pagepath's, as `--scheduler` names it.
 pub use pagepath_tquic_scheduler::Choice as MultipathScheduler;
+pub use origin::QuicOrigin;
 
 /// Serves `origin` (an index into `service.origins()`) over HTTP/3 on `socket` until the service
 /// stops. With `multipath`, peers that negotiate multipath QUIC may add paths; single-path peers

@@ -1,0 +1,88 @@
+//! The command line of `pagepath-sim`: the topology, then the replay servers' and the emulated
+//! browser's own command lines, parsed by their own parsers, so that a simulation is configured
+//! exactly as the real replay it stands for.
+
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+
+Loads a graph's page with the emulated browser from the replay servers over the topology's
+simulated paths, in virtual time: the same browser model, servers, HTTP/3 and QUIC code (tquic) as
+`pagepath replay`, without sockets or waiting. The part from `serve` is what `pagepath-server`
+takes, the part from `run` what `pagepath-browser` takes (their --help lists the options); the
+browser's --origins is the origins.json the servers write into their --out. Prints one JSON line:
+the browser's report with a `simulation` member (what each path delivered, virtual and wall time).
+HTTP/3 over QUIC and multipath QUIC only so far.
+  --topology FILE   the paths, as `pagepath net up` takes them (docs/formats/topology.md)
+  --seed N          the links' random choices (loss, RED, jitter), overriding the file's
+";
+
+#[derive(Debug)]
+pub struct SimArgs {
+    pub topology: std::path::PathBuf,
+    pub seed: Option<u64>,
+    pub server: Vec<String>,
+    pub browser: Vec<String>,
+}
+
+/// None when help was asked for.
+pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
+    if items.is_empty() || items.iter().any(|a| a == "--help" || a == "-h") {
+        return Ok(None);
+    }
+    let mut topology = None;
+    let mut seed = None;
+    let mut rest = items;
+    loop {
+        match rest {
+            [flag, value, more @ ..] if flag == "--topology" => {
+                topology = Some(value.into());
+                rest = more;
+            }
+            [flag, value, more @ ..] if flag == "--seed" => {
+                seed = Some(value.parse().map_err(|_| format!("--seed: {value:?} is not a whole number"))?);
+                rest = more;
+            }
+            [flag] if flag == "--topology" || flag == "--seed" => return Err(format!("{flag}: a value is required")),
+            _ => break,
+        }
+    }
+    let topology = topology.ok_or("--topology TOPOLOGY.json is required: the paths to simulate")?;
+    let split = rest.iter().position(|a| a == "--").ok_or("expected: serve RECORDING --out DIR [...] -- run GRAPH.json --origins FILE [...]")?;
+    let (server, browser) = (&rest[..split], &rest[split + 1..]);
+    match server.first().map(String::as_str) {
+        Some("serve") => {}
+        other => return Err(format!("{other:?}: the servers' part must start with serve, as pagepath-server's command line does")),
+    }
+    match browser.first().map(String::as_str) {
+        Some("run") => {}
+        other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
+    }
+    Ok(Some(SimArgs { topology, seed, server: server[1..].to_vec(), browser: browser.to_vec() }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn splits_the_servers_and_the_browsers_command_lines() {
+        let a = parse(&words("--topology t.json --seed 7 serve rec --out o --protocol h3 -- run g.json --origins o/origins.json")).unwrap().unwrap();
+        assert_eq!(a.topology, std::path::PathBuf::from("t.json"));
+        assert_eq!(a.seed, Some(7));
+        assert_eq!(a.server, words("rec --out o --protocol h3"));
+        assert_eq!(a.browser, words("run g.json --origins o/origins.json"));
+    }
+
+    #[test]
+    fn bad_command_lines_say_what_is_wrong() {
+        assert!(parse(&words("serve rec -- run g")).unwrap_err().contains("--topology"));
+        assert!(parse(&words("--topology t serve rec run g")).unwrap_err().contains("expected"));
+        assert!(parse(&words("--topology t rec -- run g")).unwrap_err().contains("serve"));
+        assert!(parse(&words("--topology t serve rec -- g")).unwrap_err().contains("run"));
+        assert!(parse(&words("--topology t --seed x serve r -- run g")).unwrap_err().contains("--seed"));
+        assert!(parse(&[]).unwrap().is_none());
+    }
+}
