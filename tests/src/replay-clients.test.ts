@@ -2,9 +2,10 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { readGraphFile, type Graph } from "@pagepath/graph-builder";
+import type { Graph } from "@pagepath/graph-builder";
 import { readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
+import { buildCorpusGraphs } from "./corpus-graphs.js";
 import { tempDir } from "./fixture-profile.js";
 import { withTopology } from "./net-topology.js";
 import { assertChromiumLoadAfterItsFetches, assertDependenciesRespected, assertEveryResourceFetched } from "./replay-client-checks.js";
@@ -20,9 +21,7 @@ describe("replay clients on corpus sites", () => {
   const data = join(work, "data");
   const graphs = new Map<string, Graph>();
   before(async () => {
-    const r = await runCli(["corpus", "build", "--data", data, ...SITES.flatMap((s) => ["--only", s]), "--quiet-ms", "2000"], 15 * 60_000);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    for (const s of SITES) graphs.set(s, readGraphFile(join(data, "graphs", `${s}.json`)));
+    for (const [site, g] of await buildCorpusGraphs(data, SITES)) graphs.set(site, g);
   });
   after(() => rmSync(work, { recursive: true, force: true }));
 

@@ -4,7 +4,7 @@
  */
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 import { requestPathProblems } from "./validate-request-paths.js";
-import { modelClient, RUN_RESULT_SCHEMA_VERSION, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
+import { modelClient, RUN_RESULT_SCHEMA_VERSION, transportRefusal, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 
 /** Problems with a parsed run result, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
@@ -40,6 +40,8 @@ function consistencyProblems(r: RunResult): string[] {
   if (!transportsFor(c.protocol).includes(c.transport)) {
     problems.push(`/configuration/transport: ${c.protocol} cannot run over ${c.transport} (it needs ${transportsFor(c.protocol).join(" or ")})`);
   }
+  const refusal = transportRefusal(r.client, c.transport);
+  if (refusal) problems.push(`/configuration/transport: a ${r.client} run cannot be over ${c.transport}: ${refusal}`);
   if (c.http1 !== undefined && c.protocol !== "h1") problems.push(`/configuration/http1: is ${JSON.stringify(c.http1)}, but protocol is ${c.protocol} (it applies to h1 only)`);
   problems.push(...schedulerProblems(c));
   if (typeof c.tailLossProbes === "boolean" && (c.transport === "quic" || c.transport === "mpquic")) {

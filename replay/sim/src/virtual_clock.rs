@@ -32,7 +32,7 @@ impl VirtualClock {
     /// Microseconds of `t` on this clock, rounded up so that a timer is never run early.
     pub fn us_of(&self, t: Instant) -> u64 {
         let d = t.saturating_duration_since(self.base);
-        d.as_micros() as u64 + u64::from(d.subsec_nanos() % 1000 != 0)
+        d.as_micros() as u64 + u64::from(!d.subsec_nanos().is_multiple_of(1000))
     }
 
     /// Moves time forward to `us` (never back).
