@@ -7,3 +7,4 @@ export { benchExperiment, type ExperimentBenchResult, type SweepThroughput } fro
 export { benchSchedulers, type SchedulersBenchResult } from "./schedulers.js";
 export { type DecisionCost } from "./scheduler-cost.js";
 export { PATH_ONLY, PATH_ONLY_FLOOR, REFERENCE as THROUGHPUT_REFERENCE, type SchedulerThroughput, type ThroughputResult } from "./scheduler-throughput.js";
+export { benchSimulate, type SimulateBenchResult } from "./simulate-speed.js";

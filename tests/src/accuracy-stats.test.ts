@@ -6,6 +6,7 @@ import {
   accuracyGroup,
   accuracyScatterSvg,
   apeByConditionSvg,
+  compareClients,
   median,
   percentile,
   spearman,
@@ -195,5 +196,24 @@ describe("accuracy of the emulated browser against Chromium", () => {
     assert.equal(spread([500]), null);
     close(spread([100, 300]), (200 / 300 * 100 + 200) / 2, "100 vs 300 (66.7%), 300 vs 100 (200%)");
     assert.equal(spread([250, 250, 250]), 0);
+  });
+
+  it("compares any two clients: the simulator against the replay, Chromium left out", () => {
+    // TEST INPUT: the simulator's 110 against the replay's median 100 (10%), and 450 against 500 (10%).
+    const both = [
+      ...loads("alpha", "fast", "emulated", [90, 100, 110]),
+      ...loads("alpha", "fast", "simulated", [110]),
+      ...loads("alpha", "fast", "chromium", [1000]),
+      ...loads("alpha", "slow", "emulated", [500]),
+      ...loads("alpha", "slow", "simulated", [450]),
+    ];
+    const g = compareClients(both, "simulated", "emulated").groups[0]!;
+    assert.equal(g.cells.length, 2);
+    close(g.overall.medianApePercent, 10, "median APE of the simulator against the replay");
+    close(g.cells[0]!.chromium.medianMs, 100, "the reference is the replay's median, not Chromium's");
+    close(g.cells[1]!.signedErrorPercent, -10, "the simulator 10% faster at alpha/slow");
+    const c = compareClients(both, "simulated", "chromium").groups[0]!;
+    assert.equal(c.cells.length, 1, "only alpha/fast has Chromium runs");
+    close(c.cells[0]!.apePercent, 89, "110 against 1000");
   });
 });

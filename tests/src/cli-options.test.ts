@@ -39,7 +39,7 @@ describe("the CLI's options", () => {
   it("accuracy names a client it does not know in --clients", async () => {
     const r = await runCli(["accuracy", "--clients", "chromium,firefox", "--data", tempDir("no-corpus")], 30_000);
     assert.equal(r.code, 2, r.stderr);
-    assert.match(r.stderr, /--clients "chromium,firefox": expected chromium, emulated or both/);
+    assert.match(r.stderr, /--clients "chromium,firefox": expected chromium, emulated, simulated or several/);
   });
 
   it("resolves relative paths against the working directory once, and prints them relative to it", async () => {

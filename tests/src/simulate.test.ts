@@ -1,15 +1,21 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Graph } from "@pagepath/graph-builder";
-import { readRunResultFile, type RunResult } from "@pagepath/results";
-import { runCli } from "./cli-run.js";
+import { readExperiment, readRunResultFile, type RunResult } from "@pagepath/results";
+import { runCli, UNPRIVILEGED } from "./cli-run.js";
+import { samplePlan } from "./results-fixture.js";
 import { buildCorpusGraphs } from "./corpus-graphs.js";
 import { tempDir } from "./fixture-profile.js";
 import { assertDependenciesRespected, assertEveryResourceFetched } from "./replay-client-checks.js";
 
 const SITES = ["real-jquery-ui", "real-sb-admin-2"];
+
+/** A path of `mbit` both ways, as simulate's --rate-mbit makes it, with a queue of 64 packets. */
+const symmetric = (mbit: number, rttMs: number) => ({ name: `${mbit}M-${rttMs}ms`, paths: [{ upMbps: mbit, downMbps: mbit, rttMs, loss: 0, queue: { discipline: "droptail" as const, packets: 64 } }] });
 
 /**
  * `pagepath simulate`: the emulated browser, the replay servers and tquic over simulated paths in
@@ -96,6 +102,33 @@ describe("pagepath simulate", () => {
     const error = Math.abs(simulated.metrics.loadMs! - real.metrics.loadMs!) / real.metrics.loadMs!;
     console.log(`mpquic: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${real.metrics.loadMs!.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
     assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${real.metrics.loadMs} ms replayed`);
+  });
+
+  it("runs an experiment plan of the simulated client without root, a run per CPU, the same as simulate alone", async () => {
+    const dir = join(work, "plan");
+    mkdirSync(dir);
+    const plan = samplePlan("simulated", {
+      client: "simulated",
+      runs: 2,
+      sites: SITES.map((s) => ({ name: s, graph: graph(s) })),
+      networks: [symmetric(5, 50), symmetric(20, 20)],
+      protocols: ["h3"],
+      transports: ["quic"],
+      connectionsPerOrigin: { h3: 1 },
+    });
+    writeFileSync(join(dir, "simulated.plan.json"), JSON.stringify(plan, null, 2));
+    // Writable by nobody, so that what could stop the sweep is a need for root, not a permission.
+    execFileSync("chmod", ["-R", "a+rwX", work]);
+    const r = await runCli(["experiment", join(dir, "simulated.plan.json")], 180_000, {}, process.getuid?.() === 0 ? UNPRIVILEGED : []);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr + r.stdout, new RegExp(`with ${Math.min(availableParallelism(), 8)} workers?`));
+    const runs = readExperiment(join(dir, "simulated", "simulated.plan.json")).runs;
+    assert.equal(runs.length, 8);
+    assert.ok(runs.every((x) => x.status === "ok" && x.client === "simulated"), JSON.stringify(runs.map((x) => [x.status, x.error])));
+    // The sweep's run of a cell is the run simulate makes of it with the cell's seed.
+    const cell = runs.find((x) => x.site.name === "real-jquery-ui" && x.configuration.network.name === "20M-20ms")!;
+    const alone = await load(["simulate"], "real-jquery-ui", ["--rate-mbit", "20", "--rtt-ms", "20", "--queue-packets", "64", "--seed", String(cell.seed)]);
+    assert.equal(alone.metrics.loadMs, cell.metrics.loadMs);
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {

@@ -8,6 +8,7 @@ import { timestamp } from "../timestamp.js";
 import { accuracyMarkdown } from "./accuracy-markdown.js";
 import { accuracyPlots, accuracyReport, accuracySample } from "./accuracy-report.js";
 import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
+import { calibration, calibrationMarkdown, calibrationReport } from "./accuracy-simulated.js";
 import { UsageError, type Verb } from "../verb.js";
 import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
@@ -40,7 +41,12 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --out DIR           (default accuracy/<time>)
   --clients LIST      run only these clients (default chromium,emulated); Chromium's runs do not
                       depend on the model, so a long sweep can gather them first (--clients chromium)
-                      and the emulated browser's after each change to it, in the same --out
+                      and the emulated browser's after each change to it, in the same --out;
+                      simulated adds the simulator's runs (as --simulated does)
+  --simulated         also load each site in virtual time with pagepath simulate (QUIC stacks only)
+                      and report the simulator's error against the real emulated replay and
+                      against Chromium (the simulator's calibration, docs/simulator.md); with
+                      --clients simulated alone it needs no root
   --lantern           also run Lighthouse's Lantern on each site's recording under each condition
                       and print its FCP, LCP and Interactive error beside the emulated browser's
                       (OUT/lantern.json; docs/lantern.md)${RUN_OPTIONS_HELP}
@@ -57,6 +63,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     out: { type: "string" },
     protocols: { type: "string" },
     lantern: { type: "boolean", default: false },
+    simulated: { type: "boolean", default: false },
     clients: { type: "string", default: "chromium,emulated" },
   },
   async run(values) {
@@ -72,15 +79,17 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
       }
     });
     const settings = all[0]!;
-    for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic");
     const configurations = all.map((s) => s.configuration);
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
     const clients = parseClients(String(values.clients));
+    if (values.simulated && !clients.includes("simulated")) clients.push("simulated");
+    if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");
+    if (clients.includes("simulated")) for (const c of configurations) refuseTransport("simulated", c.transport, "leave --simulated out for TCP stacks");
     const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const out = resolve(String(values.out ?? join("accuracy", timestamp())));
-    requireRoot();
+    if (clients.some((c) => c !== "simulated")) requireRoot();
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * configurations.length * runs * clients.length;
     // Runs of other sites, conditions or protocols in the same folder are not part of this sweep:
@@ -106,28 +115,31 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     );
     progress.end();
     const runsDone = [...finishedRuns(out).values()].filter(inScope);
-    const summary = summariseAccuracy(runsDone.map(accuracySample));
-    writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configurations, summary }, null, 1) + "\n");
+    const samples = runsDone.map(accuracySample);
+    const summary = summariseAccuracy(samples);
+    const simulated = calibration(samples);
+    writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configurations, summary, ...(simulated ? { simulated } : {}) }, null, 1) + "\n");
     for (const g of summary.groups) {
       writeFileSync(join(out, accuracyPlots(g).scatter), accuracyScatterSvg(g));
       writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));
     }
     process.stdout.write(accuracyReport(summary, out, failures));
+    if (simulated) process.stdout.write(calibrationReport(simulated));
     const lantern = values.lantern ? await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, runs: runsDone, out }) : null;
     if (lantern) process.stdout.write(lanternReport(lantern));
     const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map(stackLabel), runs };
-    writeFileSync(join(out, "accuracy.md"), accuracyMarkdown(summary, scale, lantern?.comparison ?? null));
+    writeFileSync(join(out, "accuracy.md"), accuracyMarkdown(summary, scale, lantern?.comparison ?? null) + (simulated ? "\n" + calibrationMarkdown(simulated) : ""));
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail,
     // and only where both clients were asked to run.
-    const compared = clients.length === 2;
+    const compared = clients.includes("chromium") && clients.includes("emulated");
     return failures.length === 0 && (!compared || summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0)) ? 0 : 1;
   },
 };
 
 function parseClients(text: string): SweepItem["client"][] {
   const clients = [...new Set(text.split(",").filter(Boolean))];
-  const bad = clients.find((c) => c !== "chromium" && c !== "emulated");
-  if (bad !== undefined || clients.length === 0) throw new UsageError(`--clients "${text}": expected chromium, emulated or both, e.g. chromium,emulated`);
+  const bad = clients.find((c) => c !== "chromium" && c !== "emulated" && c !== "simulated");
+  if (bad !== undefined || clients.length === 0) throw new UsageError(`--clients "${text}": expected chromium, emulated, simulated or several, e.g. chromium,emulated`);
   return clients as SweepItem["client"][];
 }
 

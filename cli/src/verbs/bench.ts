@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchSchedulers, benchViewer, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, type SimulateBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { requireRoot } from "@pagepath/runner";
 import { reportSchedulers } from "./bench-schedulers-report.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
@@ -10,7 +10,7 @@ export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer|net|replay|experiment|schedulers [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
+usage: pagepath bench profiler|build|viewer|net|replay|experiment|schedulers|simulate [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -43,7 +43,12 @@ schedulers the multipath QUIC schedulers (needs root): each registered scheduler
            in turns, as a ratio to tquic's own minrtt; path-only schedulers are held to a ratio of
            at least 0.95. A load that does not finish is reported (exit status 1) and that
            scheduler is not run again on those responses.
-  --loads N    loads (profiler, schedulers) or builds (build) per measurement (default 10)
+simulate   the simulator against the real replay it stands for (needs root and a built corpus):
+           the realistic corpus page of median size (--graphs) at 10 Mbit/s, 40 ms over HTTP/3,
+           loaded N times each way, alternating: wall time of one real-time replay with the emulated
+           browser (topology, servers and the load, as pagepath replay runs it) and of one simulated
+           load (pagepath-sim's process, setup included, and its loop alone), and the ratio.
+  --loads N    loads (profiler, schedulers, simulate) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
@@ -56,7 +61,7 @@ schedulers the multipath QUIC schedulers (needs root): each registered scheduler
   options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, data: { type: "string", default: "corpus-data" }, sites: { type: "string" }, megabytes: { type: "string" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay, experiment or schedulers`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers" && which !== "simulate") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay, experiment, schedulers or simulate`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "schedulers") {
@@ -65,6 +70,10 @@ schedulers the multipath QUIC schedulers (needs root): each registered scheduler
       if (!Number.isInteger(loads)) throw new UsageError(`--loads "${values.loads}": expected a whole number`);
       requireRoot();
       return reportSchedulers(await benchSchedulers(megabytes, loads, log), String(values.out));
+    }
+    if (which === "simulate") {
+      requireRoot();
+      return reportSimulate(await benchSimulate(String(values.graphs), loads, log), String(values.out));
     }
     if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
     if (which === "replay") return reportReplay(await benchReplay(numberOption(values, "seconds", 2, 1, 30), log), String(values.out));
@@ -162,6 +171,21 @@ function reportExperiment(r: ExperimentBenchResult, out: string): number {
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
   const file = join(out, "experiment.json");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
+  process.stdout.write(`wrote ${shownPath(file)}\n`);
+  return 0;
+}
+
+function reportSimulate(r: SimulateBenchResult, out: string): number {
+  const lines = [
+    `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, HTTP/3, emulated browser (median of ${r.loads} loads each, alternating)`,
+    `  real-time replay: ${r.replayMs.toFixed(0)} ms a load (the page's load event at ${r.replayLoadMs.toFixed(0)} ms)`,
+    `  simulation: ${r.simulateMs.toFixed(1)} ms a load with the process's setup, ${r.simulateLoopMs.toFixed(1)} ms of it simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
+    `  ratio simulation / replay: ${r.ratio.toFixed(4)} (1/${(1 / r.ratio).toFixed(0)}); the simulator's loop alone: ${r.loopRatio.toFixed(4)} (1/${(1 / r.loopRatio).toFixed(0)})`,
+  ];
+  process.stdout.write(lines.join("\n") + "\n");
+  mkdirSync(out, { recursive: true });
+  const file = join(out, "simulate.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
   process.stdout.write(`wrote ${shownPath(file)}\n`);
   return 0;

@@ -24,7 +24,8 @@ Needs root, as pagepath net does: without it, the plan is checked and nothing is
 --dry-run and --queue need no root.
   --out DIR              where results go (default: a folder named after the plan, beside it)
   --workers N            runs at once, each in its own topology (default: half of this machine's
-                         ${availableParallelism()} CPUs, at least 1, so ${defaultWorkers()} here; never more than the runs to go)
+                         ${availableParallelism()} CPUs, at least 1, so ${defaultWorkers()} here; never more than the runs to go;
+                         a plan of "client": "simulated" runs in virtual time, one run per CPU, without root)
   --time-budget D        refuse a plan whose estimated duration exceeds D (e.g. 90m, 2h, 1h30m)
   --retry-failed         also run again the cells whose recorded run failed
   --dry-run              check the plan and print its size and estimated duration, run nothing
@@ -42,15 +43,17 @@ Needs root, as pagepath net does: without it, the plan is checked and nothing is
   },
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError("give one plan file (NAME.plan.json)");
-    const workers = numberOption(values, "workers", defaultWorkers(), 1, MAX_CONCURRENCY);
-    if (!Number.isInteger(workers)) throw new UsageError(`--workers "${values.workers}": expected a whole number`);
+    const asked = values.workers === undefined ? null : numberOption(values, "workers", 1, 1, MAX_CONCURRENCY);
+    if (asked !== null && !Number.isInteger(asked)) throw new UsageError(`--workers "${values.workers}": expected a whole number`);
     const budgetMs = values["time-budget"] === undefined ? null : parseDuration(String(values["time-budget"]));
     if (budgetMs === null && values["time-budget"] !== undefined) throw new UsageError(`--time-budget "${values["time-budget"]}": expected a duration such as 90m, 2h or 1h30m`);
     // Without root every run would fail and be recorded as failed, and a later sweep as root would
     // take those cells as done: refuse once the plan is checked, before its resolved copy is written.
     // A dry run only checks, and with --queue the runs are made by workers, which refuse for themselves.
     const sweepsHere = values["dry-run"] !== true && values.queue === undefined;
-    const x = prepareExperiment(positionals[0]!, values.out as string | undefined, sweepsHere ? requireRoot : undefined);
+    // A simulated plan runs in virtual time: no topology, so no root, and a run per CPU.
+    const x = prepareExperiment(positionals[0]!, values.out as string | undefined, sweepsHere ? (plan) => plan.client !== "simulated" && requireRoot() : undefined);
+    const workers = asked ?? (x.plan.client === "simulated" ? availableParallelism() : defaultWorkers());
     const retryFailed = values["retry-failed"] === true;
     const done = readExperiment(x.planFile).runs;
     const cells = owedCells(x.plan, done, retryFailed);

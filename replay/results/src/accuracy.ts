@@ -169,6 +169,17 @@ export function summariseAccuracy(samples: readonly AccuracySample[]): AccuracyS
   return { groups };
 }
 
+/**
+ * The same summary for any two clients: `predictor` in the emulated browser's place and `reference`
+ * in Chromium's, e.g. the simulator against the real emulated replay it stands for. The fields keep
+ * their names (`emulated`, `chromium`, `chromiumSpread`): read them as predictor, reference and the
+ * reference's own run-to-run spread.
+ */
+export function compareClients(samples: readonly AccuracySample[], predictor: Client, reference: Client): AccuracySummary {
+  const role = (c: Client): Client | undefined => (c === predictor ? "emulated" : c === reference ? "chromium" : undefined);
+  return summariseAccuracy(samples.flatMap((s) => (role(s.client) ? [{ ...s, client: role(s.client)! }] : [])));
+}
+
 /** The group of a metric and protocol, if the summary has one. */
 export function accuracyGroup(summary: AccuracySummary, metric: AccuracyMetric, protocol: string): AccuracyGroup | undefined {
   return summary.groups.find((g) => g.metric === metric && g.protocol === protocol);

@@ -2,6 +2,7 @@ import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { stackLabel, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
+import { runSimulation } from "./simulate.js";
 import { networkSpec, networkUp, topologyDown } from "./topology.js";
 
 /** One path of a network condition: its rate both ways and its RTT. */
@@ -54,7 +55,7 @@ export interface SweepItem {
   graph: string;
   condition: Condition;
   configuration: Omit<RunConfiguration, "network">;
-  client: "emulated" | "chromium";
+  client: "emulated" | "chromium" | "simulated";
   run: number;
 }
 
@@ -93,7 +94,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
     for (const graph of s.graphs) {
       for (const configuration of s.configurations) {
         for (let run = 0; run < s.runs; run++) {
-          const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated"] : ["emulated", "chromium"];
+          const order: SweepItem["client"][] = run % 2 === 0 ? ["chromium", "emulated", "simulated"] : ["emulated", "chromium", "simulated"];
           for (const client of order.filter((c) => s.clients?.includes(c) ?? true)) {
             if (!done.has(key(siteName(graph), name, stackLabel(configuration), client, run))) items.push({ graph, condition, configuration, client, run });
           }
@@ -102,25 +103,27 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
     }
     if (items.length === 0) continue;
     const net = `acc${process.pid % 10_000}c${ci}`;
-    const topology = await networkUp(net, { name, paths: conditionPaths(condition) }, s.seed + ci, process.cwd());
+    const network = { name, paths: conditionPaths(condition) };
+    // Simulated runs need no topology: a condition that has only those brings none up.
+    const topology = items.some((i) => i.client !== "simulated") ? await networkUp(net, network, s.seed + ci, process.cwd()) : null;
     try {
       for (const item of items) {
         on.starting(item);
         const site = siteName(item.graph);
-        const resultFile = file;
+        const model = item.client !== "chromium";
+        const run = {
+          graphFile: item.graph,
+          configuration: { ...item.configuration, emulation: model ? item.configuration.emulation : null, connectionsPerOrigin: model ? item.configuration.connectionsPerOrigin : null },
+          seed: s.seed + item.run,
+          timeoutMs: s.timeoutMs,
+          serverOut: join(s.out, "servers", `${site}-${name}-${stackLabel(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
+          resultFile: file,
+          experiment: "accuracy",
+          run: item.run,
+        };
         try {
-          const result = await runReplay({
-            graphFile: item.graph,
-            client: item.client,
-            configuration: { ...item.configuration, emulation: item.client === "emulated" ? item.configuration.emulation : null, connectionsPerOrigin: item.client === "emulated" ? item.configuration.connectionsPerOrigin : null },
-            topology,
-            seed: s.seed + item.run,
-            timeoutMs: s.timeoutMs,
-            serverOut: join(s.out, "servers", `${site}-${name}-${stackLabel(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
-            resultFile,
-            experiment: "accuracy",
-            run: item.run,
-          });
+          const result =
+            item.client === "simulated" ? withoutSimulation(await runSimulation({ ...run, network })) : await runReplay({ ...run, client: item.client, topology: topology! });
           appendFileSync(file, JSON.stringify(result) + "\n");
           on.finished(item, result, result.status === "ok" ? null : result.error);
         } catch (e) {
@@ -128,7 +131,12 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
         }
       }
     } finally {
-      await topologyDown(net);
+      if (topology) await topologyDown(net);
     }
   }
+}
+
+/** A simulation's run result without the simulator's own report, as a runs file holds it. */
+function withoutSimulation({ simulation: _, ...result }: Awaited<ReturnType<typeof runSimulation>>): RunResult {
+  return result;
 }

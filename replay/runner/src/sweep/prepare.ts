@@ -20,7 +20,7 @@ export interface PreparedExperiment {
  * any run starts, naming every problem. A sweep that resumes must find the same resolved plan it began with.
  * `checked`, if given, is called once everything is checked and before anything is written.
  */
-export function prepareExperiment(sourcePlanFile: string, outDir?: string, checked?: () => void): PreparedExperiment {
+export function prepareExperiment(sourcePlanFile: string, outDir?: string, checked?: (plan: ExperimentPlan) => void): PreparedExperiment {
   const source = resolve(sourcePlanFile);
   const plan = readPlanFile(source);
   const sourceDir = dirname(source);
@@ -35,7 +35,7 @@ export function prepareExperiment(sourcePlanFile: string, outDir?: string, check
   problems.push(...[...schedulerProblems(plan), ...knobProblems(plan)].map((p) => `${source}: ${p}`));
   if (problems.length > 0) throw new Error(`${source}: the plan cannot be run:\n${problems.join("\n")}`);
   // Where a caller that cannot run the sweep (no root) refuses: after the plan's errors, before any write.
-  checked?.();
+  checked?.(plan);
 
   const { dir: out, planFile, runsFile } = experimentOutput(source, outDir);
   const resolved = planFile === source ? plan : rebase(plan, sourceDir, out);

@@ -1,0 +1,92 @@
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { quantile } from "@pagepath/corpus";
+import { runReplay, runSimulation, specNetwork, networkSpec, topologyDown, topologyUp } from "@pagepath/runner";
+import { tempDir } from "@pagepath/temp-dirs";
+
+const median = (xs: number[]) => quantile(xs, 0.5);
+
+export interface SimulateBenchResult {
+  /** The corpus page of median size among --graphs' realistic sites. */
+  site: string;
+  condition: string;
+  loads: number;
+  /** Wall time of one real-time replay (emulated browser): topology up, servers, the load, servers and topology down. */
+  replayMs: number;
+  /** Of which the page load itself. */
+  replayLoadMs: number;
+  /** Wall time of one simulation: pagepath-sim's process from spawn to its report, setup included. */
+  simulateMs: number;
+  /** Of which the simulated load itself (virtual time to the end of the run, in real time). */
+  simulateLoopMs: number;
+  virtualMs: number;
+  /** simulateMs / replayMs: the issue's floor is 1/200 = 0.005. */
+  ratio: number;
+  loopRatio: number;
+}
+
+const CONFIGURATION: Parameters<typeof runReplay>[0]["configuration"] = {
+  protocol: "h3",
+  transport: "quic",
+  serverModel: "out-of-order",
+  priority: "none",
+  chunkSizeBytes: 16_384,
+  connectionsPerOrigin: 1,
+  emulation: { preloader: true, cpuFactor: 1, waitFor: "load" },
+};
+
+/** The realistic corpus page whose graph file is of median size: a page neither small nor large. */
+function medianPage(graphs: string): string {
+  const files = readdirSync(graphs).filter((f) => f.startsWith("real-") && f.endsWith(".json"));
+  if (files.length === 0) throw new Error(`${graphs}: no realistic corpus graphs (real-*.json); build them with pagepath corpus build --kind realistic`);
+  const sized = files.map((f) => ({ f, size: statSync(join(graphs, f)).size })).sort((a, b) => a.size - b.size);
+  return join(graphs, sized[Math.floor((sized.length - 1) / 2)]!.f);
+}
+
+/**
+ * One real-time replay of the median corpus page (the emulated browser over HTTP/3, its topology
+ * brought up and down as `pagepath replay` does) against one simulation of it, alternating, N of
+ * each, in the same run: wall time per load and the ratio.
+ */
+export async function benchSimulate(graphs: string, loads: number, log: (l: string) => void): Promise<SimulateBenchResult> {
+  const graphFile = medianPage(graphs);
+  const spec = networkSpec("10mbit-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 });
+  const work = tempDir("bench-simulate");
+  const replay: number[] = [];
+  const replayLoad: number[] = [];
+  const simulate: number[] = [];
+  const loop: number[] = [];
+  let virtualMs = 0;
+  for (let i = 0; i < loads; i++) {
+    const common = { graphFile, configuration: CONFIGURATION, seed: i, timeoutMs: 120_000, serverOut: join(work, `servers-${i}`), resultFile: join(work, `run-${i}.json`) };
+    let t = performance.now();
+    const net = `bsim${process.pid % 10_000}`;
+    try {
+      const topology = await topologyUp(net, spec, i);
+      const r = await runReplay({ ...common, client: "emulated", topology });
+      replayLoad.push(r.metrics.loadMs ?? NaN);
+    } finally {
+      await topologyDown(net);
+    }
+    replay.push(performance.now() - t);
+    t = performance.now();
+    const s = await runSimulation({ ...common, serverOut: join(work, `sim-${i}`), network: specNetwork(spec) });
+    simulate.push(performance.now() - t);
+    loop.push(s.simulation.wallMs);
+    virtualMs = s.simulation.virtualMs;
+    log(`  load ${i + 1}/${loads}: replay ${replay.at(-1)!.toFixed(0)} ms, simulation ${simulate.at(-1)!.toFixed(0)} ms (${s.simulation.wallMs.toFixed(0)} ms of it the simulator's loop)`);
+  }
+  const [replayMs, simulateMs, simulateLoopMs] = [median(replay), median(simulate), median(loop)];
+  return {
+    site: graphFile,
+    condition: spec.name,
+    loads,
+    replayMs,
+    replayLoadMs: median(replayLoad),
+    simulateMs,
+    simulateLoopMs,
+    virtualMs,
+    ratio: simulateMs / replayMs,
+    loopRatio: simulateLoopMs / replayMs,
+  };
+}
