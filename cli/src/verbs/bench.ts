@@ -180,7 +180,7 @@ function reportSimulate(r: SimulateBenchResult, out: string): number {
   const lines = [
     `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, HTTP/3, emulated browser (median of ${r.loads} loads each, alternating)`,
     `  real-time replay: ${r.replayMs.toFixed(0)} ms a load (the page's load event at ${r.replayLoadMs.toFixed(0)} ms)`,
-    `  simulation: ${r.simulateMs.toFixed(1)} ms a load with the process's setup, ${r.simulateLoopMs.toFixed(1)} ms of it simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
+    `  simulation: ${r.simulateMs.toFixed(1)} ms a load as pagepath simulate runs it; in pagepath-sim ${r.simulateSetupMs.toFixed(1)} ms of setup (recording, certificate, endpoints) and ${r.simulateLoopMs.toFixed(1)} ms simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
     `  ratio simulation / replay: ${r.ratio.toFixed(4)} (1/${(1 / r.ratio).toFixed(0)}); the simulator's loop alone: ${r.loopRatio.toFixed(4)} (1/${(1 / r.loopRatio).toFixed(0)})`,
   ];
   process.stdout.write(lines.join("\n") + "\n");

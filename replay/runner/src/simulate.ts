@@ -19,7 +19,7 @@ export interface SimulationRun extends Omit<ReplayRun, "client" | "topology" | "
 
 /** What pagepath-sim adds to the browser's report (replay/sim/src/simulation.rs). */
 export interface SimulationReport extends ClientReport {
-  simulation: { paths: { path: number; bytesUp: number; bytesDown: number }[]; virtualMs: number; wallMs: number; rounds: number; seed: number; version: string };
+  simulation: { paths: { path: number; bytesUp: number; bytesDown: number }[]; virtualMs: number; wallMs: number; setupMs: number; rounds: number; seed: number; version: string };
 }
 
 /** The client addresses of a topology of `paths` paths (pagepath-link's topology::client_addr). */
