@@ -8,6 +8,7 @@ import type { Graph } from "@pagepath/graph-builder";
 import { readExperiment, readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli, UNPRIVILEGED } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
+import { ARTIFACTS, closeViewerSession, openViewerSession } from "./viewer-browser.js";
 import { buildCorpusGraphs } from "./corpus-graphs.js";
 import { tempDir } from "./fixture-profile.js";
 import { assertDependenciesRespected, assertEveryResourceFetched } from "./replay-client-checks.js";
@@ -129,6 +130,46 @@ describe("pagepath simulate", () => {
     const cell = runs.find((x) => x.site.name === "real-jquery-ui" && x.configuration.network.name === "20M-20ms")!;
     const alone = await load(["simulate"], "real-jquery-ui", ["--rate-mbit", "20", "--rtt-ms", "20", "--queue-packets", "64", "--seed", String(cell.seed)]);
     assert.equal(alone.metrics.loadMs, cell.metrics.loadMs);
+  });
+
+  it("answers what-ifs in the viewer's timeline: the page simulated under the network the controls set, beside the run before", async () => {
+    const { viewer, chromium } = await openViewerSession(data);
+    try {
+      const { page, errors } = chromium;
+      const file = "graphs/real-jquery-ui.json";
+      const api = (q: string) => fetch(`${viewer.url}api/what-if?file=${encodeURIComponent(file)}&${q}`);
+      assert.equal((await api("rate=-1")).status, 400);
+      assert.equal((await api("rate=5&transport=tcp")).status, 400);
+      assert.equal((await api("rate=5&paths=2&scheduler=no-such")).status, 400);
+      assert.equal((await fetch(`${viewer.url}api/what-if?file=${encodeURIComponent("../../../etc/passwd")}&rate=5`)).status, 403);
+      await page.goto(`${viewer.url}#view=timeline&site=${encodeURIComponent(file)}`, { waitUntil: "load" });
+      await page.waitForSelector(".timeline-scroll svg[data-drawn]");
+      const simulate = async (rate: string, rtt: string, paths: string) => {
+        await page.$eval("#what-if input[name=rate]", (e, v) => ((e as HTMLInputElement).value = v), rate);
+        await page.$eval("#what-if input[name=rtt]", (e, v) => ((e as HTMLInputElement).value = v), rtt);
+        await page.select("#what-if select[name=paths]", paths);
+        // The drawing before is marked, so that only the new one counts as drawn.
+        await page.$eval(".timeline-scroll svg[data-drawn]", (e) => e.setAttribute("data-old", "1"));
+        await page.click("#what-if button[type=submit]");
+        await page.waitForFunction((r) => location.hash.includes(`rate%3D${r}`) && document.querySelector(".timeline-scroll svg[data-drawn]:not([data-old])") !== null, {}, rate);
+      };
+      await simulate("2", "200", "1");
+      const slow = await page.evaluate(() => new URLSearchParams(location.hash.slice(1)).get("run"));
+      assert.equal(slow, "what-if?rate=2&rtt=200&loss=0&paths=1");
+      assert.ok((await page.$$('rect.replayed[data-run="run A"]')).length > 20, "the simulated run's bars are drawn");
+      await simulate("50", "20", "2");
+      const state = await page.evaluate(() => Object.fromEntries(new URLSearchParams(location.hash.slice(1))));
+      assert.equal(state.run, "what-if?rate=50&rtt=20&loss=0&paths=2&scheduler=lowest-rtt");
+      assert.equal(state.vs, slow, "the what-if before is kept beside the new one");
+      assert.ok((await page.$$('rect.replayed[data-run="run B"]')).length > 20, "both what-ifs are drawn");
+      // The same page on a fast link and two paths ends sooner than on a slow one.
+      const loads = await Promise.all([state.run, slow].map(async (k) => ((await (await api(k!.slice("what-if?".length))).json()) as RunResult).metrics.loadMs!));
+      assert.ok(loads[0]! < loads[1]! / 2, `what-ifs: ${loads.join(" ms, ")} ms`);
+      await page.screenshot({ path: join(ARTIFACTS, "timeline-what-if.png"), fullPage: true });
+      assert.deepEqual(errors, []);
+    } finally {
+      await closeViewerSession(chromium, viewer);
+    }
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {

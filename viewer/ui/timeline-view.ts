@@ -5,6 +5,7 @@ import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { barSeries, changedNodes, drawLegend, drawRunMetrics, METRIC_LINES_PER_RUN, pathRows, runEnd } from "./timeline-replay.js";
 import { chosenRuns, runControls, runsOf, wireRunControls } from "./timeline-runs.js";
+import { whatIfControls, whatIfSchedulers, wireWhatIf, withWhatIfs } from "./timeline-what-if.js";
 import { drawPathLegend, drawPathSegments, pathLegendHeight } from "./timeline-path-use.js";
 import type { ViewHandlers } from "./graph-view.js";
 
@@ -24,11 +25,12 @@ function laneSelector(current: Lanes): string {
  */
 export async function renderTimeline(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
   // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
-  const [layout, runs] = await Promise.all([loadLayout(site.file, state.rankdir, false), runsOf(site.file)]);
+  const [layout, runs, schedulers] = await Promise.all([loadLayout(site.file, state.rankdir, false), runsOf(site.file).then((r) => withWhatIfs(r, site.file, state)), whatIfSchedulers()]);
   const { a, b } = chosenRuns(runs, state);
-  main.innerHTML = `<div class="toolbar">${laneSelector(state.lanes)}${runControls(runs, state, a, b)}<span class="note">ms since navigation start; main thread per frame</span></div><div class="timeline-scroll"></div>`;
+  main.innerHTML = `<div class="toolbar">${laneSelector(state.lanes)}${runControls(runs, state, a, b)}<span class="note">ms since navigation start; main thread per frame</span></div><div class="toolbar">${whatIfControls(state, schedulers)}</div><div class="timeline-scroll"></div>`;
   main.querySelector<HTMLSelectElement>("#lanes")!.addEventListener("change", (e) => go({ lanes: (e.target as HTMLSelectElement).value as Lanes }));
   wireRunControls(main);
+  wireWhatIf(main, state);
   const series = barSeries(layout.kindColors, a, b);
   const shown = [a, b].filter((r) => r !== null);
   const changed = a && b ? changedNodes(a, b, state.threshold) : new Set<string>();

@@ -48,7 +48,8 @@ export async function runsApi(res: ServerResponse, root: string, params: URLSear
   sendJson(res, out);
 }
 
-function replayed(experiment: string | null, runFile: string | null, r: RunResult, sameBytes: boolean): ReplayedRun {
+/** A run as the timeline takes it, keyed by where it is (or by `runFile`, a name of its own). */
+export function replayed(experiment: string | null, runFile: string | null, r: RunResult, sameBytes: boolean): ReplayedRun {
   const cell = cellOf(r);
   // The scheduler only where there is one, so that keys of single-path runs (kept in links) stay as they were.
   const scheduler = cell.scheduler === undefined ? "" : ` ${cell.scheduler}`;

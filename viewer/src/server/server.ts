@@ -14,6 +14,7 @@ import { graphPathFor } from "./graph-path.js";
 import { experimentApi, experimentsApi, type LoadedExperiment } from "./results-api.js";
 import { readRunFiles } from "./run-files.js";
 import { runsApi } from "./runs-api.js";
+import { whatIfApi, whatIfSchedulersApi } from "./what-if-api.js";
 import { decodeUrlPath, resolveUnder } from "./safe-path.js";
 import { siteIndex } from "./site-index.js";
 import { sendError, sendFile, sendJson } from "./static-files.js";
@@ -71,6 +72,8 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     if (rawPath === "/api/experiment") return experimentApi(res, root, params, experiments);
     if (rawPath === "/api/analysis") return analysisApi(res, root, params, analysed);
     if (rawPath === "/api/runs") return runsApi(res, root, params, graphFile, runFiles);
+    if (rawPath === "/api/what-if") return whatIfApi(res, params, graphFile);
+    if (rawPath === "/api/what-if/schedulers") return whatIfSchedulersApi(res);
     for (const [prefix, base] of [["/static/", STATIC_DIR], ["/ui/", UI_DIR], ["/files/", root]] as const) {
       if (!rawPath.startsWith(prefix)) continue;
       const rel = decodeUrlPath(rawPath.slice(prefix.length));
