@@ -72,9 +72,8 @@ pub fn simulate(args: &SimArgs) -> Result<Value, String> {
     let (tx, rx) = channel();
     let config = driver::transport_config(&names, &browser);
     let started = config.started;
-    let client = QuicClient::new(config, tx, locals.clone(), Rc::new(outbox.clone()))?;
-    let mut world = World::new(clock, Paths::new(&topology, path_ips), locals, servers, outbox);
-    world.client = Some(client);
+    let client = QuicClient::new(config, tx, locals, Rc::new(outbox.clone()))?;
+    let mut world = World::new(clock, Paths::new(&topology, path_ips), client, servers, outbox);
     let setup = wall.elapsed();
     // The servers' logs and the report share their time 0, as a real replay's share the wall clock.
     let report = driver::run_on(&graph, &names, &browser, &mut world, &rx, (started, replay.service.start_wall()));

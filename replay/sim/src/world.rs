@@ -23,10 +23,10 @@ const ROUNDS_PER_INSTANT: u32 = 10_000;
 pub struct World {
     pub clock: VirtualClock,
     pub paths: Paths,
-    pub client: Option<QuicClient>,
-    pub client_locals: Vec<SocketAddr>,
-    pub servers: Vec<(SocketAddr, QuicOrigin)>,
-    pub outbox: Outbox,
+    /// Taken when the run finishes.
+    client: Option<QuicClient>,
+    servers: Vec<(SocketAddr, QuicOrigin)>,
+    outbox: Outbox,
     /// Something changed at this instant (a fetch, time moved) that a round must take in.
     dirty: bool,
     rounds_now: u32,
@@ -37,8 +37,9 @@ pub struct World {
 }
 
 impl World {
-    pub fn new(clock: VirtualClock, paths: Paths, client_locals: Vec<SocketAddr>, servers: Vec<(SocketAddr, QuicOrigin)>, outbox: Outbox) -> World {
-        World { clock, paths, client: None, client_locals, servers, outbox, dirty: true, rounds_now: 0, more_now: false, rounds: 0 }
+    /// The client and the servers (by address) send their packets through `outbox`.
+    pub fn new(clock: VirtualClock, paths: Paths, client: QuicClient, servers: Vec<(SocketAddr, QuicOrigin)>, outbox: Outbox) -> World {
+        World { clock, paths, client: Some(client), servers, outbox, dirty: true, rounds_now: 0, more_now: false, rounds: 0 }
     }
 
     /// One round at the current instant: arrivals, timers, sending, packets into their paths.
@@ -49,7 +50,7 @@ impl World {
             let Some((src, dst)) = addresses(&packet) else { continue };
             if let Some((_, server)) = self.servers.iter_mut().find(|(a, _)| *a == dst) {
                 server.recv(payload(&mut packet), src, dst, now);
-            } else if let (Some(client), true) = (self.client.as_mut(), self.client_locals.contains(&dst)) {
+            } else if let Some(client) = self.client.as_mut().filter(|c| c.locals().contains(&dst)) {
                 client.recv(payload(&mut packet), src, dst, now);
             }
         }
@@ -71,12 +72,12 @@ impl World {
 
     /// The next instant anything is due, if anything is.
     fn next_us(&mut self) -> Option<u64> {
-        let now = self.clock.now();
-        let after = |clock: &VirtualClock, d: std::time::Duration| clock.us_of(now + d);
-        let mut next = self.paths.next_event();
         if self.more_now {
             return Some(self.clock.now_us());
         }
+        let now = self.clock.now();
+        let after = |clock: &VirtualClock, d: std::time::Duration| clock.us_of(now + d);
+        let mut next = self.paths.next_event();
         let mut consider = |t: Option<u64>| next = match (next, t) {
             (Some(a), Some(b)) => Some(a.min(b)),
             (a, b) => a.or(b),
@@ -104,11 +105,10 @@ impl World {
 }
 
 impl Network for &mut World {
-    fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String> {
+    /// A clear-HTTP origin is the client's to refuse, as it is in a real HTTP/3 run's transport
+    /// (simulation.rs refuses recordings with one before anything runs).
+    fn fetch(&mut self, fetch: Fetch, _tls: bool) -> Result<(), String> {
         let Some(client) = self.client.as_mut() else { return Err("the simulated client has stopped".into()) };
-        if !tls {
-            return Err(format!("{}: clear HTTP/1.1 over TCP, which the simulator does not model yet", fetch.url));
-        }
         client.fetch(fetch);
         self.dirty = true;
         Ok(())

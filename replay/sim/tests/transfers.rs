@@ -89,9 +89,7 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     let started = config.started;
     let local: SocketAddr = "10.10.0.2:40000".parse().unwrap();
     let client = QuicClient::new(config, tx, vec![local], Rc::new(outbox.clone())).unwrap();
-    let mut world = World::new(clock, Paths::new(&topology, vec!["10.10.0.2".parse().unwrap()]), vec![local], vec![], outbox);
-    world.servers = servers;
-    world.client = Some(client);
+    let mut world = World::new(clock, Paths::new(&topology, vec!["10.10.0.2".parse().unwrap()]), client, servers, outbox);
     let mut net = &mut world;
     for i in 0..sizes.len() {
         let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };

@@ -7,10 +7,9 @@ use super::clock::iso8601;
 use super::origins::{find_origin, NameMap};
 use super::report::{Report, RequestRecord, Versions};
 use super::router::Router;
-use super::transport::{Event, Fetch, TransportConfig};
+use super::transport::{ConnectionRecord, Event, Fetch, TransportConfig};
 use crate::cli::RunArgs;
 use crate::core::{Browser, Graph, RequestId};
-use super::transport::ConnectionRecord;
 use std::collections::BTreeMap;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Instant, SystemTime};
@@ -144,13 +143,11 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
         for event in events {
             handle(event, &mut browser, &mut network, names, &mut in_flight, &mut requests, &mut model_now, &mut warnings, ms);
         }
-        let mut now = ms(clock::now()).max(model_now);
+        let at = clock::now();
         // A wait that reached its end reached the timer it waited for, though the clock's instant
         // may read a rounding below it in ms: in virtual time, where nothing else moves the clock,
         // the timer would otherwise never be due.
-        if clock::now() >= until {
-            now = now.max(until_ms);
-        }
+        let now = if at >= until { ms(at).max(until_ms) } else { ms(at) }.max(model_now);
         if browser.next_timeout().is_some_and(|t| t <= now) {
             model_now = now;
             browser.handle_timeout(now);

@@ -39,6 +39,11 @@ impl QuicClient {
         Ok(QuicClient { config, events, locals, endpoint, registry })
     }
 
+    /// The local addresses its packets leave from, path 0 first.
+    pub fn locals(&self) -> &[SocketAddr] {
+        &self.locals
+    }
+
     /// Queues `fetch` on its origin's connection, opening one if there is none.
     pub fn fetch(&mut self, fetch: Fetch) {
         let origin = match find_origin(&self.config.origins, &fetch.url) {
