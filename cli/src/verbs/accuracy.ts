@@ -96,7 +96,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     // neither counted as done nor summed up.
     const scope = new Set(wanted.flatMap((s) => conditions.flatMap((c) => configurations.map((k) => cellKey(s, conditionName(c), stackLabel(k))))));
     const inScope = (r: RunResult) => scope.has(cellKey(r.site.name, r.configuration.network.name, stackLabel(r.configuration))) && r.run < runs;
-    const toRun = (r: RunResult) => inScope(r) && (clients as string[]).includes(r.client);
+    const toRun = (r: RunResult) => inScope(r) && clients.includes(r.client);
     const already = [...finishedRuns(out).values()].filter(toRun).length;
     const progress = new Progress(total - already, "accuracy");
     const failures: string[] = [];

@@ -52,7 +52,11 @@ Needs root, as pagepath net does: without it, the plan is checked and nothing is
     // A dry run only checks, and with --queue the runs are made by workers, which refuse for themselves.
     const sweepsHere = values["dry-run"] !== true && values.queue === undefined;
     // A simulated plan runs in virtual time: no topology, so no root, and a run per CPU.
-    const x = prepareExperiment(positionals[0]!, values.out as string | undefined, sweepsHere ? (plan) => plan.client !== "simulated" && requireRoot() : undefined);
+    const x = prepareExperiment(positionals[0]!, values.out as string | undefined, sweepsHere
+        ? (plan) => {
+            if (plan.client !== "simulated") requireRoot();
+          }
+        : undefined);
     const workers = asked ?? (x.plan.client === "simulated" ? availableParallelism() : defaultWorkers());
     const retryFailed = values["retry-failed"] === true;
     const done = readExperiment(x.planFile).runs;

@@ -43,7 +43,7 @@ QUIC and multipath QUIC so far; TCP and MPTCP are not simulated yet.
     const out = resolve((values.out as string | undefined) ?? join("runs", `${basename(graphFile, ".json")}-simulated-${timestamp()}.json`));
     const network = specNetwork(optionsNetwork(values, `${values["rate-mbit"] ?? 10}mbit-${values["rtt-ms"] ?? 40}ms`));
     process.stderr.write(`simulating ${shownPath(graphFile)} over ${settings.configuration.protocol}/${settings.configuration.transport} ...\n`);
-    const { simulation, ...result } = await runSimulation({
+    const { result, simulation } = await runSimulation({
       graphFile,
       recording: values.recording as string | undefined,
       configuration: settings.configuration,

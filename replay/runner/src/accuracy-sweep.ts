@@ -1,6 +1,6 @@
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { stackLabel, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { stackLabel, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
 import { runSimulation } from "./simulate.js";
 import { networkSpec, networkUp, topologyDown } from "./topology.js";
@@ -55,7 +55,7 @@ export interface SweepItem {
   graph: string;
   condition: Condition;
   configuration: Omit<RunConfiguration, "network">;
-  client: "emulated" | "chromium" | "simulated";
+  client: Client;
   run: number;
 }
 
@@ -123,7 +123,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
         };
         try {
           const result =
-            item.client === "simulated" ? withoutSimulation(await runSimulation({ ...run, network })) : await runReplay({ ...run, client: item.client, topology: topology! });
+            item.client === "simulated" ? (await runSimulation({ ...run, network })).result : await runReplay({ ...run, client: item.client, topology: topology! });
           appendFileSync(file, JSON.stringify(result) + "\n");
           on.finished(item, result, result.status === "ok" ? null : result.error);
         } catch (e) {
@@ -134,9 +134,4 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
       if (topology) await topologyDown(net);
     }
   }
-}
-
-/** A simulation's run result without the simulator's own report, as a runs file holds it. */
-function withoutSimulation({ simulation: _, ...result }: Awaited<ReturnType<typeof runSimulation>>): RunResult {
-  return result;
 }

@@ -1,8 +1,7 @@
-import { spawn } from "node:child_process";
 import type { RunConfiguration } from "@pagepath/results";
 import { BROWSER_BINARY, NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
-import { relayedStderr } from "./relayed-stderr.js";
+import { reportLine } from "./report-line.js";
 import { schedulerArgs } from "./server-args.js";
 import type { Topology } from "./topology.js";
 
@@ -35,20 +34,6 @@ export function browserArgs(o: EmulatedClientOptions): string[] {
 /** Runs the emulated browser in the topology's client namespace; its report, or why it failed. */
 export function runEmulatedClient(o: EmulatedClientOptions): Promise<ClientReport> {
   const args = ["exec", o.topology.name, "client", "--", requireBinary(BROWSER_BINARY), ...browserArgs(o)];
-  const child = spawn(requireBinary(NET_BINARY), args, { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d) => (out += d));
-  child.stderr.on("data", (d) => (err += d));
-  // The browser stops itself at its timeout; this only guards against a hang below it.
-  const guard = setTimeout(() => child.kill("SIGKILL"), o.timeoutMs + 30_000);
-  return new Promise((resolve, reject) => {
-    child.on("error", (e) => reject(new Error(`cannot run ${NET_BINARY}: ${e.message}`)));
-    child.on("close", (code) => {
-      clearTimeout(guard);
-      const line = out.trim().split("\n").at(-1) ?? "";
-      if (line.startsWith("{")) return resolve(JSON.parse(line) as ClientReport);
-      reject(new Error(`pagepath-browser exited with ${code}: ${relayedStderr(err, "pagepath-browser") || "no report"}`));
-    });
-  });
+  // The browser stops itself at its timeout; the guard only catches a hang below it.
+  return reportLine<ClientReport>(requireBinary(NET_BINARY), args, "pagepath-browser", o.timeoutMs + 30_000);
 }

@@ -52,7 +52,7 @@ export async function whatIfApi(res: ServerResponse, params: URLSearchParams, gr
   const scheduler = settings.transport === "mpquic" ? { name: settings.scheduler ?? quicSchedulers().default, options: {} } : null;
   const work = tempDir("what-if");
   try {
-    const { simulation, ...run } = await runSimulation({
+    const { result, simulation } = await runSimulation({
       graphFile: graphPath,
       configuration: {
         protocol: "h3",
@@ -70,7 +70,7 @@ export async function whatIfApi(res: ServerResponse, params: URLSearchParams, gr
       serverOut: join(work, "servers"),
       resultFile: join(work, "run.json"),
     });
-    sendJson(res, { ...replayed(null, key, run, true), simulation: { virtualMs: simulation.virtualMs, wallMs: simulation.wallMs } });
+    sendJson(res, { ...replayed(null, key, result, true), simulation: { virtualMs: simulation.virtualMs, wallMs: simulation.wallMs } });
   } catch (e) {
     sendError(res, 422, `${file}: cannot simulate it: ${(e as Error).message}`);
   }

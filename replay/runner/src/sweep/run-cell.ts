@@ -65,8 +65,7 @@ async function attempt(c: CellRun): Promise<RunResult> {
     let result: RunResult;
     if (plan.client === "simulated") {
       // Virtual time needs no topology: the network's paths are simulated (pagepath-sim).
-      const { simulation: _, ...simulated } = await runSimulation({ ...run, network });
-      result = simulated;
+      result = (await runSimulation({ ...run, network })).result;
     } else {
       const topology = await networkUp(topologyName, network, run.seed, dirname(c.planFile));
       result = await runReplay({ ...run, client: plan.client, topology });
