@@ -17,7 +17,7 @@ DEBIAN_PACKAGES=(
   cmake             # builds BoringSSL for the QUIC stack (tquic) of the replay servers
   g++
   make
-  patch             # applies pagepath's scheduler hook to tquic's source (scripts/patch-tquic.sh)
+  patch             # applies pagepath's patches to tquic and smoltcp (scripts/patch-crates.sh)
   mptcpize          # Chromium over MPTCP (LD_PRELOAD), for MPTCP replays
   nginx-light       # bench replay: the reference web server
   nghttp2-client    # bench replay: h2load, the HTTP/1.1 and HTTP/2 load generator
@@ -55,7 +55,7 @@ fi
 
 echo "install: building"
 npx --no-install tsc -b
-bash scripts/patch-tquic.sh
+bash scripts/patch-crates.sh
 cargo build --release --locked --quiet --manifest-path replay/Cargo.toml
 # The commands on PATH, as the docs and the CLI's hints write them: links to this checkout's, so a
 # rebuild is picked up without installing again.

@@ -178,9 +178,9 @@ describe("pagepath simulate", () => {
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {
-    const h2 = await runCli(["simulate", graph("real-jquery-ui"), "--protocol", "h2", "--out", join(work, "h2.json")]);
-    assert.equal(h2.code, 2, h2.stderr);
-    assert.match(h2.stderr, /--transport tcp: the simulator carries QUIC and multipath QUIC so far/);
+    const mptcp = await runCli(["simulate", graph("real-jquery-ui"), "--protocol", "h2", "--transport", "mptcp", "--out", join(work, "mptcp.json")]);
+    assert.equal(mptcp.code, 2, mptcp.stderr);
+    assert.match(mptcp.stderr, /--transport mptcp: the simulator carries TCP, QUIC and multipath QUIC; MPTCP is not simulated yet/);
     const missing = await runCli(["simulate", join(work, "no-such-graph.json")]);
     assert.notEqual(missing.code, 0, missing.stderr);
     assert.match(missing.stderr, /no-such-graph\.json/);

@@ -15,11 +15,11 @@ export const simulateVerb: Verb = {
 usage: pagepath simulate GRAPH.json [network] [options]
 
 Loads a graph's page as \`pagepath replay --client emulated\` does, with the same emulated browser,
-replay servers, HTTP/3 and QUIC stack (tquic) and multipath schedulers, but over simulated paths in
-virtual time (the link emulator's own model of rate, delay, loss and queue): no root, no
-namespaces, no waiting. Writes a run result (docs/formats/run-result.md) of the client
-"simulated", which view, trace, analyze and accuracy read as they read a replay's. HTTP/3 over
-QUIC and multipath QUIC so far; TCP and MPTCP are not simulated yet.
+replay servers, HTTP/1.x, HTTP/2 and HTTP/3 code, QUIC stack (tquic) and multipath schedulers, with
+smoltcp's TCP, but over simulated paths in virtual time (the link emulator's own model of rate,
+delay, loss and queue): no root, no namespaces, no waiting. Writes a run result
+(docs/formats/run-result.md) of the client "simulated", which view, trace, analyze and accuracy
+read as they read a replay's. TCP, QUIC and multipath QUIC; MPTCP is not simulated yet.
   --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q] [--backup I]
                           as pagepath replay brings them up (default 1 path, 10 Mbit/s, 40 ms, no
                           loss, a drop-tail queue of one bandwidth-delay product, at least 16 packets)

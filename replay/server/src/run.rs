@@ -92,7 +92,7 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
                 Bound::Stream(listener, tls) => {
                     let listener = tokio::net::TcpListener::from_std(listener).map_err(|e| format!("cannot serve: {e}"))?;
                     let stop = stop_rx.clone();
-                    tokio::spawn(http::serve(http::OriginListener { service: service.clone(), origin, listener, tls, mptcp, stop }));
+                    tokio::spawn(http::serve(http::Site { service: service.clone(), origin, tls, mptcp, stop }, listener));
                 }
                 Bound::Datagram(socket) => quic_threads.push(quic::spawn_quic(service.clone(), origin, socket, multipath.clone())?),
             }

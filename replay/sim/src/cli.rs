@@ -2,23 +2,27 @@
 //! browser's own command lines, parsed by their own parsers, so that a simulation is configured
 //! exactly as the real replay it stands for.
 
-pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
 
 Loads a graph's page with the emulated browser from the replay servers over the topology's
-simulated paths, in virtual time: the same browser model, servers, HTTP/3 and QUIC code (tquic) as
-`pagepath replay`, without sockets or waiting. The part from `serve` is what `pagepath-server`
+simulated paths, in virtual time: the same browser model, servers, HTTP/1.x, HTTP/2 and HTTP/3
+code, and QUIC (tquic) as `pagepath replay`, with TCP from smoltcp, without sockets or waiting. The part from `serve` is what `pagepath-server`
 takes, the part from `run` what `pagepath-browser` takes (their --help lists the options); the
 browser's --origins is the origins.json the servers write into their --out. Prints one JSON line:
 the browser's report with a `simulation` member (what each path delivered, virtual and wall time).
-HTTP/3 over QUIC and multipath QUIC only so far.
-  --topology FILE   the paths, as `pagepath net up` takes them (docs/formats/topology.md)
-  --seed N          the links' random choices (loss, RED, jitter), overriding the file's
+TCP, QUIC and multipath QUIC; not MPTCP yet.
+  --topology FILE      the paths, as `pagepath net up` takes them (docs/formats/topology.md)
+  --seed N             the links' random choices (loss, RED, jitter), overriding the file's
+  --tcp-profile NAME   linux (default: the kernel's initial window 10, 200 ms minimum RTO,
+                       40 ms delayed ACKs, with the servers' --congestion, cubic or reno) or
+                       thesis (seed 001 Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs)
 ";
 
 #[derive(Debug)]
 pub struct SimArgs {
     pub topology: std::path::PathBuf,
     pub seed: Option<u64>,
+    pub tcp_profile: String,
     pub server: Vec<String>,
     pub browser: Vec<String>,
 }
@@ -30,6 +34,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     }
     let mut topology = None;
     let mut seed = None;
+    let mut tcp_profile = "linux".to_string();
     let mut rest = items;
     loop {
         match rest {
@@ -41,7 +46,11 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
                 seed = Some(value.parse().map_err(|_| format!("--seed: {value:?} is not a whole number"))?);
                 rest = more;
             }
-            [flag] if flag == "--topology" || flag == "--seed" => return Err(format!("{flag}: a value is required")),
+            [flag, value, more @ ..] if flag == "--tcp-profile" => {
+                tcp_profile = value.clone();
+                rest = more;
+            }
+            [flag] if flag == "--topology" || flag == "--seed" || flag == "--tcp-profile" => return Err(format!("{flag}: a value is required")),
             _ => break,
         }
     }
@@ -56,7 +65,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         Some("run") => {}
         other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
     }
-    Ok(Some(SimArgs { topology, seed, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, server: server[1..].to_vec(), browser: browser.to_vec() }))
 }
 
 #[cfg(test)]
@@ -69,9 +78,10 @@ mod tests {
 
     #[test]
     fn splits_the_servers_and_the_browsers_command_lines() {
-        let a = parse(&words("--topology t.json --seed 7 serve rec --out o --protocol h3 -- run g.json --origins o/origins.json")).unwrap().unwrap();
+        let a = parse(&words("--topology t.json --seed 7 --tcp-profile thesis serve rec --out o --protocol h3 -- run g.json --origins o/origins.json")).unwrap().unwrap();
         assert_eq!(a.topology, std::path::PathBuf::from("t.json"));
         assert_eq!(a.seed, Some(7));
+        assert_eq!(a.tcp_profile, "thesis");
         assert_eq!(a.server, words("rec --out o --protocol h3"));
         assert_eq!(a.browser, words("run g.json --origins o/origins.json"));
     }

@@ -40,6 +40,15 @@ pub fn addresses(packet: &[u8]) -> Option<(SocketAddr, SocketAddr)> {
     Some((src.into(), dst.into()))
 }
 
+/// The source and destination of any IPv4 packet (a datagram or a TCP segment).
+pub fn ip_addresses(packet: &[u8]) -> Option<(IpAddr, IpAddr)> {
+    if packet.len() < IPV4_HEADER || packet[0] >> 4 != 4 {
+        return None;
+    }
+    let ip = |at: usize| IpAddr::V4(Ipv4Addr::new(packet[at], packet[at + 1], packet[at + 2], packet[at + 3]));
+    Some((ip(12), ip(16)))
+}
+
 /// The UDP payload of a packet `frame` made.
 pub fn payload(packet: &mut [u8]) -> &mut [u8] {
     &mut packet[IPV4_HEADER + UDP_HEADER..]
@@ -56,6 +65,7 @@ mod tests {
         assert_eq!(p.len(), 32);
         assert_eq!(u16::from_be_bytes([p[2], p[3]]), 32, "IP total length");
         assert_eq!(addresses(&p), Some((src, dst)));
+        assert_eq!(ip_addresses(&p), Some((src.ip(), dst.ip())));
         assert_eq!(payload(&mut p), b"quic");
         assert_eq!(frame("[::1]:1".parse().unwrap(), dst, b""), None);
     }

@@ -3,7 +3,7 @@
 //! the path of its client address, as the emulator's namespaces route it: path i joins the
 //! client's 10.10.i.2 to the servers.
 
-use super::datagram::addresses;
+use super::datagram::ip_addresses;
 use pagepath_link::core::direction::Direction;
 use pagepath_link::topology::Topology;
 use std::net::IpAddr;
@@ -32,11 +32,11 @@ impl Paths {
     /// A packet handed to its path at `now_us`; one with no path (neither end a client address
     /// of this topology) is dropped, as a router without a route drops it.
     pub fn send(&mut self, now_us: u64, packet: Vec<u8>) {
-        let Some((src, dst)) = addresses(&packet) else { return };
+        let Some((src, dst)) = ip_addresses(&packet) else { return };
         let path = |ip: IpAddr| self.client_ips.iter().position(|&c| c == ip);
-        if let Some(i) = path(src.ip()) {
+        if let Some(i) = path(src) {
             self.directions[i].0.arrive(now_us, packet);
-        } else if let Some(i) = path(dst.ip()) {
+        } else if let Some(i) = path(dst) {
             self.directions[i].1.arrive(now_us, packet);
         }
     }

@@ -1,11 +1,13 @@
 //! Transfers in virtual time against hand-worked expectations: the replay server's HTTP/3 and the
 //! browser's QUIC client (both tquic) over the link model, as `pagepath simulate` joins them.
 
+mod common;
+
+use common::{await_done, one_path, write_recording};
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::quic::QuicClient;
 use pagepath_browser::io::transport::{Event, Fetch, Http1Mode, TransportConfig};
-use pagepath_link::topology::{parse_topology, ParseContext};
 use pagepath_server::config::parse_serve;
 use pagepath_server::io::quic::config::server_config;
 use pagepath_server::io::quic::QuicOrigin;
@@ -14,37 +16,10 @@ use pagepath_sim::paths::Paths;
 use pagepath_sim::virtual_clock::VirtualClock;
 use pagepath_sim::wire::Outbox;
 use pagepath_sim::world::World;
-use serde_json::json;
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::rc::Rc;
 use std::sync::mpsc::channel;
-use std::time::Duration;
-
-/// A recording of one origin serving `sizes`-byte bodies at /0, /1, ..., without server delay.
-fn write_recording(dir: &Path, sizes: &[usize]) {
-    std::fs::create_dir_all(dir.join("bodies")).unwrap();
-    let archive: Vec<serde_json::Value> = sizes
-        .iter()
-        .enumerate()
-        .map(|(i, &size)| {
-            let body = vec![b'a' + i as u8; size];
-            let sha256: String = ring::digest::digest(&ring::digest::SHA256, &body).as_ref().iter().map(|b| format!("{b:02x}")).collect();
-            std::fs::write(dir.join("bodies").join(&sha256), &body).unwrap();
-            json!({
-                "id": format!("{}", 1000 + i), "url": format!("https://sim.test/{i}"), "method": "GET", "requestHeaders": {},
-                "resourceType": "Other", "priority": {"initial": "High", "final": "High"},
-                "times": {"start": i, "response": i, "end": i, "wallTime": 0},
-                "response": {"status": 200, "statusText": "OK", "headers": {"content-type": "application/octet-stream"},
-                             "mimeType": "application/octet-stream", "protocol": "h3"},
-                "fromCache": null, "sizes": {"encodedDataLength": size, "bodySize": size},
-                "body": {"sha256": sha256, "size": size, "base64Encoded": true},
-                "serverDelay": {"ms": 0, "method": "ttfb-minus-handshake-rtt", "rttMs": null},
-            })
-        })
-        .collect();
-    std::fs::write(dir.join("archive.json"), serde_json::to_string(&archive).unwrap()).unwrap();
-}
 
 struct Transfer {
     /// When each fetch completed, ms of virtual time after it was asked for at 0.
@@ -60,10 +35,7 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     let _ = std::fs::remove_dir_all(&dir);
     write_recording(&dir.join("rec"), sizes);
     let clock = VirtualClock::start();
-    let direction = json!({"delayMs": rtt_ms / 2.0, "rateMbit": rate_mbit, "queue": {"type": "droptail", "packets": queue_packets}, "loss": loss});
-    let topology = json!({"schemaVersion": 1, "paths": [{"name": "p0", "uplink": direction, "downlink": direction}]});
-    let ctx = ParseContext { source: "test".into(), base_dir: dir.clone(), fallback_seed: seed, seed_override: Some(seed) };
-    let topology = parse_topology(&topology.to_string(), &ctx).unwrap();
+    let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
     let out = dir.join("out");
     let args: Vec<String> = [dir.join("rec").to_str().unwrap(), "--out", out.to_str().unwrap(), "--protocol", "h3", "--first-address", "10.200.1.1", "--no-qlog"]
         .iter()
@@ -95,24 +67,7 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
         let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };
         net.fetch(fetch, true).unwrap();
     }
-    let mut done_ms = vec![f64::NAN; sizes.len()];
-    let mut left = sizes.len();
-    while left > 0 {
-        let until = started + Duration::from_secs(60);
-        let events = net.wait(until, &rx).expect("the transports run");
-        assert!(!events.is_empty() || net.clock.now() < until, "nothing came back within a minute of virtual time");
-        for e in events {
-            match e {
-                Event::Done { id, body_bytes, at, .. } => {
-                    assert_eq!(body_bytes, sizes[id] as u64, "the whole body of /{id}");
-                    done_ms[id] = (at - started).as_secs_f64() * 1000.0;
-                    left -= 1;
-                }
-                Event::Failed { reason, .. } => panic!("a fetch failed: {reason}"),
-                _ => {}
-            }
-        }
-    }
+    let done_ms = await_done(&mut net, &rx, started, sizes);
     net.finish();
     let bytes_down = world.paths.delivered()[0].down;
     let _ = std::fs::remove_dir_all(&dir);

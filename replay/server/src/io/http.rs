@@ -4,7 +4,7 @@
 use super::body::ChannelBody;
 use super::driver::{self, NewStream};
 use super::{congestion, sockets, tcp_stats};
-use crate::service::{ConnectionLog, RequestHead, Service};
+use crate::service::{ConnectionLog, PathLog, RequestHead, Service};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
 use hyper_util::rt::{TokioExecutor, TokioIo};
@@ -16,28 +16,59 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::{mpsc, oneshot, watch};
 
-pub struct OriginListener {
+/// What every connection of one origin shares, whoever accepted it.
+pub struct Site {
     pub service: Arc<Service>,
     pub origin: usize,
-    pub listener: TcpListener,
     pub tls: Option<Arc<rustls::ServerConfig>>,
     pub mptcp: bool,
     pub stop: watch::Receiver<bool>,
 }
 
-pub async fn serve(o: OriginListener) {
-    let o = Arc::new(o);
-    let mut stop = o.stop.clone();
+/// A connection as its acceptor knows it.
+pub struct Accepted<S> {
+    pub stream: S,
+    pub peer: String,
+    /// (local, remote) when the connection has one path (TCP; not MPTCP, which may add subflows).
+    pub path: Option<(String, String)>,
+    /// The congestion controller it runs with, as its stack says.
+    pub congestion: Option<String>,
+    /// What each path carried, read once the connection has ended.
+    pub stats: Box<dyn FnOnce() -> Vec<PathLog> + Send>,
+}
+
+/// Accepts an origin's connections on the kernel's TCP or MPTCP until the stop signal.
+pub async fn serve(site: Site, listener: TcpListener) {
+    let site = Arc::new(site);
+    let mut stop = site.stop.clone();
     loop {
         tokio::select! {
-            accepted = o.listener.accept() => {
+            accepted = listener.accept() => {
                 if let Ok((stream, _)) = accepted {
-                    tokio::spawn(connection(o.clone(), stream));
+                    tokio::spawn(serve_connection(site.clone(), kernel_connection(&site, stream)));
                 }
             }
             _ = stop.changed() => return,
         }
     }
+}
+
+fn kernel_connection(site: &Site, stream: TcpStream) -> Accepted<TcpStream> {
+    let peer = stream.peer_addr().map(|a| a.to_string()).unwrap_or_default();
+    sockets::tune_accepted(&stream);
+    let congestion = congestion::set_tcp(stream.as_raw_fd(), site.service.congestion());
+    // A second descriptor keeps the socket readable for its statistics after hyper closes it.
+    let stats_fd = unsafe { libc::dup(stream.as_raw_fd()) };
+    let mptcp = site.mptcp;
+    let stats = Box::new(move || {
+        if stats_fd < 0 {
+            return Vec::new();
+        }
+        let fd = unsafe { OwnedFd::from_raw_fd(stats_fd) };
+        tcp_stats::path_logs(fd.as_raw_fd(), mptcp)
+    });
+    let path = if mptcp { None } else { one_path(&stream) };
+    Accepted { stream, peer, path, congestion, stats }
 }
 
 struct Connection {
@@ -48,58 +79,46 @@ struct Connection {
     served: AtomicU64,
 }
 
-async fn connection(o: Arc<OriginListener>, stream: TcpStream) {
-    let service = o.service.clone();
+/// Serves one connection to its end and logs it.
+pub async fn serve_connection<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(site: Arc<Site>, accepted: Accepted<S>) {
+    let Accepted { stream, peer, path, congestion, stats } = accepted;
+    let service = site.service.clone();
     let id = service.next_connection_id();
     let opened_us = service.now_us();
-    let peer = stream.peer_addr().map(|a| a.to_string()).unwrap_or_default();
-    sockets::tune_accepted(&stream);
-    let congestion = congestion::set_tcp(stream.as_raw_fd(), service.congestion());
-    // A second descriptor keeps the socket readable for its statistics after hyper closes it.
-    let stats_fd = unsafe { libc::dup(stream.as_raw_fd()) };
-    let origin_text = service.origins()[o.origin].origin.to_string();
+    let origin_text = service.origins()[site.origin].origin.to_string();
     let conn = Arc::new(Connection {
         service: service.clone(),
-        origin: o.origin,
-        requests: driver::spawn(service.clone(), id, origin_text.clone(), one_path(&stream, o.mptcp)),
+        origin: site.origin,
+        requests: driver::spawn(service.clone(), id, origin_text.clone(), path),
         next_stream: AtomicU64::new(0),
         served: AtomicU64::new(0),
     });
-    let mut stop = o.stop.clone();
+    let mut stop = site.stop.clone();
     let protocol = tokio::select! {
-        p = speak(&o, conn.clone(), stream) => p,
+        p = speak(&site, conn.clone(), stream) => p,
         _ = stop.changed() => "closed at stop",
-    };
-    let paths = if stats_fd >= 0 {
-        let fd = unsafe { OwnedFd::from_raw_fd(stats_fd) };
-        tcp_stats::path_logs(fd.as_raw_fd(), o.mptcp)
-    } else {
-        Vec::new()
     };
     service.log_connection(ConnectionLog {
         connection: id,
         origin: origin_text,
         protocol: protocol.to_string(),
-        transport: if o.mptcp { "mptcp" } else { "tcp" }.to_string(),
+        transport: if site.mptcp { "mptcp" } else { "tcp" }.to_string(),
         peer,
         opened_us,
         closed_us: service.now_us(),
         requests: conn.served.load(Ordering::Relaxed),
-        paths,
+        paths: stats(),
         congestion,
     });
 }
 
-/// A TCP connection's (local, remote) addresses; none for MPTCP, which may add subflows.
-fn one_path(stream: &TcpStream, mptcp: bool) -> Option<(String, String)> {
-    if mptcp {
-        return None;
-    }
+/// A TCP connection's (local, remote) addresses.
+fn one_path(stream: &TcpStream) -> Option<(String, String)> {
     Some((stream.local_addr().ok()?.to_string(), stream.peer_addr().ok()?.to_string()))
 }
 
 /// Runs the connection to its end; returns the protocol it spoke.
-async fn speak(o: &OriginListener, conn: Arc<Connection>, stream: TcpStream) -> &'static str {
+async fn speak<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(o: &Site, conn: Arc<Connection>, stream: S) -> &'static str {
     let Some(tls) = &o.tls else {
         http1(conn, stream).await;
         return "http/1.1";

@@ -31,14 +31,14 @@ struct Head {
 
 impl<R: AsyncRead + Unpin> ResponseReader<R> {
     pub fn new(io: R) -> Self {
-        ResponseReader { io, buf: BytesMut::with_capacity(READ_SIZE), last_read: Instant::now() }
+        ResponseReader { io, buf: BytesMut::with_capacity(READ_SIZE), last_read: tquic::clock::now() }
     }
 
     /// Reads more; 0 means the server closed the connection.
     async fn fill(&mut self) -> Result<usize, String> {
         self.buf.reserve(READ_SIZE);
         let n = self.io.read_buf(&mut self.buf).await.map_err(|e| format!("reading the response failed: {e}"))?;
-        self.last_read = Instant::now();
+        self.last_read = tquic::clock::now();
         Ok(n)
     }
 

@@ -6,7 +6,6 @@ use crate::core::RequestId;
 use crate::io::transport::Event;
 use h2::client::ResponseFuture;
 use std::sync::Arc;
-use std::time::Instant;
 
 pub(super) async fn receive(shared: Arc<Shared>, connection: String, id: RequestId, response: ResponseFuture) {
     if let Err(e) = read(&shared, id, response).await {
@@ -18,18 +17,18 @@ async fn read(shared: &Shared, id: RequestId, response: ResponseFuture) -> Resul
     let response = response.await?;
     let status = response.status().as_u16();
     let location = response.headers().get(http::header::LOCATION).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    shared.emit(Event::Headers { id, status, location, at: Instant::now() });
+    shared.emit(Event::Headers { id, status, location, at: tquic::clock::now() });
     let mut body = response.into_body();
     let mut received = 0u64;
     while let Some(data) = body.data().await {
         let data = data?;
-        let at = Instant::now();
+        let at = tquic::clock::now();
         let _ = body.flow_control().release_capacity(data.len());
         if !data.is_empty() {
             received += data.len() as u64;
             shared.emit(Event::Progress { id, received, at });
         }
     }
-    shared.emit(Event::Done { id, status, body_bytes: received, at: Instant::now() });
+    shared.emit(Event::Done { id, status, body_bytes: received, at: tquic::clock::now() });
     Ok(())
 }

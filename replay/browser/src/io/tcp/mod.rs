@@ -4,6 +4,7 @@
 //! their own, so fetch() never waits for the network.
 
 mod connect;
+pub mod dialer;
 mod h1_body;
 mod h1_connection;
 mod h1_pool;
@@ -18,6 +19,7 @@ mod shared;
 mod tls;
 
 use crate::io::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
+use dialer::{Dialer, KernelDialer};
 use records::Registry;
 use routes::Routes;
 use shared::Shared;
@@ -39,14 +41,23 @@ pub enum TcpProtocol {
 const FINISH_WAIT: Duration = Duration::from_secs(5);
 
 pub struct TcpTransport {
-    runtime: tokio::runtime::Runtime,
+    /// The transport's own runtime; None on another's (the simulator's).
+    runtime: Option<tokio::runtime::Runtime>,
     shared: Arc<Shared>,
     routes: Routes,
 }
 
+/// Where a transport runs when it does not run on its own runtime over the kernel's sockets.
+pub struct Hosted {
+    pub runtime: tokio::runtime::Handle,
+    pub dialer: Box<dyn Dialer>,
+    /// Told of every event the transport sends.
+    pub on_event: Arc<tokio::sync::Notify>,
+}
+
 impl TcpTransport {
+    /// Over the kernel's TCP (or MPTCP), on a runtime of its own.
     pub fn new(config: TransportConfig, protocol: TcpProtocol, events: Events) -> Result<TcpTransport, String> {
-        let tls = tls::client_configs(&config.spki_hash)?;
         // One worker: the machine is small, and one thread keeps the order requests go out in.
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
@@ -54,19 +65,42 @@ impl TcpTransport {
             .enable_all()
             .build()
             .map_err(|e| format!("cannot start the TCP transport's runtime: {e}"))?;
+        let dialer = Box::new(KernelDialer { multipath: config.multipath });
+        let mut transport = Self::make(config, protocol, events, runtime.handle().clone(), dialer, None)?;
+        transport.runtime = Some(runtime);
+        Ok(transport)
+    }
+
+    /// On `hosted`'s runtime and dialer; close() ends it there.
+    pub fn hosted(config: TransportConfig, protocol: TcpProtocol, events: Events, hosted: Hosted) -> Result<TcpTransport, String> {
+        Self::make(config, protocol, events, hosted.runtime, hosted.dialer, Some(hosted.on_event))
+    }
+
+    fn make(
+        config: TransportConfig,
+        protocol: TcpProtocol,
+        events: Events,
+        runtime: tokio::runtime::Handle,
+        dialer: Box<dyn Dialer>,
+        on_event: Option<Arc<tokio::sync::Notify>>,
+    ) -> Result<TcpTransport, String> {
+        let tls = tls::client_configs(&config.spki_hash)?;
         let records = Arc::new(Registry::new(config.started, config.locals.clone()));
         let origins = config.origins.clone();
-        let shared = Arc::new(Shared {
-            config,
-            events,
-            tls,
-            records,
-            tasks: TaskTracker::new(),
-            stop: CancellationToken::new(),
-            runtime: runtime.handle().clone(),
-        });
+        let shared = Arc::new(Shared { config, events, tls, records, tasks: TaskTracker::new(), stop: CancellationToken::new(), runtime, dialer, on_event });
         let routes = Routes::new(shared.clone(), protocol, &origins)?;
-        Ok(TcpTransport { runtime, shared, routes })
+        Ok(TcpTransport { runtime: None, shared, routes })
+    }
+
+    /// Stops every task, which closes its connections, and reports them all once they have
+    /// closed (or FINISH_WAIT has passed); to be awaited on the transport's runtime.
+    pub async fn close(self) -> Vec<ConnectionRecord> {
+        let TcpTransport { shared, routes, .. } = self;
+        drop(routes);
+        shared.stop.cancel();
+        shared.tasks.close();
+        let _ = tokio::time::timeout(FINISH_WAIT, shared.tasks.wait()).await;
+        shared.records.snapshot()
     }
 }
 
@@ -75,14 +109,9 @@ impl Transport for TcpTransport {
         self.routes.fetch(fetch);
     }
 
-    fn finish(self: Box<Self>) -> Vec<ConnectionRecord> {
-        let TcpTransport { runtime, shared, routes } = *self;
-        drop(routes);
-        shared.stop.cancel();
-        shared.tasks.close();
-        // Every task ends at the stop signal, dropping its sockets; records are read as they drop.
-        let _ = runtime.block_on(async { tokio::time::timeout(FINISH_WAIT, shared.tasks.wait()).await });
-        let records = shared.records.snapshot();
+    fn finish(mut self: Box<Self>) -> Vec<ConnectionRecord> {
+        let runtime = self.runtime.take().expect("finish() is for a transport on its own runtime; a hosted one is closed with close()");
+        let records = runtime.block_on(self.close());
         runtime.shutdown_background();
         records
     }

@@ -1,15 +1,15 @@
 //! The connection records finish() returns: one per connection opened, numbered in the order
-//! they were opened, with what each path carried read from the kernel while the connection is
-//! open (every 20 ms) and as it closes. Reading only at the close is not enough: once the peer
+//! they were opened, with what each path carried read from its counts (the kernel's, or the
+//! simulator's) while the connection is open (every 20 ms) and as it closes. Reading only at the close is not enough: once the peer
 //! has closed an MPTCP connection its subflows, and their counts, can be gone.
 
-use super::paths::{path_bytes, runs_mptcp};
+use super::dialer::Counts;
 use crate::io::transport::ConnectionRecord;
-use std::net::IpAddr;
-use std::os::fd::{AsFd, AsRawFd, OwnedFd};
 use std::collections::BTreeMap;
+use std::net::IpAddr;
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
+use tquic::clock;
 
 const SAMPLE_EVERY: Duration = Duration::from_millis(20);
 
@@ -17,8 +17,8 @@ pub(super) struct Registry {
     started: Instant,
     locals: Vec<IpAddr>,
     records: Mutex<Vec<ConnectionRecord>>,
-    /// Open connections' sockets, by record index, for the sampler.
-    open: Mutex<BTreeMap<usize, OwnedFd>>,
+    /// Open connections' counts, by record index, for the sampler.
+    open: Mutex<BTreeMap<usize, Arc<dyn Counts>>>,
     sampling: std::sync::Once,
 }
 
@@ -26,8 +26,7 @@ pub(super) struct Registry {
 pub(super) struct RecordedConnection {
     registry: Arc<Registry>,
     index: usize,
-    /// A second descriptor of the socket, so its statistics stay readable whoever closes the first.
-    stats: OwnedFd,
+    counts: Arc<dyn Counts>,
 }
 
 impl Registry {
@@ -40,9 +39,8 @@ impl Registry {
     }
 
     /// Records a connection that has just connected; `opened` is when it started connecting.
-    pub fn add(self: &Arc<Self>, origin: &str, protocol: &str, opened: Instant, socket: &impl AsFd) -> Result<RecordedConnection, String> {
-        let stats = socket.as_fd().try_clone_to_owned().map_err(|e| format!("cannot duplicate the socket of a connection to {origin}: {e}"))?;
-        let mptcp = runs_mptcp(stats.as_raw_fd());
+    pub fn add(self: &Arc<Self>, origin: &str, protocol: &str, opened: Instant, counts: Arc<dyn Counts>) -> RecordedConnection {
+        let (mptcp, _) = counts.read(&self.locals);
         let mut records = self.records.lock().unwrap_or_else(PoisonError::into_inner);
         let index = records.len();
         records.push(ConnectionRecord {
@@ -55,14 +53,12 @@ impl Registry {
             paths: Vec::new(),
         });
         drop(records);
-        if let Ok(copy) = stats.try_clone() {
-            self.open.lock().unwrap_or_else(PoisonError::into_inner).insert(index, copy);
-        }
+        self.open.lock().unwrap_or_else(PoisonError::into_inner).insert(index, counts.clone());
         let weak = Arc::downgrade(self);
         self.sampling.call_once(|| {
             std::thread::spawn(move || sample_while_alive(weak));
         });
-        Ok(RecordedConnection { registry: self.clone(), index, stats })
+        RecordedConnection { registry: self.clone(), index, counts }
     }
 
     /// Keeps the larger of the stored and the new reading: counts only grow while a connection
@@ -103,10 +99,8 @@ impl RecordedConnection {
 
 impl Drop for RecordedConnection {
     fn drop(&mut self) {
-        // Asked again: an MPTCP connection can fall back to TCP after its handshake.
-        let mptcp = runs_mptcp(self.stats.as_raw_fd());
-        let paths = path_bytes(self.stats.as_raw_fd(), mptcp, &self.registry.locals);
-        let closed = self.registry.ms(Instant::now());
+        let (mptcp, paths) = self.counts.read(&self.registry.locals);
+        let closed = self.registry.ms(clock::now());
         self.registry.open.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.index);
         self.registry.keep_larger(self.index, paths);
         self.registry.update(self.index, |r| {
@@ -119,11 +113,8 @@ impl Drop for RecordedConnection {
 /// Reads every open connection's counts until the registry is gone.
 fn sample_while_alive(registry: Weak<Registry>) {
     while let Some(r) = registry.upgrade() {
-        // Read under the lock: a connection closing meanwhile would free its descriptor's number.
-        let readings: Vec<_> = {
-            let open = r.open.lock().unwrap_or_else(PoisonError::into_inner);
-            open.iter().map(|(&i, fd)| (i, path_bytes(fd.as_raw_fd(), runs_mptcp(fd.as_raw_fd()), &r.locals))).collect()
-        };
+        let open: Vec<_> = r.open.lock().unwrap_or_else(PoisonError::into_inner).iter().map(|(&i, c)| (i, c.clone())).collect();
+        let readings: Vec<_> = open.into_iter().map(|(i, counts)| (i, counts.read(&r.locals).1)).collect();
         for (index, paths) in readings {
             r.keep_larger(index, paths);
         }

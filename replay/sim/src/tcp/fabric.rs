@@ -1,0 +1,341 @@
+//! The simulated network of a TCP run: a host per address (the client's, one per path, and each
+//! server's), the paths between them, and the task that moves packets. At each instant it hands
+//! the hosts what the paths delivered, lets their stacks run, puts what they sent on the paths,
+//! then sleeps until the next delivery or stack timer, or until an application reads or writes.
+
+use super::counts::{segment, ConnectionCounts, Ledger};
+use super::host::Host;
+use super::profile::TcpProfile;
+use super::stream::SimStream;
+use crate::paths::Paths;
+use smoltcp::iface::SocketHandle;
+use smoltcp::socket::tcp::{self, State};
+use smoltcp::time::Instant as SmolInstant;
+use smoltcp::wire::{IpAddress, IpEndpoint};
+use std::collections::{HashMap, VecDeque};
+use std::future::poll_fn;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Poll, Waker};
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+/// Sockets kept listening on each server address, so that the SYNs of connections opened at the
+/// same instant all find one, as a kernel's backlog takes them.
+const SPARE_LISTENERS: usize = 16;
+/// Socket buffers: a receive window that never limits a page, as Linux's autotuning grows it.
+const BUFFER: usize = 4 << 20;
+/// Rounds at one instant before the stacks' timers are left to the next microsecond.
+const ROUNDS_PER_INSTANT: usize = 64;
+/// The client's first ephemeral port.
+const FIRST_PORT: u16 = 40_000;
+
+pub struct Fabric {
+    pub hosts: Vec<Host>,
+    pub paths: Paths,
+    client_ips: Vec<Ipv4Addr>,
+    ledger: Ledger,
+    listeners: HashMap<SocketAddr, Listener>,
+    profile: TcpProfile,
+    seed: u64,
+    next_port: u16,
+    base: Instant,
+    /// Writers waiting for their socket's unsent bytes to fall below their TCP_NOTSENT_LOWAT:
+    /// (host, socket, low water mark, waker). smoltcp wakes writers only when ACKs free buffer
+    /// space, but a kernel's socket turns writable as soon as it has sent enough.
+    writers: Vec<(usize, SocketHandle, usize, Waker)>,
+    /// Rounds run, for the simulation's own report.
+    pub rounds: u64,
+}
+
+struct Listener {
+    host: usize,
+    listening: Vec<SocketHandle>,
+    half_open: Vec<SocketHandle>,
+    ready: VecDeque<SocketHandle>,
+    waker: Option<Waker>,
+}
+
+/// The fabric as its task and the streams share it; `kick` wakes the task when an application
+/// read or wrote, so the stacks answer at that instant.
+#[derive(Clone)]
+pub struct Net {
+    fabric: Arc<Mutex<Fabric>>,
+    kick: Arc<Notify>,
+}
+
+impl Net {
+    /// Time 0 is now on the runtime's (paused) clock.
+    pub fn new(paths: Paths, client_ips: Vec<Ipv4Addr>, profile: TcpProfile, seed: u64) -> Net {
+        let hosts = client_ips.iter().map(|ip| Host::new(*ip, seed)).collect();
+        let fabric = Fabric {
+            hosts,
+            seed,
+            paths,
+            client_ips,
+            ledger: Ledger::default(),
+            listeners: HashMap::new(),
+            profile,
+            next_port: FIRST_PORT,
+            base: Instant::now(),
+            writers: Vec::new(),
+            rounds: 0,
+        };
+        Net { fabric: Arc::new(Mutex::new(fabric)), kick: Arc::new(Notify::new()) }
+    }
+
+    pub fn lock(&self) -> MutexGuard<'_, Fabric> {
+        self.fabric.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub fn kick(&self) {
+        self.kick.notify_one();
+    }
+
+    /// Moves packets until the runtime is dropped.
+    pub async fn run(self) {
+        loop {
+            let next = {
+                let mut f = self.lock();
+                let now = f.now_us();
+                f.step(now);
+                f.next_us(now)
+            };
+            match next {
+                Some(us) => {
+                    let at = self.lock().base + std::time::Duration::from_micros(us);
+                    tokio::select! {
+                        _ = self.kick.notified() => {}
+                        _ = tokio::time::sleep_until(at) => {}
+                    }
+                }
+                None => self.kick.notified().await,
+            }
+            // The applications' other writes at this instant go first, so that a burst of small
+            // writes leaves as full segments, as Linux's autocorking sends them.
+            tokio::task::yield_now().await;
+        }
+    }
+
+    /// Starts accepting connections at `at`, a server's address, on a host of its own.
+    pub fn listen(&self, at: SocketAddr) -> Result<(), String> {
+        let IpAddr::V4(ip) = at.ip() else { return Err(format!("{at}: the simulated topologies are IPv4")) };
+        let mut f = self.lock();
+        let host = match f.host_of(at.ip()) {
+            Some(h) => h,
+            None => {
+                let seed = f.seed;
+                f.hosts.push(Host::new(ip, seed));
+                f.hosts.len() - 1
+            }
+        };
+        f.listeners.insert(at, Listener { host, listening: Vec::new(), half_open: Vec::new(), ready: VecDeque::new(), waker: None });
+        f.tend_listeners();
+        Ok(())
+    }
+
+    /// The next connection established at `at`, with its peer's address.
+    pub async fn accept(&self, at: SocketAddr) -> (SimStream, Arc<ConnectionCounts>, SocketAddr) {
+        let (host, handle) = poll_fn(|cx| {
+            let mut f = self.lock();
+            let Some(l) = f.listeners.get_mut(&at) else { return Poll::Pending };
+            match l.ready.pop_front() {
+                Some(handle) => Poll::Ready((l.host, handle)),
+                None => {
+                    l.waker = Some(cx.waker().clone());
+                    Poll::Pending
+                }
+            }
+        })
+        .await;
+        let mut f = self.lock();
+        let peer = f.hosts[host].sockets.get::<tcp::Socket>(handle).remote_endpoint().map(socket_addr).unwrap_or(at);
+        let counts = f.ledger.open(peer, at);
+        drop(f);
+        // The replay servers set TCP_NOTSENT_LOWAT, which keeps their schedulers' order on the wire.
+        let lowat = pagepath_server::io::sockets::NOTSENT_LOWAT as usize;
+        (SimStream::new(self.clone(), host, handle, Some(lowat)), counts, peer)
+    }
+
+    /// Opens a connection from the client's `from` to `to`; Err when it is refused.
+    pub async fn connect(&self, from: IpAddr, to: SocketAddr) -> Result<(SimStream, Arc<ConnectionCounts>), String> {
+        let (host, handle, counts) = {
+            let mut f = self.lock();
+            let host = f.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
+            let port = f.next_port;
+            f.next_port = f.next_port.checked_add(1).ok_or("the simulated client ran out of ports")?;
+            let mut socket = new_socket(&f.profile);
+            let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
+            let h = &mut f.hosts[host];
+            socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
+            let handle = h.sockets.add(socket);
+            let counts = f.ledger.open(SocketAddr::new(from, port), to);
+            (host, handle, counts)
+        };
+        self.kick();
+        poll_fn(|cx| {
+            let mut f = self.lock();
+            let socket = f.hosts[host].sockets.get_mut::<tcp::Socket>(handle);
+            match socket.state() {
+                State::SynSent | State::SynReceived => {
+                    socket.register_send_waker(cx.waker());
+                    Poll::Pending
+                }
+                State::Closed | State::TimeWait => Poll::Ready(Err("connection refused".to_string())),
+                _ => Poll::Ready(Ok(())),
+            }
+        })
+        .await?;
+        Ok((SimStream::new(self.clone(), host, handle, None), counts))
+    }
+}
+
+impl Fabric {
+    pub fn profile(&self) -> TcpProfile {
+        self.profile
+    }
+
+    /// Segments sent again so far, over every connection.
+    pub fn retransmitted(&self) -> u64 {
+        self.ledger.retransmitted()
+    }
+
+    pub fn now_us(&self) -> u64 {
+        Instant::now().saturating_duration_since(self.base).as_micros() as u64
+    }
+
+    fn host_of(&self, ip: IpAddr) -> Option<usize> {
+        self.hosts.iter().position(|h| IpAddr::V4(h.ip) == ip)
+    }
+
+    /// Everything due at `now_us`: deliveries, the stacks' input, timers and output.
+    fn step(&mut self, now_us: u64) {
+        let now = SmolInstant::from_micros(now_us as i64);
+        for _ in 0..ROUNDS_PER_INSTANT {
+            self.rounds += 1;
+            let mut sent = false;
+            // One packet at a time, its host answering each before the next, as a kernel takes
+            // a burst: smoltcp would otherwise read the whole burst before it writes, and ACK
+            // it once where Linux ACKs every second segment.
+            for packet in self.paths.arrived(now_us) {
+                let Some(s) = segment(&packet) else { continue };
+                if self.is_client(s.dst.ip()) {
+                    self.ledger.delivered_to_client(&s);
+                }
+                if let Some(h) = self.host_of(s.dst.ip()) {
+                    self.hosts[h].wire.arrived.push_back(packet);
+                    sent |= self.poll(h, now, now_us);
+                }
+            }
+            for h in 0..self.hosts.len() {
+                sent |= self.poll(h, now, now_us);
+            }
+            self.tend_listeners();
+            self.wake_writers();
+            if !sent && self.paths.next_event().is_none_or(|t| t > now_us) {
+                break;
+            }
+        }
+    }
+
+    /// Runs host `h`'s stack and puts what it sent on the paths; true if it sent anything.
+    fn poll(&mut self, h: usize, now: SmolInstant, now_us: u64) -> bool {
+        let packets = self.hosts[h].poll(now);
+        let sent = !packets.is_empty();
+        for packet in packets {
+            if let Some(s) = segment(&packet) {
+                let from_client = self.is_client(s.src.ip());
+                self.ledger.sent(&s, from_client);
+            }
+            self.paths.send(now_us, packet);
+        }
+        sent
+    }
+
+    /// Wakes `waker` once host `host`'s socket has fewer than `lowat` bytes unsent.
+    pub fn wait_writable(&mut self, host: usize, handle: SocketHandle, lowat: usize, waker: &Waker) {
+        self.writers.push((host, handle, lowat, waker.clone()));
+    }
+
+    fn wake_writers(&mut self) {
+        let hosts = &mut self.hosts;
+        self.writers.retain(|(h, handle, lowat, waker)| {
+            let unsent = hosts[*h].sockets.get::<tcp::Socket>(*handle).send_queue_unsent();
+            if unsent < *lowat {
+                waker.wake_by_ref();
+            }
+            unsent >= *lowat
+        });
+    }
+
+    fn is_client(&self, ip: IpAddr) -> bool {
+        self.client_ips.iter().any(|c| IpAddr::V4(*c) == ip)
+    }
+
+    /// When anything is next due after `now_us`: a packet leaving a queue or arriving, or a
+    /// stack's timer.
+    fn next_us(&mut self, now_us: u64) -> Option<u64> {
+        let now = SmolInstant::from_micros(now_us as i64);
+        let timers = self.hosts.iter_mut().filter_map(|h| h.poll_at(now)).map(|t| t.total_micros().max(0) as u64);
+        // A timer already due ran in step(): what it still wants waits a microsecond.
+        timers.chain(self.paths.next_event()).min().map(|t| t.max(now_us + 1))
+    }
+
+    /// Moves connections whose handshake completed to their listener's queue, forgets failed
+    /// ones, and keeps SPARE_LISTENERS sockets listening.
+    fn tend_listeners(&mut self) {
+        let addresses: Vec<SocketAddr> = self.listeners.keys().copied().collect();
+        let profile = self.profile;
+        for at in addresses {
+            let Fabric { hosts, listeners, .. } = self;
+            let l = listeners.get_mut(&at).expect("listed above");
+            let sockets = &mut hosts[l.host].sockets;
+            let state = |h: SocketHandle, sockets: &smoltcp::iface::SocketSet<'static>| sockets.get::<tcp::Socket>(h).state();
+            let (still, started): (Vec<_>, Vec<_>) = l.listening.drain(..).partition(|h| state(*h, sockets) == State::Listen);
+            l.listening = still;
+            l.half_open.extend(started);
+            let mut waiting = Vec::new();
+            for h in l.half_open.drain(..) {
+                match state(h, sockets) {
+                    State::SynReceived => waiting.push(h),
+                    State::Closed | State::TimeWait | State::Listen => {
+                        sockets.remove(h);
+                    }
+                    _ => l.ready.push_back(h),
+                }
+            }
+            l.half_open = waiting;
+            while l.listening.len() < SPARE_LISTENERS {
+                let mut socket = new_socket(&profile);
+                let ip = smol_ip(at.ip()).expect("listen() took only IPv4 addresses");
+                if socket.listen(IpEndpoint::new(ip, at.port())).is_err() {
+                    break;
+                }
+                l.listening.push(sockets.add(socket));
+            }
+            if !l.ready.is_empty() {
+                if let Some(w) = l.waker.take() {
+                    w.wake();
+                }
+            }
+        }
+    }
+}
+
+fn new_socket(profile: &TcpProfile) -> tcp::Socket<'static> {
+    let mut socket = tcp::Socket::new(tcp::SocketBuffer::new(vec![0; BUFFER]), tcp::SocketBuffer::new(vec![0; BUFFER]));
+    profile.apply(&mut socket);
+    socket
+}
+
+fn smol_ip(ip: IpAddr) -> Result<IpAddress, String> {
+    match ip {
+        IpAddr::V4(a) => Ok(IpAddress::Ipv4(a)),
+        IpAddr::V6(a) => Err(format!("{a}: the simulated topologies are IPv4")),
+    }
+}
+
+fn socket_addr(e: IpEndpoint) -> SocketAddr {
+    let IpAddress::Ipv4(a) = e.addr;
+    SocketAddr::new(IpAddr::V4(a), e.port)
+}

@@ -1,0 +1,62 @@
+//! How the simulated TCP behaves where stacks differ: Linux's defaults, which the real replay's
+//! kernel runs, or the thesis's settings (seed 001 §3.7.7.2, Table 3.3), so that its experiments
+//! can be rerun as it ran them.
+
+use smoltcp::socket::tcp::{CongestionControl, Socket};
+use smoltcp::time::Duration;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TcpProfile {
+    pub congestion: Congestion,
+    /// Segments in the congestion window at the handshake.
+    pub initial_window: usize,
+    pub min_rto_ms: u64,
+    /// How long a lone segment's ACK may wait; a second full segment is ACKed at once.
+    pub ack_delay_ms: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Congestion {
+    Cubic,
+    Reno,
+}
+
+impl TcpProfile {
+    /// Linux's defaults: CUBIC, RFC 6928's initial window of 10, TCP_RTO_MIN 200 ms and
+    /// TCP_DELACK_MIN 40 ms.
+    pub fn linux(congestion: Congestion) -> TcpProfile {
+        TcpProfile { congestion, initial_window: 10, min_rto_ms: 200, ack_delay_ms: 40 }
+    }
+
+    /// The thesis's ns-3 settings (seed 001 Table 3.3): New Reno, an initial window of 4, a
+    /// 200 ms minimum RTO and delayed ACKs after 100 ms or two segments.
+    pub fn thesis() -> TcpProfile {
+        TcpProfile { congestion: Congestion::Reno, initial_window: 4, min_rto_ms: 200, ack_delay_ms: 100 }
+    }
+
+    /// `--tcp-profile NAME` with the server's `--congestion`.
+    pub fn parse(name: &str, congestion: &str) -> Result<TcpProfile, String> {
+        let congestion = match congestion {
+            "cubic" => Congestion::Cubic,
+            "reno" => Congestion::Reno,
+            other => return Err(format!("--congestion {other}: the simulated TCP (smoltcp) has cubic and reno")),
+        };
+        match name {
+            "linux" => Ok(TcpProfile::linux(congestion)),
+            "thesis" => Ok(TcpProfile::thesis()),
+            other => Err(format!("--tcp-profile {other}: not a TCP profile; there are linux (the kernel's defaults) and thesis (seed 001 Table 3.3)")),
+        }
+    }
+
+    pub fn apply(&self, socket: &mut Socket) {
+        socket.set_congestion_control(match self.congestion {
+            Congestion::Cubic => CongestionControl::Cubic,
+            Congestion::Reno => CongestionControl::Reno,
+        });
+        socket.set_initial_window(self.initial_window);
+        socket.set_min_rto(Duration::from_millis(self.min_rto_ms));
+        socket.set_ack_delay(Some(Duration::from_millis(self.ack_delay_ms)));
+        // Chromium and the replay servers both set TCP_NODELAY.
+        socket.set_nagle_enabled(false);
+    }
+}

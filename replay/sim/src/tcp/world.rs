@@ -1,0 +1,240 @@
+//! A page load over HTTP/1.x or HTTP/2 on TCP in virtual time: the emulated browser's TCP
+//! transport and the replay servers' HTTP front end, unchanged, on one tokio runtime whose clock
+//! is paused, so that it moves only when every task waits, straight to the next timer (a packet
+//! due, a stack's timer, a server's delay, the browser model's next step). tquic's clock, which
+//! the browser's driver and the servers' service read, is set to read the runtime's.
+
+use super::counts::ConnectionCounts;
+use super::fabric::Net;
+use super::profile::{Congestion, TcpProfile};
+use crate::paths::Paths;
+use crate::simulation::{Loaded, Setup};
+use pagepath_browser::io::driver::{self, Network};
+use pagepath_browser::io::origins::read_origins;
+use pagepath_browser::io::tcp::dialer::{Counts, Dialed, Dialer, Dialing};
+use pagepath_browser::io::tcp::{Hosted, TcpProtocol, TcpTransport};
+use pagepath_browser::io::transport::{ConnectionRecord, Event, Events, Fetch, PathBytes, Transport, TransportConfig};
+use pagepath_server::config::Protocol;
+use pagepath_server::io::http::{serve_connection, Accepted, Site};
+use pagepath_server::io::origins_file::{serving, Serving};
+use pagepath_server::io::tls;
+use pagepath_link::topology::Topology;
+use pagepath_server::run::{prepare, Replay};
+use pagepath_server::service::PathLog;
+use std::cell::RefCell;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::atomic::Ordering;
+use std::sync::mpsc::{channel, Receiver};
+use std::sync::Arc;
+use std::time::Instant;
+use tokio::sync::{watch, Notify};
+
+pub struct TcpWorld {
+    runtime: tokio::runtime::Runtime,
+    pub net: Net,
+    transport: Option<TcpTransport>,
+    woken: Arc<Notify>,
+    /// Keeps the servers' accept loops serving.
+    _serving: watch::Sender<bool>,
+    stop: watch::Receiver<bool>,
+    _clock: ClockFromRuntime,
+}
+
+thread_local! {
+    static RUNTIME: RefCell<Option<tokio::runtime::Handle>> = const { RefCell::new(None) };
+}
+
+/// The virtual time tquic's clock reads on the simulation's thread: its runtime's.
+fn runtime_now() -> Instant {
+    RUNTIME.with(|r| match r.borrow().as_ref() {
+        Some(handle) => {
+            let _inside = handle.enter();
+            tokio::time::Instant::now().into_std()
+        }
+        None => Instant::now(),
+    })
+}
+
+/// Sets this thread's tquic clock to the runtime's for as long as it lives.
+struct ClockFromRuntime;
+
+impl ClockFromRuntime {
+    fn set(handle: tokio::runtime::Handle) -> ClockFromRuntime {
+        RUNTIME.with(|r| *r.borrow_mut() = Some(handle));
+        tquic::clock::set_source(Some(runtime_now));
+        ClockFromRuntime
+    }
+}
+
+impl Drop for ClockFromRuntime {
+    fn drop(&mut self) {
+        tquic::clock::set_source(None);
+        RUNTIME.with(|r| *r.borrow_mut() = None);
+    }
+}
+
+impl TcpWorld {
+    /// The client's hosts (`path_ips[i]` on path i) and the paths, at virtual time 0 from now on
+    /// this thread: make the servers' service after this, as it takes its time 0 from the clock.
+    pub fn new(topology: &Topology, path_ips: Vec<IpAddr>, profile: TcpProfile) -> Result<TcpWorld, String> {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_time()
+            .start_paused(true)
+            .build()
+            .map_err(|e| format!("cannot start the simulation's runtime: {e}"))?;
+        let clock = ClockFromRuntime::set(runtime.handle().clone());
+        let net = {
+            let _inside = runtime.enter();
+            let client_ips: Vec<Ipv4Addr> = path_ips.iter().filter_map(|ip| v4(*ip)).collect();
+            Net::new(Paths::new(topology, path_ips), client_ips, profile, topology.seed)
+        };
+        runtime.spawn(net.clone().run());
+        let (serving, stop) = watch::channel(false);
+        Ok(TcpWorld { runtime, net, transport: None, woken: Arc::new(Notify::new()), _serving: serving, stop, _clock: clock })
+    }
+
+    /// The replay's origins served as `serve` serves them over TCP, each at its own address.
+    pub fn serve(&self, replay: &Replay, protocol: Protocol) -> Result<(), String> {
+        let congestion = match self.net.lock().profile().congestion {
+            Congestion::Cubic => "cubic",
+            Congestion::Reno => "reno",
+        };
+        for (origin, s) in replay.servers.iter().enumerate() {
+            let at = SocketAddr::new(s.address, s.port);
+            let tls = match serving(&s.origin, protocol) {
+                Serving::Tls(alpn) => Some(tls::server_config(&replay.cert, alpn)?),
+                Serving::Clear => None,
+                Serving::Quic => return Err(format!("{}: HTTP/3 is not carried over TCP", s.origin)),
+            };
+            self.net.listen(at)?;
+            let site = Arc::new(Site { service: replay.service.clone(), origin, tls, mptcp: false, stop: self.stop.clone() });
+            self.runtime.spawn(accept_loop(self.net.clone(), site, at, congestion));
+        }
+        Ok(())
+    }
+
+    /// The emulated browser's TCP transport, from `locals` (path 0 first).
+    pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>) -> Result<(), String> {
+        let dialer = Box::new(SimDialer { net: self.net.clone(), locals });
+        let hosted = Hosted { runtime: self.runtime.handle().clone(), dialer, on_event: self.woken.clone() };
+        self.transport = Some(TcpTransport::hosted(config, protocol, events, hosted)?);
+        Ok(())
+    }
+
+    /// Virtual time.
+    pub fn now(&self) -> Instant {
+        runtime_now()
+    }
+}
+
+pub fn load(setup: &Setup, profile: TcpProfile, wall: Instant) -> Result<Loaded, String> {
+    let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile)?;
+    let cfg = &setup.server;
+    let replay = prepare(cfg)?;
+    world.serve(&replay, cfg.protocol)?;
+    let names = read_origins(&setup.browser.origins)?;
+    let (tx, rx) = channel();
+    let config = driver::transport_config(&names, &setup.browser);
+    let started = config.started;
+    let protocol = if cfg.protocol == Protocol::H2 { TcpProtocol::Http2 } else { TcpProtocol::Http1 };
+    world.open_client(config, protocol, tx, setup.locals.clone())?;
+    let ready = wall.elapsed();
+    let report = driver::run_on(&setup.graph, &names, &setup.browser, &mut world, &rx, (started, replay.service.start_wall()));
+    replay.service.write_reports()?;
+    let virtual_us = world.now().saturating_duration_since(started).as_micros() as u64;
+    let f = world.net.lock();
+    Ok(Loaded { report, delivered: f.paths.delivered(), virtual_us, rounds: f.rounds, setup: ready })
+}
+
+fn v4(ip: IpAddr) -> Option<Ipv4Addr> {
+    match ip {
+        IpAddr::V4(a) => Some(a),
+        IpAddr::V6(_) => None,
+    }
+}
+
+/// Serves each connection established at `at` as the replay server serves a kernel's.
+async fn accept_loop(net: Net, site: Arc<Site>, at: SocketAddr, congestion: &'static str) {
+    loop {
+        let (stream, counts, peer) = net.accept(at).await;
+        let stats = Box::new(move || vec![server_log(at, peer, &counts)]);
+        let path = Some((at.to_string(), peer.to_string()));
+        let accepted = Accepted { stream, peer: peer.to_string(), path, congestion: Some(congestion.to_string()), stats };
+        tokio::spawn(serve_connection(site.clone(), accepted));
+    }
+}
+
+fn server_log(at: SocketAddr, peer: SocketAddr, c: &ConnectionCounts) -> PathLog {
+    PathLog {
+        local: at.to_string(),
+        remote: peer.to_string(),
+        bytes_sent: c.down.load(Ordering::Relaxed),
+        bytes_received: c.up.load(Ordering::Relaxed),
+        packets_sent: c.packets_down.load(Ordering::Relaxed),
+        // What Linux's tcpi_total_retrans counts: segments sent again.
+        packets_lost: c.retransmitted_down.load(Ordering::Relaxed),
+        rtt_us: None,
+    }
+}
+
+struct SimDialer {
+    net: Net,
+    locals: Vec<IpAddr>,
+}
+
+impl Dialer for SimDialer {
+    fn dial(&self, from: Option<IpAddr>, to: SocketAddr) -> Dialing {
+        let net = self.net.clone();
+        let from = from.or(self.locals.first().copied());
+        let path = from.and_then(|f| self.locals.iter().position(|l| *l == f)).unwrap_or(0);
+        Box::pin(async move {
+            let from = from.ok_or("the simulated client has no address")?;
+            let (stream, counts) = net.connect(from, to).await?;
+            Ok(Dialed { stream: Box::new(stream), counts: Arc::new(SimCounts { counts, path }) })
+        })
+    }
+}
+
+struct SimCounts {
+    counts: Arc<ConnectionCounts>,
+    path: usize,
+}
+
+impl Counts for SimCounts {
+    fn read(&self, _locals: &[IpAddr]) -> (bool, Vec<PathBytes>) {
+        let (up, down) = (self.counts.up.load(Ordering::Relaxed), self.counts.down.load(Ordering::Relaxed));
+        (false, vec![PathBytes { path: self.path, bytes_up: Some(up), bytes_down: Some(down) }])
+    }
+}
+
+impl Network for &mut TcpWorld {
+    fn fetch(&mut self, fetch: Fetch, _tls: bool) -> Result<(), String> {
+        let Some(transport) = self.transport.as_mut() else { return Err("the simulated client has stopped".into()) };
+        transport.fetch(fetch);
+        Ok(())
+    }
+
+    fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
+        let got: Vec<Event> = events.try_iter().collect();
+        if !got.is_empty() {
+            return Some(got);
+        }
+        let woken = self.woken.clone();
+        self.runtime.block_on(async move {
+            tokio::select! {
+                _ = woken.notified() => {}
+                _ = tokio::time::sleep_until(tokio::time::Instant::from_std(until)) => {}
+            }
+        });
+        Some(events.try_iter().collect())
+    }
+
+    fn finish(self) -> Vec<ConnectionRecord> {
+        let Some(transport) = self.transport.take() else { return Vec::new() };
+        let records = self.runtime.block_on(transport.close());
+        // The servers' connections log themselves as they see the stop.
+        self._serving.send_replace(true);
+        self.runtime.block_on(tokio::task::yield_now());
+        records
+    }
+}

@@ -1,0 +1,69 @@
+//! What the transfer tests share: a one-origin recording and a one-path topology.
+
+use pagepath_browser::io::driver::Network;
+use pagepath_browser::io::transport::Event;
+use pagepath_link::topology::{parse_topology, ParseContext, Topology};
+use serde_json::json;
+use std::path::Path;
+use std::sync::mpsc::Receiver;
+use std::time::{Duration, Instant};
+
+/// A recording of one origin serving `sizes`-byte bodies at /0, /1, ..., without server delay.
+pub fn write_recording(dir: &Path, sizes: &[usize]) {
+    std::fs::create_dir_all(dir.join("bodies")).unwrap();
+    let archive: Vec<serde_json::Value> = sizes
+        .iter()
+        .enumerate()
+        .map(|(i, &size)| {
+            let body = vec![b'a' + i as u8; size];
+            let sha256: String = ring::digest::digest(&ring::digest::SHA256, &body).as_ref().iter().map(|b| format!("{b:02x}")).collect();
+            std::fs::write(dir.join("bodies").join(&sha256), &body).unwrap();
+            json!({
+                "id": format!("{}", 1000 + i), "url": format!("https://sim.test/{i}"), "method": "GET", "requestHeaders": {},
+                "resourceType": "Other", "priority": {"initial": "High", "final": "High"},
+                "times": {"start": i, "response": i, "end": i, "wallTime": 0},
+                "response": {"status": 200, "statusText": "OK", "headers": {"content-type": "application/octet-stream"},
+                             "mimeType": "application/octet-stream", "protocol": "h3"},
+                "fromCache": null, "sizes": {"encodedDataLength": size, "bodySize": size},
+                "body": {"sha256": sha256, "size": size, "base64Encoded": true},
+                "serverDelay": {"ms": 0, "method": "ttfb-minus-handshake-rtt", "rttMs": null},
+            })
+        })
+        .collect();
+    std::fs::write(dir.join("archive.json"), serde_json::to_string(&archive).unwrap()).unwrap();
+}
+
+/// One path of `rate_mbit` and `rtt_ms` each way with `loss` and a drop-tail queue of
+/// `queue_packets`.
+pub fn one_path(dir: &Path, rate_mbit: f64, rtt_ms: f64, loss: f64, queue_packets: u64, seed: u64) -> Topology {
+    let direction = json!({"delayMs": rtt_ms / 2.0, "rateMbit": rate_mbit, "queue": {"type": "droptail", "packets": queue_packets}, "loss": loss});
+    let topology = json!({"schemaVersion": 1, "paths": [{"name": "p0", "uplink": direction, "downlink": direction}]});
+    let ctx = ParseContext { source: "test".into(), base_dir: dir.to_path_buf(), fallback_seed: seed, seed_override: Some(seed) };
+    parse_topology(&topology.to_string(), &ctx).unwrap()
+}
+
+/// When each fetch (ids 0, 1, ... asked for at `started`) completed, in ms after `started`; each
+/// must bring its whole body, and all within a minute of virtual time.
+pub fn await_done<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant, sizes: &[usize]) -> Vec<f64> {
+    let mut done_ms = vec![f64::NAN; sizes.len()];
+    let mut left = sizes.len();
+    let until = started + Duration::from_secs(60);
+    let mut quiet = 0;
+    while left > 0 {
+        let events = net.wait(until, rx).expect("the transports run");
+        quiet = if events.is_empty() { quiet + 1 } else { 0 };
+        assert!(quiet < 100, "nothing came back within a minute of virtual time");
+        for e in events {
+            match e {
+                Event::Done { id, body_bytes, at, .. } => {
+                    assert_eq!(body_bytes, sizes[id] as u64, "the whole body of /{id}");
+                    done_ms[id] = (at - started).as_secs_f64() * 1000.0;
+                    left -= 1;
+                }
+                Event::Failed { reason, .. } => panic!("a fetch failed: {reason}"),
+                _ => {}
+            }
+        }
+    }
+    done_ms
+}

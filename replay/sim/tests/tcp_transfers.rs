@@ -1,0 +1,142 @@
+//! TCP transfers in virtual time against hand-worked expectations: the replay server's HTTP/2
+//! over TLS (hyper, rustls) and the browser's HTTP/2 client (h2, rustls) on smoltcp's TCP over
+//! the link model, as `pagepath simulate` joins them.
+
+mod common;
+
+use common::{await_done, one_path, write_recording};
+use pagepath_browser::io::driver::Network;
+use pagepath_browser::io::origins::read_origins;
+use pagepath_browser::io::tcp::TcpProtocol;
+use pagepath_browser::io::transport::{Fetch, Http1Mode, TransportConfig};
+use pagepath_server::config::{parse_serve, Protocol};
+use pagepath_server::run::prepare;
+use pagepath_sim::tcp::profile::{Congestion, TcpProfile};
+use pagepath_sim::tcp::world::TcpWorld;
+use std::path::PathBuf;
+use std::sync::mpsc::channel;
+
+struct Transfer {
+    done_ms: Vec<f64>,
+    bytes_down: u64,
+    /// Segments sent again.
+    retransmitted: u64,
+}
+
+/// Fetches every body of a one-origin recording at time 0 over HTTP/2 on one path of
+/// `rate_mbit`, `rtt_ms` and `loss`, with a queue of `queue_packets`.
+fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64, queue_packets: u64, seed: u64, profile: TcpProfile) -> Transfer {
+    let dir: PathBuf = std::env::temp_dir().join(format!("pagepath-sim-tcp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    write_recording(&dir.join("rec"), sizes);
+    let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
+    let client = "10.10.0.2".parse().unwrap();
+    let mut world = TcpWorld::new(&topology, vec![client], profile).unwrap();
+    let out = dir.join("out");
+    let args: Vec<String> = [dir.join("rec").to_str().unwrap(), "--out", out.to_str().unwrap(), "--protocol", "h2", "--first-address", "10.200.1.1"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let replay = prepare(&parse_serve(&args).unwrap()).unwrap();
+    world.serve(&replay, Protocol::H2).unwrap();
+    let names = read_origins(&out.join("origins.json")).unwrap();
+    let (tx, rx) = channel();
+    let config = TransportConfig {
+        origins: names.origins,
+        locals: vec![client],
+        spki_hash: names.spki_hash,
+        multipath: false,
+        http1: Http1Mode::KeepAlive,
+        connections_per_origin: 1,
+        scheduler: pagepath_tquic_scheduler::Choice::RoundRobin,
+        started: world.now(),
+    };
+    let started = config.started;
+    world.open_client(config, TcpProtocol::Http2, tx, vec![client]).unwrap();
+    let mut net = &mut world;
+    for i in 0..sizes.len() {
+        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };
+        net.fetch(fetch, true).unwrap();
+    }
+    let done_ms = await_done(&mut net, &rx, started, sizes);
+    let records = net.finish();
+    assert_eq!(records.len(), 1, "HTTP/2 uses one connection: {records:?}");
+    let (bytes_down, retransmitted) = {
+        let f = world.net.lock();
+        (f.paths.delivered()[0].down, f.retransmitted())
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    Transfer { done_ms, bytes_down, retransmitted }
+}
+
+fn linux() -> TcpProfile {
+    TcpProfile::linux(Congestion::Cubic)
+}
+
+#[test]
+fn a_100_kb_response_takes_the_slow_start_rounds_worked_out_by_hand() {
+    // 100 ms RTT, a link fast enough that only round trips count. TCP's handshake takes one round
+    // trip, TLS 1.3's another, the request half of one more. The server's window is then Linux's
+    // 10 segments of 1,460 bytes plus the one its TLS flight's ACK added, doubling each round trip
+    // (ACKs count the bytes they acknowledge): 11, 22, 44 segments, so 100 KB (69 segments) takes
+    // three rounds and reaches the client half a round trip after the third leaves:
+    // 1 + 1 + 0.5 + 2 + 0.5 = 5 round trips, 500 ms. A 10 KB response fits the first: 3 round trips.
+    let big = transfer("slow-start", &[100_000], 1000.0, 100.0, 0.0, 1000, 1, linux());
+    assert!((480.0..530.0).contains(&big.done_ms[0]), "100 KB took {:.1} ms, not the 500 ms of five round trips", big.done_ms[0]);
+    let small = transfer("one-round", &[10_000], 1000.0, 100.0, 0.0, 1000, 1, linux());
+    assert!((295.0..315.0).contains(&small.done_ms[0]), "10 KB took {:.1} ms, not the 300 ms of three round trips", small.done_ms[0]);
+    // The thesis's profile starts from 4 segments (seed 001 Table 3.3). smoltcp counts its window
+    // in bytes: 4 x 1,460 plus the 655 bytes of the TLS flight acknowledged, 6.5 KB, doubling to
+    // 13, 26 and 52 KB: 80 KB takes four rounds, one round trip more than Linux's window of 10.
+    let thesis = transfer("thesis", &[80_000], 1000.0, 100.0, 0.0, 1000, 1, TcpProfile::thesis());
+    assert!((580.0..630.0).contains(&thesis.done_ms[0]), "80 KB with an initial window of 4 took {:.1} ms, not 600", thesis.done_ms[0]);
+    let linux_80 = transfer("linux-80", &[80_000], 1000.0, 100.0, 0.0, 1000, 1, linux());
+    assert!((480.0..530.0).contains(&linux_80.done_ms[0]), "80 KB with an initial window of 10 took {:.1} ms, not 500", linux_80.done_ms[0]);
+}
+
+#[test]
+fn a_lost_segment_is_recovered_by_fast_retransmit_in_about_a_round_trip() {
+    // 300 KB over a 100 ms RTT with 0.5% loss: among the seeds that lose exactly one segment, a
+    // loss in mid-window brings three duplicate ACKs and is sent again at once, costing about one
+    // round trip; only a loss at a flight's tail waits for the retransmission timeout (at least
+    // 200 ms on top of the round trip). Without fast retransmit every loss would wait for it.
+    let lossless = transfer("frx-none", &[300_000], 1000.0, 100.0, 0.0, 1000, 1, linux()).done_ms[0];
+    let mut extra_ms = Vec::new();
+    for seed in 1..=40 {
+        let t = transfer(&format!("frx-{seed}"), &[300_000], 1000.0, 100.0, 0.005, 1000, seed, linux());
+        if t.retransmitted == 1 {
+            extra_ms.push(t.done_ms[0] - lossless);
+        }
+    }
+    assert!(extra_ms.len() >= 5, "only {} of 40 seeds lost exactly one segment: {extra_ms:?}", extra_ms.len());
+    extra_ms.sort_by(f64::total_cmp);
+    let median = extra_ms[extra_ms.len() / 2];
+    assert!((60.0..160.0).contains(&median), "one loss cost {median:.0} ms in the median, not the ~100 ms of one round trip: {extra_ms:?}");
+}
+
+#[test]
+fn a_bulk_transfer_runs_at_the_links_rate() {
+    // 2 MB at 10 Mbit/s through a queue deep enough not to drop: 1.6 s of data on the wire, of
+    // which TCP's, IP's, TLS's and HTTP/2's headers add about 3%, and smoltcp's runts about 2%
+    // more: it counts its window in bytes and fills what is left of it with a short segment,
+    // where Linux counts segments (docs/simulator.md).
+    let t = transfer("bulk", &[2_000_000], 10.0, 20.0, 0.0, 1000, 1, linux());
+    let wire_s = t.bytes_down as f64 * 8.0 / 10e6;
+    assert!((2_000_000..2_130_000).contains(&t.bytes_down), "{} wire bytes down for a 2 MB body", t.bytes_down);
+    let took_s = t.done_ms[0] / 1000.0;
+    assert!(took_s > wire_s && took_s < wire_s * 1.1 + 0.1, "2 MB took {took_s:.3} s over a link that carries its {} wire bytes in {wire_s:.3} s", t.bytes_down);
+}
+
+#[test]
+fn the_same_seed_gives_the_same_transfer_and_losses_cost_time() {
+    let sizes = [1_000_000, 50_000, 5_000];
+    let a = transfer("seed-a", &sizes, 100.0, 100.0, 0.02, 2000, 7, linux());
+    let b = transfer("seed-b", &sizes, 100.0, 100.0, 0.02, 2000, 7, linux());
+    // Up to the ECDSA signature's random length in the server's TLS flight (docs/simulator.md).
+    for (x, y) in a.done_ms.iter().zip(&b.done_ms) {
+        assert!((x - y).abs() <= x * 0.005, "one seed, one outcome: {:?} against {:?}", a.done_ms, b.done_ms);
+    }
+    let lossless = transfer("seed-c", &sizes, 100.0, 100.0, 0.0, 2000, 7, linux());
+    assert!(a.done_ms[0] > lossless.done_ms[0], "2% loss ({:.0} ms) must cost time against none ({:.0} ms)", a.done_ms[0], lossless.done_ms[0]);
+}
+
