@@ -7,6 +7,8 @@ import { tempDir } from "@pagepath/temp-dirs";
 const median = (xs: number[]) => quantile(xs, 0.5);
 
 export interface SimulateBenchResult {
+  /** "h3" (over QUIC: tquic) or "h2" (over TCP: smoltcp). */
+  protocol: "h3" | "h2";
   /** The corpus page of median size among --graphs' realistic sites. */
   site: string;
   condition: string;
@@ -27,15 +29,15 @@ export interface SimulateBenchResult {
   loopRatio: number;
 }
 
-const CONFIGURATION: Parameters<typeof runReplay>[0]["configuration"] = {
-  protocol: "h3",
-  transport: "quic",
+const configuration = (protocol: "h3" | "h2"): Parameters<typeof runReplay>[0]["configuration"] => ({
+  protocol,
+  transport: protocol === "h3" ? "quic" : "tcp",
   serverModel: "out-of-order",
   priority: "none",
   chunkSizeBytes: 16_384,
   connectionsPerOrigin: 1,
   emulation: { preloader: true, cpuFactor: 1, waitFor: "load" },
-};
+});
 
 /** The realistic corpus page whose graph file is of median size: a page neither small nor large. */
 function medianPage(graphs: string): string {
@@ -46,11 +48,11 @@ function medianPage(graphs: string): string {
 }
 
 /**
- * One real-time replay of the median corpus page (the emulated browser over HTTP/3, its topology
+ * One real-time replay of the median corpus page (the emulated browser over `protocol`, its topology
  * brought up and down as `pagepath replay` does) against one simulation of it, alternating, N of
  * each, in the same run: wall time per load and the ratio.
  */
-export async function benchSimulate(graphs: string, loads: number, log: (l: string) => void): Promise<SimulateBenchResult> {
+export async function benchSimulate(graphs: string, loads: number, protocol: "h3" | "h2", log: (l: string) => void): Promise<SimulateBenchResult> {
   const graphFile = medianPage(graphs);
   const spec = networkSpec("10mbit-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 });
   const work = tempDir("bench-simulate");
@@ -61,7 +63,7 @@ export async function benchSimulate(graphs: string, loads: number, log: (l: stri
   const setup: number[] = [];
   let virtualMs = 0;
   for (let i = 0; i < loads; i++) {
-    const common = { graphFile, configuration: CONFIGURATION, seed: i, timeoutMs: 120_000, serverOut: join(work, `servers-${i}`), resultFile: join(work, `run-${i}.json`) };
+    const common = { graphFile, configuration: configuration(protocol), seed: i, timeoutMs: 120_000, serverOut: join(work, `servers-${i}`), resultFile: join(work, `run-${i}.json`) };
     let t = performance.now();
     const net = `bsim${process.pid % 10_000}`;
     try {
@@ -82,6 +84,7 @@ export async function benchSimulate(graphs: string, loads: number, log: (l: stri
   }
   const [replayMs, simulateMs, simulateLoopMs] = [median(replay), median(simulate), median(loop)];
   return {
+    protocol,
     site: graphFile,
     condition: spec.name,
     loads,

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -98,6 +98,28 @@ describe("pagepath simulate", () => {
     assert.ok(median <= 0.04, `median error ${(median * 100).toFixed(1)}% over ${errors.length} cells`);
   });
 
+  it("agrees with the real emulated replay over TCP (smoltcp against the kernel), HTTP/2 and HTTP/1.1, within 8% where no queue overflows", async () => {
+    const errors: number[] = [];
+    for (const protocol of ["h2", "h1"]) {
+      for (const site of SITES) {
+        for (const [rate, rtt] of [["25", "20"], ["5", "50"]]) {
+          const args = ["--protocol", protocol, "--rate-mbit", rate!, "--rtt-ms", rtt!, "--queue-packets", "2000"];
+          const sim = await load(["simulate"], site, args);
+          assert.ok(sim.connections.every((c) => c.transport === "tcp"), JSON.stringify(sim.connections.map((c) => c.transport)));
+          const replayed = await load(["replay", "--client", "emulated"], site, args);
+          assert.equal(sim.connections.length, replayed.connections.length, "the same connections");
+          const [simulated, real] = [sim.metrics.loadMs!, replayed.metrics.loadMs!];
+          const error = Math.abs(simulated - real) / real;
+          errors.push(error);
+          console.log(`${protocol} ${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${real.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
+          assert.ok(error <= 0.08, `${protocol} ${site} at ${rate} Mbit/s, ${rtt} ms: simulated ${simulated.toFixed(0)} ms against ${real.toFixed(0)} ms replayed: ${largestDifferences(sim, replayed)}`);
+        }
+      }
+    }
+    const sorted = [...errors].sort((a, b) => a - b);
+    assert.ok(sorted[Math.floor(sorted.length / 2)]! <= 0.04, `median error over ${errors.length} cells: ${errors.map((e) => (e * 100).toFixed(1)).join(", ")}%`);
+  });
+
   it("runs multipath QUIC over two simulated paths with pagepath's scheduler, within 25% of the real replay", async () => {
     const args = ["--protocol", "h3", "--transport", "mpquic", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
     const simulated = await load(["simulate"], "real-sb-admin-2", args);
@@ -137,6 +159,26 @@ describe("pagepath simulate", () => {
     assert.ok(Math.abs(alone.metrics.loadMs! - cell.metrics.loadMs!) <= cell.metrics.loadMs! * 0.005, `${alone.metrics.loadMs} alone against ${cell.metrics.loadMs} in the sweep`);
   });
 
+  it("reproduces the thesis's HTTP/1.1 against HTTP/2 experiment with the simulated client, without root, and says it ran no MPTCP", async () => {
+    const w = join(work, "repro");
+    const out = join(w, "report");
+    execFileSync("chmod", ["-R", "a+rwX", work]);
+    const args = ["reproduce", "--client", "simulated", "--data", data, "--sites", SITES.join(","), "--rates", "2,50", "--rtts", "40", "--work", w, "--out", out];
+    const r = await runCli(args, 180_000, {}, process.getuid?.() === 0 ? UNPRIVILEGED : []);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const report = readFileSync(join(out, "README.md"), "utf8");
+    assert.ok(report.includes("| thesis (Figs 4.15-4.16) | pagepath | agrees |"), report);
+    assert.ok(!report.includes("Fig 6.4"), "no MPTCP experiment: the simulator has no MPTCP");
+    assert.match(report, /with the simulator \(docs\/simulator\.md\)/);
+    assert.match(report, /\| 50 Mbit\/s \| 40 ms \| 2 \| \d+ ms \| \d+ ms \|/, "a row per grid point with both sites");
+    const runs = readExperiment(join(w, "results", "h1-vs-h2", "h1-vs-h2.plan.json")).runs;
+    assert.equal(runs.length, SITES.length * 2 * 2);
+    assert.ok(runs.every((x) => x.status === "ok" && x.client === "simulated" && x.connections.every((c) => c.transport === "tcp")), JSON.stringify(runs.map((x) => [x.status, x.error])));
+    // Six connections an origin for HTTP/1.1, one for HTTP/2, as the thesis compared them.
+    const count = (p: string) => Math.max(...runs.filter((x) => x.configuration.protocol === p).map((x) => x.connections.length));
+    assert.ok(count("h1") > count("h2"), `h1 opened ${count("h1")} connections, h2 ${count("h2")}`);
+  });
+
   it("answers what-ifs in the viewer's timeline: the page simulated under the network the controls set, beside the run before", async () => {
     const { viewer, chromium } = await openViewerSession(data);
     try {
@@ -145,6 +187,10 @@ describe("pagepath simulate", () => {
       const api = (q: string) => fetch(`${viewer.url}api/what-if?file=${encodeURIComponent(file)}&${q}`);
       assert.equal((await api("rate=-1")).status, 400);
       assert.equal((await api("rate=5&transport=tcp")).status, 400);
+      assert.equal((await api("rate=5&protocol=h2&paths=2")).status, 400, "over TCP one path: no MPTCP");
+      assert.equal((await api("rate=5&protocol=toString")).status, 400);
+      const overTcp = (await (await api("rate=5&rtt=40&protocol=h1")).json()) as RunResult;
+      assert.ok(overTcp.connections.length > 1 && overTcp.connections.every((c) => c.transport === "tcp" && c.protocol === "h1"), JSON.stringify(overTcp.connections));
       assert.equal((await api("rate=5&paths=2&scheduler=no-such")).status, 400);
       assert.equal((await fetch(`${viewer.url}api/what-if?file=${encodeURIComponent("../../../etc/passwd")}&rate=5`)).status, 403);
       await page.goto(`${viewer.url}#view=timeline&site=${encodeURIComponent(file)}`, { waitUntil: "load" });

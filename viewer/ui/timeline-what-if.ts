@@ -42,6 +42,7 @@ export function whatIfControls(state: ViewState, choices: Schedulers): string {
   const now = new URLSearchParams(isWhatIf(state.run) ? state.run.slice(PREFIX.length) : "");
   const value = (name: string, fallback: string) => escapeHtml(now.get(name) ?? fallback);
   const paths = value("paths", "1");
+  const protocol = now.get("protocol") ?? "h3";
   const scheduler = now.get("scheduler") ?? choices.default;
   const options = choices.names.map((s) => `<option${s === scheduler ? " selected" : ""}>${s}</option>`).join("");
   return (
@@ -49,9 +50,10 @@ export function whatIfControls(state: ViewState, choices: Schedulers): string {
     `<label>Mbit/s <input name="rate" type="number" min="0.05" max="10000" step="any" value="${value("rate", "10")}" style="width:5em"></label> ` +
     `<label>RTT ms <input name="rtt" type="number" min="0" max="5000" step="any" value="${value("rtt", "40")}" style="width:4.5em"></label> ` +
     `<label>loss <input name="loss" type="number" min="0" max="0.5" step="any" value="${value("loss", "0")}" style="width:4em"></label> ` +
+    `<label>protocol <select name="protocol">${["h3", "h2", "h1"].map((p) => `<option${p === protocol ? " selected" : ""}>${p}</option>`).join("")}</select></label> ` +
     `<label>paths <select name="paths">${["1", "2"].map((p) => `<option${p === paths ? " selected" : ""}>${p}</option>`).join("")}</select></label> ` +
     `<label>scheduler <select name="scheduler">${options}</select></label> ` +
-    `<button type="submit">simulate</button> <span class="note">HTTP/3 in virtual time (docs/simulator.md)</span></form>`
+    `<button type="submit">simulate</button> <span class="note">in virtual time; h2 and h1 over TCP on one path (docs/simulator.md)</span></form>`
   );
 }
 
@@ -62,6 +64,7 @@ export function wireWhatIf(main: HTMLElement, state: ViewState): void {
     const form = new FormData(e.target as HTMLFormElement);
     const q = new URLSearchParams();
     for (const name of ["rate", "rtt", "loss", "paths"]) q.set(name, String(form.get(name)));
+    if (form.get("protocol") !== "h3") q.set("protocol", String(form.get("protocol")));
     if (q.get("paths") !== "1") q.set("scheduler", String(form.get("scheduler")));
     const key = PREFIX + q.toString();
     go({ run: key, vs: state.run !== key ? state.run : state.vs });

@@ -5,6 +5,11 @@ import type { ExperimentPlan, NetworkGrid, TopologyShape } from "@pagepath/resul
  * the thesis's bandwidths and RTTs instead of 7 x 4 or 9 x 5, and few runs instead of 50.
  */
 export interface ReproductionOptions {
+  /**
+   * The emulated browser in real time, or the simulator in virtual time (smoltcp's TCP, no MPTCP:
+   * only the HTTP/1.1 against HTTP/2 experiment).
+   */
+  client: "emulated" | "simulated";
   /** Site name and graph path (relative to the plans' folder). */
   sites: { name: string; graph: string }[];
   runs: number;
@@ -18,6 +23,8 @@ export interface ReproductionOptions {
 }
 
 export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
+/** Seed 001 Table 4.1: its 10 bandwidths x 5 RTTs. */
+export const THESIS_GRID = { rateMbit: [0.5, 1, 2.5, 5, 10, 25, 50, 100, 500, 1000], rttMs: [8, 40, 100, 200, 400] };
 
 export interface ReproducedExperiment {
   plan: ExperimentPlan;
@@ -32,7 +39,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
   const common = {
     schemaVersion: 1 as const,
     kind: "pagepath-experiment-plan" as const,
-    client: "emulated" as const,
+    client: o.client,
     baseSeed: 1,
     runs: o.runs,
     sites: o.sites,
@@ -46,7 +53,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
   // Only when asked, so that the plans of a reproduction begun without them resume unchanged.
   const scheduler = o.mptcpScheduler === undefined ? {} : { scheduler: { mptcp: { name: o.mptcpScheduler } } };
   const knobs = { ...(o.congestion === undefined ? {} : { congestion: o.congestion }), ...(o.tailLossProbes === undefined ? {} : { tailLossProbes: o.tailLossProbes }) };
-  return [
+  const experiments: ReproducedExperiment[] = [
     {
       figure: "Figs 4.15-4.16",
       baseline: "protocol=h1",
@@ -103,4 +110,5 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
       },
     },
   ];
+  return o.client === "simulated" ? experiments.filter((e) => !e.plan.transports.includes("mptcp")) : experiments;
 }

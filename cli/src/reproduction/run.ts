@@ -7,6 +7,7 @@ import { sweepProgress } from "../sweep-progress.js";
 import { reproductionPlans, type ReproducedExperiment, type ReproductionOptions } from "./plans.js";
 
 export interface ReproductionRun {
+  client: ReproductionOptions["client"];
   /** The corpus: its graphs/ and recordings/. */
   data: string;
   /** Only these sites; every graph of the corpus when absent. */
@@ -23,18 +24,20 @@ export interface ReproductionRun {
 
 /**
  * Writes the three plans into WORK/plans and runs whatever of them is not done yet, one experiment
- * after another, resuming as `pagepath experiment` does. Returns each experiment, prepared. Without
- * root it refuses (requireRoot) before writing anything: runs that cannot start would be recorded as failed.
+ * after another, resuming as `pagepath experiment` does. Returns each experiment, prepared. With the
+ * emulated client and without root it refuses (requireRoot) before writing anything: runs that
+ * cannot start would be recorded as failed.
  */
 export async function runReproduction(r: ReproductionRun): Promise<{ experiment: ReproducedExperiment; prepared: PreparedExperiment }[]> {
   const corpus = corpusSites(r.data, r.sites);
-  requireRoot();
+  // The simulator needs no root: no namespaces, no sockets.
+  if (r.client === "emulated") requireRoot();
   const graphs = resolve(corpus.graphsDir);
   const names = corpus.sites;
   const plansDir = join(resolve(r.work), "plans");
   mkdirSync(plansDir, { recursive: true });
   const sites = names.map((name) => ({ name, graph: relative(plansDir, join(graphs, `${name}.json`)) }));
-  const experiments = reproductionPlans({ sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes });
+  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes });
   const prepared = experiments.map((experiment) => {
     const file = join(plansDir, `${experiment.plan.name}.plan.json`);
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");

@@ -44,7 +44,7 @@ schedulers the multipath QUIC schedulers (needs root): each registered scheduler
            at least 0.95. A load that does not finish is reported (exit status 1) and that
            scheduler is not run again on those responses.
 simulate   the simulator against the real replay it stands for (needs root and a built corpus):
-           the realistic corpus page of median size (--graphs) at 10 Mbit/s, 40 ms over HTTP/3,
+           the realistic corpus page of median size (--graphs) at 10 Mbit/s, 40 ms over HTTP/3 and HTTP/2,
            loaded N times each way, alternating: wall time of one real-time replay with the emulated
            browser (topology, servers and the load, as pagepath replay runs it) and of one simulated
            load (pagepath-sim's process, setup included, and its loop alone), and the ratio.
@@ -73,7 +73,9 @@ simulate   the simulator against the real replay it stands for (needs root and a
     }
     if (which === "simulate") {
       requireRoot();
-      return reportSimulate(await benchSimulate(String(values.graphs), loads, log), String(values.out));
+      const results = [];
+      for (const protocol of ["h3", "h2"] as const) results.push(await benchSimulate(String(values.graphs), loads, protocol, log));
+      return reportSimulate(results, String(values.out));
     }
     if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
     if (which === "replay") return reportReplay(await benchReplay(numberOption(values, "seconds", 2, 1, 30), log), String(values.out));
@@ -176,17 +178,17 @@ function reportExperiment(r: ExperimentBenchResult, out: string): number {
   return 0;
 }
 
-function reportSimulate(r: SimulateBenchResult, out: string): number {
-  const lines = [
-    `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, HTTP/3, emulated browser (median of ${r.loads} loads each, alternating)`,
+function reportSimulate(results: SimulateBenchResult[], out: string): number {
+  const lines = results.flatMap((r) => [
+    `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, ${r.protocol === "h3" ? "HTTP/3 over QUIC (tquic)" : "HTTP/2 over TCP (smoltcp against the kernel's)"}, emulated browser (median of ${r.loads} loads each, alternating)`,
     `  real-time replay: ${r.replayMs.toFixed(0)} ms a load (the page's load event at ${r.replayLoadMs.toFixed(0)} ms)`,
     `  simulation: ${r.simulateMs.toFixed(1)} ms a load as pagepath simulate runs it; in pagepath-sim ${r.simulateSetupMs.toFixed(1)} ms of setup (recording, certificate, endpoints) and ${r.simulateLoopMs.toFixed(1)} ms simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
     `  ratio simulation / replay: ${r.ratio.toFixed(4)} (1/${(1 / r.ratio).toFixed(0)}); the simulator's loop alone: ${r.loopRatio.toFixed(4)} (1/${(1 / r.loopRatio).toFixed(0)})`,
-  ];
+  ]);
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
   const file = join(out, "simulate.json");
-  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), results }, null, 2) + "\n");
   process.stdout.write(`wrote ${shownPath(file)}\n`);
   return 0;
 }

@@ -1,8 +1,9 @@
 import { writeFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { shownPath } from "../shown-path.js";
 import { analyzeExperiment, readExperiment, runsCsv } from "@pagepath/results";
-import { DEFAULT_GRID } from "../reproduction/plans.js";
+import { DEFAULT_GRID, THESIS_GRID } from "../reproduction/plans.js";
 import { writeReport } from "../reproduction/report.js";
 import { runReproduction } from "../reproduction/run.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
@@ -13,7 +14,8 @@ export const reproduceVerb: Verb = {
   name: "reproduce",
   summary: "run reduced versions of three thesis experiments over the corpus and write a report beside the thesis's findings",
   usage: `
-usage: pagepath reproduce [--data DIR] [--sites A,B,...] [--runs N] [--rates MBIT,...] [--rtts MS,...]
+usage: pagepath reproduce [--client emulated|simulated] [--data DIR] [--sites A,B,...] [--runs N]
+                          [--grid default|thesis] [--rates MBIT,...] [--rtts MS,...]
                           [--scheduler NAME] [--congestion NAME] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
 
 Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
@@ -22,24 +24,32 @@ two equal paths against single-path TCP (Fig 6.4); and MPTCP with the second pat
 (Fig 6.6). Then writes OUT/README.md: the heatmaps, a table per grid point with significance tests,
 and each of the thesis's findings checked against pagepath's, with the likely reason where they
 differ. Runs are resumable (WORK/results/<experiment>/); running it again only writes the report.
-Needs root.
+Needs root, but for the simulated client.
+  --client NAME   emulated (default): the emulated browser in real time over the kernel's TCP
+                  and MPTCP; simulated: the same browser and servers in virtual time over
+                  smoltcp's TCP (docs/simulator.md), without root, on every CPU; it has no MPTCP,
+                  so only the HTTP/1.1 against HTTP/2 experiment runs
   --data DIR      the corpus (default ${DEFAULT_DATA})
   --sites A,B     only these corpus sites (default: all)
   --runs N        runs per cell (default 1)
-  --rates LIST    bandwidths in Mbit/s (default ${DEFAULT_GRID.rateMbit.join(",")})
-  --rtts LIST     RTTs in ms (default ${DEFAULT_GRID.rttMs.join(",")})
+  --grid NAME     default: ${DEFAULT_GRID.rateMbit.join(",")} Mbit/s x ${DEFAULT_GRID.rttMs.join(",")} ms; thesis: seed 001 Table 4.1's
+                  ${THESIS_GRID.rateMbit.join(",")} Mbit/s x ${THESIS_GRID.rttMs.join(",")} ms
+  --rates LIST    bandwidths in Mbit/s (default: the grid's)
+  --rtts LIST     RTTs in ms (default: the grid's)
   --scheduler NAME  the kernel's MPTCP scheduler for the MPTCP experiments: one that
                   net.mptcp.available_schedulers lists (default: default)
   --congestion NAME  the servers' congestion controller in every experiment: one the kernel
                   lists in net.ipv4.tcp_available_congestion_control (default cubic)
   --tail-loss-probes on|off  TCP tail loss probes in every experiment (default on)
-  --workers N     runs at once (default 2)
+  --workers N     runs at once (default 2; simulated: one per CPU)
   --work DIR      plans, runs and logs (default reproduction)
   --out DIR       the report and its plots (default WORK/report; the committed report is
                   docs/reproduction)
 `,
   paths: { options: ["data", "work", "out"] },
   options: {
+    client: { type: "string", default: "emulated" },
+    grid: { type: "string", default: "default" },
     data: { type: "string", default: DEFAULT_DATA },
     sites: { type: "string" },
     runs: { type: "string" },
@@ -60,9 +70,14 @@ Needs root.
       if (xs.some((x) => !(x > 0))) throw new UsageError(`--${name} "${values[name]}": expected positive numbers separated by commas`);
       return xs;
     };
-    const grid = { rateMbit: list("rates", DEFAULT_GRID.rateMbit), rttMs: list("rtts", DEFAULT_GRID.rttMs) };
+    const client = String(values.client);
+    if (client !== "emulated" && client !== "simulated") throw new UsageError(`--client "${client}": expected emulated or simulated`);
+    const grids: Record<string, typeof DEFAULT_GRID> = { default: DEFAULT_GRID, thesis: THESIS_GRID };
+    const base = grids[String(values.grid)];
+    if (!base) throw new UsageError(`--grid "${values.grid}": expected default or thesis`);
+    const grid = { rateMbit: list("rates", base.rateMbit), rttMs: list("rtts", base.rttMs) };
     const runs = numberOption(values, "runs", 1, 1, 100);
-    const workers = numberOption(values, "workers", 2, 1, 64);
+    const workers = numberOption(values, "workers", client === "simulated" ? availableParallelism() : 2, 1, 64);
     // The experiments run MPTCP: the name is the kernel's, checked before anything runs.
     const mptcpScheduler = values.scheduler === undefined && values["scheduler-opt"] === undefined ? undefined : schedulerOption("mptcp", values)!.name;
     // Its experiments run TCP and MPTCP, which take the same kernel controllers; in the plans only when given.
@@ -70,7 +85,7 @@ Needs root.
     const congestion = values.congestion === undefined ? undefined : knobs!.congestion;
     const tailLossProbes = values["tail-loss-probes"] === undefined ? undefined : knobs!.tailLossProbes!;
     const sites = values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean);
-    const experiments = await runReproduction({ data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes });
+    const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes });
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const inputs = experiments.map(({ experiment, prepared }) => {
       const results = readExperiment(prepared.planFile);

@@ -13,15 +13,16 @@ const KNOBS = {
   paths: { min: 1, max: 8, fallback: 1 },
   loss: { min: 0, max: 0.5, fallback: 0 },
 } as const;
-const TRANSPORTS = ["quic", "mpquic"] as const;
+/** HTTP/3 over QUIC or multipath QUIC; HTTP/2 and HTTP/1.1 (six connections an origin) over TCP. */
+const PROTOCOLS = { h3: ["quic", "mpquic"], h2: ["tcp"], h1: ["tcp"] } as const;
 
 /** A what-if's key: its settings as a query string, which the timeline keeps in its URL. */
 export const WHAT_IF_PREFIX = "what-if?";
 
 /**
- * GET /api/what-if?file=REL&rate=MBIT&rtt=MS[&paths=N][&loss=P][&transport=quic|mpquic][&scheduler=NAME]:
+ * GET /api/what-if?file=REL&rate=MBIT&rtt=MS[&paths=N][&loss=P][&protocol=h3|h2|h1][&transport=quic|mpquic|tcp][&scheduler=NAME]:
  * the graph's page simulated in virtual time (pagepath simulate: the emulated browser, the replay
- * servers and tquic over the link model) under those settings, as a run the timeline draws like a
+ * servers, tquic and smoltcp's TCP over the link model) under those settings, as a run the timeline draws like a
  * replayed one, keyed by its settings. Nothing is written in the served directory.
  */
 export async function whatIfApi(res: ServerResponse, params: URLSearchParams, graphFile: (rel: string) => Promise<string | null>): Promise<void> {
@@ -38,12 +39,16 @@ export async function whatIfApi(res: ServerResponse, params: URLSearchParams, gr
   };
   let settings;
   try {
-    const transport = params.get("transport") ?? (knob("paths") > 1 ? "mpquic" : "quic");
-    if (!(TRANSPORTS as readonly string[]).includes(transport)) throw new RangeError(`transport=${transport}: the simulator has ${TRANSPORTS.join(" and ")}`);
+    const protocol = params.get("protocol") ?? "h3";
+    if (!Object.hasOwn(PROTOCOLS, protocol)) throw new RangeError(`protocol=${protocol}: expected ${Object.keys(PROTOCOLS).join(", ")}`);
+    const carriers: readonly string[] = PROTOCOLS[protocol as keyof typeof PROTOCOLS];
+    const transport = params.get("transport") ?? (protocol !== "h3" ? "tcp" : knob("paths") > 1 ? "mpquic" : "quic");
+    if (!carriers.includes(transport)) throw new RangeError(`transport=${transport}: the simulator carries ${protocol} over ${carriers.join(" or ")}`);
+    if (transport === "tcp" && knob("paths") > 1) throw new RangeError(`paths=${knob("paths")}: over TCP one path; the simulator has no MPTCP`);
     const scheduler = params.get("scheduler");
     const names = quicSchedulers().schedulers.map((s) => s.name);
     if (scheduler !== null && !names.includes(scheduler)) throw new RangeError(`scheduler=${scheduler}: expected one of ${names.join(", ")}`);
-    settings = { rate: knob("rate"), rtt: knob("rtt"), paths: Math.round(knob("paths")), loss: knob("loss"), transport: transport as RunConfiguration["transport"], scheduler };
+    settings = { rate: knob("rate"), rtt: knob("rtt"), paths: Math.round(knob("paths")), loss: knob("loss"), protocol: protocol as RunConfiguration["protocol"], transport: transport as RunConfiguration["transport"], scheduler };
   } catch (e) {
     return sendError(res, 400, (e as Error).message);
   }
@@ -55,12 +60,12 @@ export async function whatIfApi(res: ServerResponse, params: URLSearchParams, gr
     const { result, simulation } = await runSimulation({
       graphFile: graphPath,
       configuration: {
-        protocol: "h3",
+        protocol: settings.protocol,
         transport: settings.transport,
         serverModel: "out-of-order",
         priority: "none",
         chunkSizeBytes: 16_384,
-        connectionsPerOrigin: 1,
+        connectionsPerOrigin: settings.protocol === "h1" ? 6 : 1,
         emulation: { preloader: true, cpuFactor: 1, waitFor: "load" },
         scheduler,
       },
