@@ -7,7 +7,7 @@ use common::{await_done, one_path, write_recording};
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::quic::QuicClient;
-use pagepath_browser::io::transport::{Event, Fetch, Http1Mode, TransportConfig};
+use pagepath_browser::io::transport::{Fetch, Http1Mode, TransportConfig};
 use pagepath_server::config::parse_serve;
 use pagepath_server::io::quic::config::server_config;
 use pagepath_server::io::quic::QuicOrigin;
