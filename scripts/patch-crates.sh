@@ -11,10 +11,11 @@
 # thread can set to virtual time or to another runtime's clock (virtual-clock), and a fix for a
 # path challenge timer that stayed expired once the path was validated (path-challenge-timer).
 #
-# smoltcp 0.14.0, the simulator's TCP (docs/simulator.md): the initial congestion window and the
-# retransmission timeout's floor settable, so it can run with Linux's defaults, slow start grown
-# by the bytes acknowledged as Linux grows it, and the unsent bytes TCP_NOTSENT_LOWAT bounds
-# (linux-defaults).
+# smoltcp 0.14.0, the simulator's TCP (docs/simulator.md), where it differs from Linux in ways a
+# page load shows (linux-defaults): the initial congestion window and the retransmission timeout's
+# floor settable, slow start grown by the bytes acknowledged, CUBIC's HyStart on an RTT from every
+# ACK, the holes of a SACK scoreboard sent again in recovery, and the unsent bytes
+# TCP_NOTSENT_LOWAT bounds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
