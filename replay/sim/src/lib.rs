@@ -8,6 +8,7 @@ pub mod cli;
 pub mod datagram;
 pub mod paths;
 pub mod quic_load;
+pub mod runtime_clock;
 pub mod simulation;
 pub mod tcp;
 pub mod virtual_clock;

@@ -4,12 +4,10 @@
 
 mod common;
 
-use common::{await_done, one_path, write_recording};
+use common::{client_config, fetch_all, one_path, serve_config, write_recording};
 use pagepath_browser::io::driver::Network;
-use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::tcp::TcpProtocol;
-use pagepath_browser::io::transport::{Fetch, Http1Mode, TransportConfig};
-use pagepath_server::config::{parse_serve, Protocol};
+use pagepath_server::config::Protocol;
 use pagepath_server::run::prepare;
 use pagepath_sim::tcp::profile::{Congestion, TcpProfile};
 use pagepath_sim::tcp::world::TcpWorld;
@@ -32,33 +30,14 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
     let client = "10.10.0.2".parse().unwrap();
     let mut world = TcpWorld::new(&topology, vec![client], profile).unwrap();
-    let out = dir.join("out");
-    let args: Vec<String> = [dir.join("rec").to_str().unwrap(), "--out", out.to_str().unwrap(), "--protocol", "h2", "--first-address", "10.200.1.1"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let replay = prepare(&parse_serve(&args).unwrap()).unwrap();
+    let replay = prepare(&serve_config(&dir, "h2")).unwrap();
     world.serve(&replay, Protocol::H2).unwrap();
-    let names = read_origins(&out.join("origins.json")).unwrap();
     let (tx, rx) = channel();
-    let config = TransportConfig {
-        origins: names.origins,
-        locals: vec![client],
-        spki_hash: names.spki_hash,
-        multipath: false,
-        http1: Http1Mode::KeepAlive,
-        connections_per_origin: 1,
-        scheduler: pagepath_tquic_scheduler::Choice::RoundRobin,
-        started: world.now(),
-    };
+    let config = client_config(&dir, client, world.now());
     let started = config.started;
     world.open_client(config, TcpProtocol::Http2, tx, vec![client]).unwrap();
     let mut net = &mut world;
-    for i in 0..sizes.len() {
-        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };
-        net.fetch(fetch, true).unwrap();
-    }
-    let done_ms = await_done(&mut net, &rx, started, sizes);
+    let done_ms = fetch_all(&mut net, &rx, started, sizes);
     let records = net.finish();
     assert_eq!(records.len(), 1, "HTTP/2 uses one connection: {records:?}");
     let (bytes_down, retransmitted) = {

@@ -3,12 +3,9 @@
 
 mod common;
 
-use common::{await_done, one_path, write_recording};
+use common::{client_config, fetch_all, one_path, serve_config, write_recording};
 use pagepath_browser::io::driver::Network;
-use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::quic::QuicClient;
-use pagepath_browser::io::transport::{Fetch, Http1Mode, TransportConfig};
-use pagepath_server::config::parse_serve;
 use pagepath_server::io::quic::config::server_config;
 use pagepath_server::io::quic::QuicOrigin;
 use pagepath_server::run::prepare;
@@ -36,38 +33,19 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     write_recording(&dir.join("rec"), sizes);
     let clock = VirtualClock::start();
     let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
-    let out = dir.join("out");
-    let args: Vec<String> = [dir.join("rec").to_str().unwrap(), "--out", out.to_str().unwrap(), "--protocol", "h3", "--first-address", "10.200.1.1", "--no-qlog"]
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
-    let replay = prepare(&parse_serve(&args).unwrap()).unwrap();
+    let replay = prepare(&serve_config(&dir, "h3")).unwrap();
     let outbox = Outbox::default();
     let server = &replay.servers[0];
     let config = server_config(&replay.service, None).unwrap();
     let servers = vec![(SocketAddr::new(server.address, server.port), QuicOrigin::new(replay.service.clone(), 0, config, Rc::new(outbox.clone())))];
-    let names = read_origins(&out.join("origins.json")).unwrap();
     let (tx, rx) = channel();
-    let config = TransportConfig {
-        origins: names.origins,
-        locals: vec!["10.10.0.2".parse().unwrap()],
-        spki_hash: names.spki_hash,
-        multipath: false,
-        http1: Http1Mode::KeepAlive,
-        connections_per_origin: 1,
-        scheduler: pagepath_tquic_scheduler::Choice::RoundRobin,
-        started: clock.now(),
-    };
+    let config = client_config(&dir, "10.10.0.2".parse().unwrap(), clock.now());
     let started = config.started;
     let local: SocketAddr = "10.10.0.2:40000".parse().unwrap();
     let client = QuicClient::new(config, tx, vec![local], Rc::new(outbox.clone())).unwrap();
     let mut world = World::new(clock, Paths::new(&topology, vec!["10.10.0.2".parse().unwrap()]), client, servers, outbox);
     let mut net = &mut world;
-    for i in 0..sizes.len() {
-        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };
-        net.fetch(fetch, true).unwrap();
-    }
-    let done_ms = await_done(&mut net, &rx, started, sizes);
+    let done_ms = fetch_all(&mut net, &rx, started, sizes);
     net.finish();
     let bytes_down = world.paths.delivered()[0].down;
     let _ = std::fs::remove_dir_all(&dir);

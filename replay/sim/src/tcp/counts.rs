@@ -11,7 +11,6 @@ use std::sync::Arc;
 pub struct ConnectionCounts {
     pub up: AtomicU64,
     pub down: AtomicU64,
-    pub packets_up: AtomicU64,
     pub packets_down: AtomicU64,
     pub retransmitted_up: AtomicU64,
     pub retransmitted_down: AtomicU64,
@@ -63,17 +62,17 @@ impl Ledger {
     pub fn sent(&mut self, s: &Segment, from_client: bool) {
         let key = if from_client { (s.src, s.dst) } else { (s.dst, s.src) };
         let Some((counts, up_end, down_end)) = self.connections.get_mut(&key) else { return };
-        let (bytes, packets, again, end) = if from_client {
-            (&counts.up, &counts.packets_up, &counts.retransmitted_up, up_end)
+        let (again, end) = if from_client {
+            (&counts.retransmitted_up, up_end)
         } else {
-            (&counts.down, &counts.packets_down, &counts.retransmitted_down, down_end)
+            counts.packets_down.fetch_add(1, Ordering::Relaxed);
+            (&counts.retransmitted_down, down_end)
         };
-        packets.fetch_add(1, Ordering::Relaxed);
         if s.payload == 0 {
             return;
         }
         if from_client {
-            bytes.fetch_add(u64::from(s.payload), Ordering::Relaxed);
+            counts.up.fetch_add(u64::from(s.payload), Ordering::Relaxed);
         }
         let seg_end = s.seq.wrapping_add(s.payload);
         match end {
@@ -98,4 +97,3 @@ impl Ledger {
         }
     }
 }
-

@@ -99,11 +99,10 @@ impl Net {
                 let mut f = self.lock();
                 let now = f.now_us();
                 f.step(now);
-                f.next_us(now)
+                f.next_us(now).map(|us| f.base + std::time::Duration::from_micros(us))
             };
             match next {
-                Some(us) => {
-                    let at = self.lock().base + std::time::Duration::from_micros(us);
+                Some(at) => {
                     tokio::select! {
                         _ = self.kick.notified() => {}
                         _ = tokio::time::sleep_until(at) => {}

@@ -21,6 +21,16 @@ pub enum Congestion {
     Reno,
 }
 
+impl Congestion {
+    /// As `--congestion` and the servers' connection logs name it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Congestion::Cubic => "cubic",
+            Congestion::Reno => "reno",
+        }
+    }
+}
+
 impl TcpProfile {
     /// Linux's defaults: CUBIC, RFC 6928's initial window of 10, TCP_RTO_MIN 200 ms and
     /// TCP_DELACK_MIN 40 ms.

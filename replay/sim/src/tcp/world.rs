@@ -6,8 +6,9 @@
 
 use super::counts::ConnectionCounts;
 use super::fabric::Net;
-use super::profile::{Congestion, TcpProfile};
+use super::profile::TcpProfile;
 use crate::paths::Paths;
+use crate::runtime_clock::{runtime_now, RuntimeClock};
 use crate::simulation::{Loaded, Setup};
 use pagepath_browser::io::driver::{self, Network};
 use pagepath_browser::io::origins::read_origins;
@@ -21,7 +22,6 @@ use pagepath_server::io::tls;
 use pagepath_link::topology::Topology;
 use pagepath_server::run::{prepare, Replay};
 use pagepath_server::service::PathLog;
-use std::cell::RefCell;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::Ordering;
 use std::sync::mpsc::{channel, Receiver};
@@ -34,43 +34,10 @@ pub struct TcpWorld {
     pub net: Net,
     transport: Option<TcpTransport>,
     woken: Arc<Notify>,
-    /// Keeps the servers' accept loops serving.
-    _serving: watch::Sender<bool>,
+    /// Tells the servers' connections to stop, which logs them, at finish().
+    stop_servers: watch::Sender<bool>,
     stop: watch::Receiver<bool>,
-    _clock: ClockFromRuntime,
-}
-
-thread_local! {
-    static RUNTIME: RefCell<Option<tokio::runtime::Handle>> = const { RefCell::new(None) };
-}
-
-/// The virtual time tquic's clock reads on the simulation's thread: its runtime's.
-fn runtime_now() -> Instant {
-    RUNTIME.with(|r| match r.borrow().as_ref() {
-        Some(handle) => {
-            let _inside = handle.enter();
-            tokio::time::Instant::now().into_std()
-        }
-        None => Instant::now(),
-    })
-}
-
-/// Sets this thread's tquic clock to the runtime's for as long as it lives.
-struct ClockFromRuntime;
-
-impl ClockFromRuntime {
-    fn set(handle: tokio::runtime::Handle) -> ClockFromRuntime {
-        RUNTIME.with(|r| *r.borrow_mut() = Some(handle));
-        tquic::clock::set_source(Some(runtime_now));
-        ClockFromRuntime
-    }
-}
-
-impl Drop for ClockFromRuntime {
-    fn drop(&mut self) {
-        tquic::clock::set_source(None);
-        RUNTIME.with(|r| *r.borrow_mut() = None);
-    }
+    _clock: RuntimeClock,
 }
 
 impl TcpWorld {
@@ -82,23 +49,20 @@ impl TcpWorld {
             .start_paused(true)
             .build()
             .map_err(|e| format!("cannot start the simulation's runtime: {e}"))?;
-        let clock = ClockFromRuntime::set(runtime.handle().clone());
+        let clock = RuntimeClock::set(runtime.handle().clone());
         let net = {
             let _inside = runtime.enter();
             let client_ips: Vec<Ipv4Addr> = path_ips.iter().filter_map(|ip| v4(*ip)).collect();
             Net::new(Paths::new(topology, path_ips), client_ips, profile, topology.seed)
         };
         runtime.spawn(net.clone().run());
-        let (serving, stop) = watch::channel(false);
-        Ok(TcpWorld { runtime, net, transport: None, woken: Arc::new(Notify::new()), _serving: serving, stop, _clock: clock })
+        let (stop_servers, stop) = watch::channel(false);
+        Ok(TcpWorld { runtime, net, transport: None, woken: Arc::new(Notify::new()), stop_servers, stop, _clock: clock })
     }
 
     /// The replay's origins served as `serve` serves them over TCP, each at its own address.
     pub fn serve(&self, replay: &Replay, protocol: Protocol) -> Result<(), String> {
-        let congestion = match self.net.lock().profile().congestion {
-            Congestion::Cubic => "cubic",
-            Congestion::Reno => "reno",
-        };
+        let congestion = self.net.lock().profile().congestion.name();
         for (origin, s) in replay.servers.iter().enumerate() {
             let at = SocketAddr::new(s.address, s.port);
             let tls = match serving(&s.origin, protocol) {
@@ -233,7 +197,7 @@ impl Network for &mut TcpWorld {
         let Some(transport) = self.transport.take() else { return Vec::new() };
         let records = self.runtime.block_on(transport.close());
         // The servers' connections log themselves as they see the stop.
-        self._serving.send_replace(true);
+        self.stop_servers.send_replace(true);
         self.runtime.block_on(tokio::task::yield_now());
         records
     }

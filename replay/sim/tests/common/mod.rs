@@ -1,9 +1,12 @@
 //! What the transfer tests share: a one-origin recording and a one-path topology.
 
 use pagepath_browser::io::driver::Network;
-use pagepath_browser::io::transport::Event;
+use pagepath_browser::io::origins::read_origins;
+use pagepath_browser::io::transport::{Event, Fetch, Http1Mode, TransportConfig};
 use pagepath_link::topology::{parse_topology, ParseContext, Topology};
+use pagepath_server::config::{parse_serve, ServeConfig};
 use serde_json::json;
+use std::net::IpAddr;
 use std::path::Path;
 use std::sync::mpsc::Receiver;
 use std::time::{Duration, Instant};
@@ -42,9 +45,41 @@ pub fn one_path(dir: &Path, rate_mbit: f64, rtt_ms: f64, loss: f64, queue_packet
     parse_topology(&topology.to_string(), &ctx).unwrap()
 }
 
-/// When each fetch (ids 0, 1, ... asked for at `started`) completed, in ms after `started`; each
-/// must bring its whole body, and all within a minute of virtual time.
-pub fn await_done<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant, sizes: &[usize]) -> Vec<f64> {
+/// The replay servers' configuration for the recording in `dir/rec`, speaking `protocol`, their
+/// files in `dir/out`.
+pub fn serve_config(dir: &Path, protocol: &str) -> ServeConfig {
+    let (rec, out) = (dir.join("rec"), dir.join("out"));
+    let args: Vec<String> = [rec.to_str().unwrap(), "--out", out.to_str().unwrap(), "--protocol", protocol, "--first-address", "10.200.1.1", "--no-qlog"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    parse_serve(&args).unwrap()
+}
+
+/// The client's transports' configuration for the servers serve_config made: one connection an
+/// origin, from `local`, time 0 at `started`.
+pub fn client_config(dir: &Path, local: IpAddr, started: Instant) -> TransportConfig {
+    let names = read_origins(&dir.join("out").join("origins.json")).unwrap();
+    TransportConfig {
+        origins: names.origins,
+        locals: vec![local],
+        spki_hash: names.spki_hash,
+        multipath: false,
+        http1: Http1Mode::KeepAlive,
+        connections_per_origin: 1,
+        scheduler: pagepath_tquic_scheduler::Choice::RoundRobin,
+        started,
+    }
+}
+
+/// Asks for every body of the recording (ids 0, 1, ...) at `started`, and returns when each
+/// completed, in ms after `started`; each must bring its whole body, and all within a minute of
+/// virtual time.
+pub fn fetch_all<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant, sizes: &[usize]) -> Vec<f64> {
+    for i in 0..sizes.len() {
+        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };
+        net.fetch(fetch, true).unwrap();
+    }
     let mut done_ms = vec![f64::NAN; sizes.len()];
     let mut left = sizes.len();
     let until = started + Duration::from_secs(60);

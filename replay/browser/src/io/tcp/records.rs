@@ -1,7 +1,8 @@
 //! The connection records finish() returns: one per connection opened, numbered in the order
 //! they were opened, with what each path carried read from its counts (the kernel's, or the
-//! simulator's) while the connection is open (every 20 ms) and as it closes. Reading only at the close is not enough: once the peer
-//! has closed an MPTCP connection its subflows, and their counts, can be gone.
+//! simulator's) while the connection is open (every 20 ms) and as it closes. Reading only at the
+//! close is not enough: once the peer has closed an MPTCP connection its subflows, and their
+//! counts, can be gone.
 
 use super::dialer::Counts;
 use crate::io::transport::ConnectionRecord;
