@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Graph } from "@pagepath/graph-builder";
 import { readExperiment, readRunResultFile, type RunResult } from "@pagepath/results";
+import { SIM_BINARY, networkSpec, simulationCommand, specNetwork } from "@pagepath/runner";
 import { runCli, UNPRIVILEGED } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
 import { ARTIFACTS, closeViewerSession, openViewerSession } from "./viewer-browser.js";
@@ -224,6 +225,30 @@ describe("pagepath simulate", () => {
     } finally {
       await closeViewerSession(chromium, viewer);
     }
+  });
+
+  it("gives the same load in a kept batch process as in a fresh one, and goes on past a bad line", () => {
+    const network = specNetwork(networkSpec("10M-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 }));
+    const configuration = { protocol: "h2" as const, transport: "tcp" as const, serverModel: "out-of-order" as const, priority: "none" as const, chunkSizeBytes: 16_384, connectionsPerOrigin: 1, emulation: { preloader: true, cpuFactor: 1, waitFor: "load" as const } };
+    const run = { configuration, network, seed: 3, timeoutMs: 60_000, resultFile: join(work, "batch.json") };
+    const { args: a } = simulationCommand({ ...run, graphFile: graph("real-jquery-ui"), serverOut: join(work, "batch-a") });
+    const { args: b } = simulationCommand({ ...run, graphFile: graph("real-sb-admin-2"), serverOut: join(work, "batch-b") });
+    const lines = (out: string) => out.trim().split("\n").map((l) => JSON.parse(l) as { error?: string | null; status?: string; metrics?: { loadMs: number | null }; simulation?: { virtualMs: number } });
+    const fresh = [a, b].map((args) => lines(execFileSync(SIM_BINARY, args, { encoding: "utf8" })).at(-1)!);
+    // Each page twice, the second time from what the process kept, with a bad line between.
+    const input = [a, b, "not a list of arguments", a, b].map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join("\n") + "\n";
+    const batch = lines(execFileSync(SIM_BINARY, ["--batch"], { input, encoding: "utf8" }));
+    assert.equal(batch.length, 5, "one line per simulation");
+    assert.match(batch[2]!.error ?? "", /a batch line must be a JSON array of arguments/);
+    for (const [i, f] of [0, 1, 3, 4].map((i) => [i, fresh[i % 3 === 0 ? 0 : 1]!] as const)) {
+      assert.equal(batch[i]!.status, "ok", `line ${i}: ${batch[i]!.error}`);
+      // As in the first test: only the certificate's random signature length may differ.
+      const [x, y] = [batch[i]!.metrics!.loadMs!, f.metrics!.loadMs!];
+      assert.ok(Math.abs(x - y) <= y * 0.005, `line ${i}: load ${x} ms in the batch against ${y} ms fresh`);
+    }
+    // What the process kept is the same page: the second load of each is the first one again.
+    assert.equal(batch[3]!.simulation!.virtualMs, batch[0]!.simulation!.virtualMs);
+    assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {

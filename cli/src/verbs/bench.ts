@@ -47,7 +47,8 @@ simulate   the simulator against the real replay it stands for (needs root and a
            the realistic corpus page of median size (--graphs) at 10 Mbit/s, 40 ms over HTTP/3 and HTTP/2,
            loaded N times each way, alternating: wall time of one real-time replay with the emulated
            browser (topology, servers and the load, as pagepath replay runs it) and of one simulated
-           load (pagepath-sim's process, setup included, and its loop alone), and the ratio.
+           load as a sweep runs it (in a kept pagepath-sim --batch, setup and run result included;
+           the first one, which starts the process, apart) and its loop alone, and the ratio.
   --loads N    loads (profiler, schedulers, simulate) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
@@ -182,7 +183,8 @@ function reportSimulate(results: SimulateBenchResult[], out: string): number {
   const lines = results.flatMap((r) => [
     `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, ${r.protocol === "h3" ? "HTTP/3 over QUIC (tquic)" : "HTTP/2 over TCP (smoltcp against the kernel's)"}, emulated browser (median of ${r.loads} loads each, alternating)`,
     `  real-time replay: ${r.replayMs.toFixed(0)} ms a load (the page's load event at ${r.replayLoadMs.toFixed(0)} ms)`,
-    `  simulation: ${r.simulateMs.toFixed(1)} ms a load as pagepath simulate runs it; in pagepath-sim ${r.simulateSetupMs.toFixed(1)} ms of setup (recording, certificate, endpoints) and ${r.simulateLoopMs.toFixed(1)} ms simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
+    `  simulation: ${r.simulateMs.toFixed(1)} ms a load as a sweep runs it (runSimulation, the run result included, in a kept pagepath-sim --batch); in pagepath-sim ${r.simulateSetupMs.toFixed(1)} ms of setup (recording, certificate, endpoints) and ${r.simulateLoopMs.toFixed(1)} ms simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
+    `  the first simulation, which starts the process and reads the page: ${r.firstSimulateMs.toFixed(1)} ms`,
     `  ratio simulation / replay: ${r.ratio.toFixed(4)} (1/${(1 / r.ratio).toFixed(0)}); the simulator's loop alone: ${r.loopRatio.toFixed(4)} (1/${(1 / r.loopRatio).toFixed(0)})`,
   ]);
   process.stdout.write(lines.join("\n") + "\n");

@@ -1,6 +1,6 @@
 export { REPLAY_SERVER, ReplayServerExited, startReplayServer, type RunningReplayServer } from "./server-process.js";
 export { relayedStderr } from "./relayed-stderr.js";
-export { NET_BINARY, BROWSER_BINARY } from "./binaries.js";
+export { NET_BINARY, BROWSER_BINARY, SIM_BINARY } from "./binaries.js";
 export { networkSpec, specNetwork, readTopology, topologyUp, topologyDown, pathCounters, counterDelta, type Topology, type NetworkSpec } from "./topology.js";
 export { checkReplayInputs } from "./graph-check.js";
 export { NeedsRoot, requireRoot, rootRefusal } from "./require-root.js";
@@ -12,7 +12,8 @@ export { mptcpSchedulers, setMptcpScheduler } from "./mptcp-scheduler.js";
 export { browserArgs, runEmulatedClient } from "./emulated-client.js";
 export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumOptions } from "./chromium-client.js";
 export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
-export { runSimulation, type SimulationRun, type SimulationReport } from "./simulate.js";
+export { stopBatchSimulators } from "./batch-simulator.js";
+export { runSimulation, simulationCommand, type SimulationRun, type SimulationReport } from "./simulate.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, cellKey, conditionName, type AccuracySweep, type Condition, type ConditionPath, type SweepItem } from "./accuracy-sweep.js";
 export { networkUp, topologyDocument } from "./topology.js";

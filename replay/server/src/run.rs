@@ -7,7 +7,7 @@ use crate::io::origins_file::{self, Serving};
 use crate::io::logs::{self, LogFiles};
 use crate::io::{addresses, certs, http, load, quic, sockets, tail_loss_probes, tls};
 use crate::service::{OriginServer, Service, ServiceParts};
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 use std::time::Duration;
@@ -29,13 +29,45 @@ pub struct Replay {
 }
 
 pub fn prepare(cfg: &ServeConfig) -> Result<Replay, String> {
-    let content = load::load(cfg)?;
+    prepare_from(cfg, &mut Fresh)
+}
+
+/// Where `prepare` gets the recording and the certificate: read and made anew for each replay
+/// (`Fresh`), or kept across the simulator's loads of the same page.
+pub trait Sources {
+    fn recording(&mut self, dir: &std::path::Path) -> Result<load::Recording, String>;
+    /// A certificate naming every one of `hosts`.
+    fn certificate(&mut self, hosts: &[String]) -> Result<certs::ReplayCertificate, String>;
+    /// The graph's critical-path ranks (load::read_critical_ranks).
+    fn critical_ranks(&mut self, graph: &std::path::Path) -> Result<HashMap<String, i64>, String>;
+}
+
+pub struct Fresh;
+
+impl Sources for Fresh {
+    fn recording(&mut self, dir: &std::path::Path) -> Result<load::Recording, String> {
+        load::read_recording(dir)
+    }
+    fn certificate(&mut self, hosts: &[String]) -> Result<certs::ReplayCertificate, String> {
+        certs::generate(hosts)
+    }
+    fn critical_ranks(&mut self, graph: &std::path::Path) -> Result<HashMap<String, i64>, String> {
+        load::read_critical_ranks(graph)
+    }
+}
+
+pub fn prepare_from(cfg: &ServeConfig, sources: &mut dyn Sources) -> Result<Replay, String> {
+    let ranks = match &cfg.graph {
+        Some(graph) => sources.critical_ranks(graph)?,
+        None => HashMap::new(),
+    };
+    let content = load::content(cfg, sources.recording(&cfg.recording)?, ranks)?;
     let servers = origins_file::assign(&content.archive.origins(), cfg.first_address)?;
     std::fs::create_dir_all(&cfg.out).map_err(|e| format!("{}: cannot create: {e}", cfg.out.display()))?;
     let samples_file = cfg.out.join("delay-samples.json");
     logs::write_atomically(&samples_file, content.samples.to_json().as_bytes())?;
     let hosts: Vec<String> = servers.iter().map(|s| s.origin.host.clone()).collect::<BTreeSet<_>>().into_iter().collect();
-    let cert = certs::generate(&hosts)?;
+    let cert = sources.certificate(&hosts)?;
     cert.write(&cfg.out)?;
     let qlog_dir = (cfg.qlog && cfg.protocol == Protocol::H3).then(|| cfg.out.join("qlog"));
     if let Some(d) = &qlog_dir {

@@ -3,6 +3,7 @@
 //! exactly as the real replay it stands for.
 
 pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+       pagepath-sim --batch
 
 Loads a graph's page with the emulated browser from the replay servers over the topology's
 simulated paths, in virtual time: the same browser model, servers, HTTP/1.x, HTTP/2 and HTTP/3
@@ -10,7 +11,9 @@ code, and QUIC (tquic) as `pagepath replay`, with TCP from smoltcp, without sock
 takes, the part from `run` what `pagepath-browser` takes (their --help lists the options); the
 browser's --origins is the origins.json the servers write into their --out. Prints one JSON line:
 the browser's report with a `simulation` member (what each path delivered, virtual and wall time).
-TCP, QUIC and multipath QUIC; not MPTCP yet.
+TCP, QUIC and multipath QUIC; not MPTCP yet. With --batch it reads one simulation a line from
+stdin, each a JSON array of the arguments above, and prints one report line for each (or
+{\"error\": ...} for one that cannot run), reading each recording once.
   --topology FILE      the paths, as `pagepath net up` takes them (docs/formats/topology.md)
   --seed N             the links' random choices (loss, RED, jitter), overriding the file's
   --tcp-profile NAME   linux (default: the kernel's initial window 10, 200 ms minimum RTO,

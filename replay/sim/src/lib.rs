@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod datagram;
+pub mod kept;
 pub mod paths;
 pub mod quic_load;
 pub mod runtime_clock;

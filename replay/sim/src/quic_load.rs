@@ -1,6 +1,7 @@
 //! A page load over HTTP/3 on QUIC or multipath QUIC in virtual time: tquic's own endpoints, the
 //! client's and each origin's, on a World (world.rs) whose clock tquic reads.
 
+use super::kept::Kept;
 use super::paths::Paths;
 use super::simulation::{Loaded, Setup};
 use super::virtual_clock::VirtualClock;
@@ -11,9 +12,9 @@ use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::quic::QuicClient;
 use pagepath_server::config::Transport;
 use pagepath_server::io::origins_file::{serving, Serving};
-use pagepath_server::io::quic::config::server_config;
+use pagepath_server::io::quic::config::{server_config_with, server_tls};
 use pagepath_server::io::quic::QuicOrigin;
-use pagepath_server::run::prepare;
+use pagepath_server::run::prepare_from;
 use std::net::SocketAddr;
 use std::rc::Rc;
 use std::sync::mpsc::channel;
@@ -22,12 +23,12 @@ use std::time::Instant;
 /// The client's UDP ports, one per path (any will do: nothing else lives at its address).
 const CLIENT_PORT: u16 = 40_000;
 
-pub fn load(setup: &Setup, wall: Instant) -> Result<Loaded, String> {
+pub fn load(setup: &Setup, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
     // Before anything that reads tquic's clock: the servers' service and the client take their
     // time zero from it.
     let clock = VirtualClock::start();
     let cfg = &setup.server;
-    let replay = prepare(cfg)?;
+    let replay = prepare_from(cfg, kept)?;
     if let Some(clear) = replay.servers.iter().find(|s| !matches!(serving(&s.origin, cfg.protocol), Serving::Quic)) {
         return Err(format!("{}: served as clear HTTP/1.1 over TCP, which an HTTP/3 simulation does not carry", clear.origin));
     }
@@ -35,7 +36,8 @@ pub fn load(setup: &Setup, wall: Instant) -> Result<Loaded, String> {
     let multipath = (cfg.transport == Transport::Mpquic).then(|| cfg.scheduler.clone());
     // One configuration for every origin: its clones share the TLS context (one certificate names
     // every host), which costs milliseconds to make, and the scheduler factory.
-    let config = server_config(&replay.service, multipath).map_err(|e| format!("h3: {e}"))?;
+    let tls = kept.tls(&replay.cert, || server_tls(&replay.service)).map_err(|e| format!("h3: {e}"))?;
+    let config = server_config_with(tls, &replay.service, multipath).map_err(|e| format!("h3: {e}"))?;
     let servers = (replay.servers.iter().enumerate())
         .map(|(i, s)| (SocketAddr::new(s.address, s.port), QuicOrigin::new(replay.service.clone(), i, config.clone(), Rc::new(outbox.clone()))))
         .collect();

@@ -3,10 +3,11 @@
 //! (quic_load.rs) or HTTP/1.x and HTTP/2 over TCP (tcp/world.rs).
 
 use super::cli::SimArgs;
+use super::kept::Kept;
 use super::paths::Delivered;
 use super::tcp::profile::TcpProfile;
 use pagepath_browser::cli::{self as browser_cli, RunArgs};
-use pagepath_browser::core::{parse_graph, Graph};
+use pagepath_browser::core::Graph;
 use pagepath_browser::io::report::Report;
 use pagepath_link::topology::{client_addr, parse_topology, ParseContext, Topology};
 use pagepath_server::config::{parse_serve, Protocol, ServeConfig, Transport};
@@ -37,15 +38,16 @@ pub struct Loaded {
 }
 
 /// The report line: the browser's report and the simulation's own numbers.
-pub fn simulate(args: &SimArgs) -> Result<Value, String> {
+/// `kept` carries what one simulation leaves for the next (kept.rs).
+pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
     let wall = Instant::now();
-    let setup = read(args)?;
+    let setup = read(args, kept)?;
     let loaded = match (setup.server.protocol, setup.server.transport) {
-        (Protocol::H3, _) => super::quic_load::load(&setup, wall)?,
+        (Protocol::H3, _) => super::quic_load::load(&setup, kept, wall)?,
         (_, Transport::Mptcp) => return Err("--transport mptcp: the simulator has no MPTCP yet; TCP, QUIC and multipath QUIC are simulated".into()),
         _ => {
             let profile = TcpProfile::parse(&args.tcp_profile, &setup.server.congestion)?;
-            super::tcp::world::load(&setup, profile, wall)?
+            super::tcp::world::load(&setup, profile, kept, wall)?
         }
     };
     let mut line = serde_json::to_value(&loaded.report).map_err(|e| format!("cannot write the report: {e}"))?;
@@ -62,15 +64,14 @@ pub fn simulate(args: &SimArgs) -> Result<Value, String> {
     Ok(line)
 }
 
-fn read(args: &SimArgs) -> Result<Setup, String> {
+fn read(args: &SimArgs, kept: &mut Kept) -> Result<Setup, String> {
     let source = args.topology.display().to_string();
     let text = std::fs::read_to_string(&args.topology).map_err(|e| format!("{source}: cannot read the topology: {e}"))?;
     let base_dir = args.topology.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
     let topology = parse_topology(&text, &ParseContext { source, base_dir, fallback_seed: 1, seed_override: args.seed })?;
     let server = parse_serve(&args.server)?;
     let browser = browser_cli::parse(&args.browser)?.ok_or("the browser's part asks for help: see pagepath-browser --help")?;
-    let graph_text = std::fs::read_to_string(&browser.graph).map_err(|e| format!("{}: cannot read the graph: {e}", browser.graph.display()))?;
-    let graph = parse_graph(&graph_text).map_err(|e| format!("{}: {e}", browser.graph.display()))?;
+    let graph = kept.graph(&browser.graph)?;
     let path_ips: Vec<IpAddr> = (0..topology.paths.len()).map(|i| client_addr(i).parse().expect("a topology's client address")).collect();
     let chosen = if browser.locals.is_empty() { path_ips.clone() } else { browser.locals.clone() };
     if let Some(ip) = chosen.iter().find(|ip| !path_ips.contains(ip)) {

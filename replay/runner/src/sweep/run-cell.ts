@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { release } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import {
@@ -48,7 +48,12 @@ async function attempt(c: CellRun): Promise<RunResult> {
   const network = plan.networks.find((n) => n.name === cell.network)!;
   const graphFile = siteGraph(c);
   const resultFile = runsFileFor(c.planFile);
-  const serverOut = join(dirname(c.planFile), "logs", logName(cell));
+  const logs = join(dirname(c.planFile), "logs", logName(cell));
+  // A simulation writes its servers' logs into its worker's own folder, emptied for each run rather
+  // than made and removed (milliseconds, a tenth of a simulated load); a run that went wrong moves
+  // them to its cell's name.
+  const simulated = plan.client === "simulated";
+  const serverOut = simulated ? workerLogs(c) : logs;
   const topologyName = cellTopologyName(c.tag);
   const run = {
     graphFile,
@@ -71,14 +76,27 @@ async function attempt(c: CellRun): Promise<RunResult> {
       result = await runReplay({ ...run, client: plan.client, topology });
     }
     // The servers' logs explain a run that went wrong; for one that went right they are only bulk.
-    if (result.status === "ok") rmSync(serverOut, { recursive: true, force: true });
+    if (result.status !== "ok" && simulated) keepLogs(serverOut, logs);
+    else if (result.status === "ok" && !simulated) rmSync(serverOut, { recursive: true, force: true });
     return result;
   } catch (e) {
+    if (simulated) keepLogs(serverOut, logs);
     return failedRunResult(c, network, (e as Error).message);
   } finally {
     // Also after a failed bring-up, which may have left part of the topology behind.
     if (plan.client !== "simulated") await topologyDown(topologyName);
   }
+}
+
+/** The folder a worker's simulations write their servers' logs into, one run after another. */
+export function workerLogs(c: Pick<CellRun, "planFile" | "tag">): string {
+  return join(dirname(c.planFile), "logs", `.worker-${c.tag}`);
+}
+
+function keepLogs(from: string, to: string): void {
+  if (!existsSync(from)) return;
+  rmSync(to, { recursive: true, force: true });
+  renameSync(from, to);
 }
 
 /** The topology a run with this tag brings up: what a stop that abandons runs must take down. */

@@ -127,6 +127,7 @@ pub struct Resource {
     pub chrome_priority: Option<String>,
 }
 
+#[derive(Clone)]
 pub struct Archive {
     pub resources: Vec<Resource>,
 }

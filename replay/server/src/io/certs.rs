@@ -5,6 +5,7 @@
 use base64::Engine;
 use std::path::Path;
 
+#[derive(Clone)]
 pub struct ReplayCertificate {
     pub cert_pem: String,
     pub key_pem: String,

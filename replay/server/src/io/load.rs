@@ -2,7 +2,7 @@
 //! every body it names (checked against its size and SHA-256), delay samples and the graph.
 
 use crate::config::ServeConfig;
-use crate::core::archive::parse_archive;
+use crate::core::archive::{parse_archive, Archive};
 use crate::core::delay::{DelayModel, DelaySamples};
 use crate::core::priority::parse_critical_ranks;
 use crate::service::Content;
@@ -14,8 +14,16 @@ fn read_text(path: &Path, what: &str) -> Result<String, String> {
     std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read the {what}: {e}", path.display()))
 }
 
-pub fn load(cfg: &ServeConfig) -> Result<Content, String> {
-    let dir = &cfg.recording;
+/// A recording's archive and bodies as read from its folder: what does not depend on how it is
+/// served.
+#[derive(Clone)]
+pub struct Recording {
+    pub archive: Archive,
+    /// One per archive resource; responses without a recorded body are empty.
+    pub bodies: Vec<Bytes>,
+}
+
+pub fn read_recording(dir: &Path) -> Result<Recording, String> {
     if !dir.is_dir() {
         return Err(format!("{}: not a recording folder (no such directory)", dir.display()));
     }
@@ -42,15 +50,23 @@ pub fn load(cfg: &ServeConfig) -> Result<Content, String> {
         cache.insert(body.sha256.clone(), bytes.clone());
         bodies.push(bytes);
     }
+    Ok(Recording { archive, bodies })
+}
+
+/// The critical-path rank of each resource in the graph file (core::priority).
+pub fn read_critical_ranks(path: &Path) -> Result<HashMap<String, i64>, String> {
+    parse_critical_ranks(&read_text(path, "graph")?, &path.display().to_string())
+}
+
+/// The recording with what `cfg` adds: delay samples, the delay model and, read from `cfg.graph`
+/// by the caller, the graph's critical-path ranks.
+pub fn content(cfg: &ServeConfig, recording: Recording, critical_ranks: HashMap<String, i64>) -> Result<Content, String> {
+    let Recording { archive, bodies } = recording;
     let mut samples = DelaySamples::from_archive(&archive);
     if let Some(path) = &cfg.delay_samples {
         samples.merge(&if path.is_dir() { corpus_samples(path)? } else { DelaySamples::parse(&read_text(path, "delay samples")?, &path.display().to_string())? });
     }
     let delays = DelayModel::new(&archive, samples.clone(), cfg.delays, cfg.seed);
-    let critical_ranks = match &cfg.graph {
-        Some(path) => parse_critical_ranks(&read_text(path, "graph")?, &path.display().to_string())?,
-        None => HashMap::new(),
-    };
     Ok(Content { archive, bodies, delays, critical_ranks, samples })
 }
 

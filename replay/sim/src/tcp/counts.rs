@@ -23,6 +23,8 @@ pub struct Segment {
     pub dst: SocketAddr,
     pub seq: u32,
     pub payload: u32,
+    /// A SYN without an ACK: a connection's first segment.
+    pub opens: bool,
 }
 
 pub fn segment(packet: &[u8]) -> Option<Segment> {
@@ -43,6 +45,7 @@ pub fn segment(packet: &[u8]) -> Option<Segment> {
         dst: SocketAddrV4::new(ip(16), port(2)).into(),
         seq: u32::from_be_bytes([tcp[4], tcp[5], tcp[6], tcp[7]]),
         payload: tcp.len().saturating_sub(offset) as u32,
+        opens: tcp[13] & 0x12 == 0x02,
     })
 }
 

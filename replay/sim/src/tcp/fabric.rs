@@ -20,9 +20,6 @@ use std::task::{Poll, Waker};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-/// Sockets kept listening on each server address, so that the SYNs of connections opened at the
-/// same instant all find one, as a kernel's backlog takes them.
-const SPARE_LISTENERS: usize = 16;
 /// Socket buffers: a receive window that never limits a page, as Linux's autotuning grows it.
 const BUFFER: usize = 4 << 20;
 /// Rounds at one instant before the stacks' timers are left to the next microsecond.
@@ -222,6 +219,9 @@ impl Fabric {
                     self.ledger.delivered_to_client(&s);
                 }
                 if let Some(h) = self.host_of(s.dst.ip()) {
+                    if s.opens {
+                        self.listen_for(s.dst);
+                    }
                     self.hosts[h].wire.arrived.push_back(packet);
                     sent |= self.poll(h, now, now_us);
                 }
@@ -280,11 +280,26 @@ impl Fabric {
         timers.chain(self.paths.next_event()).min().map(|t| t.max(now_us + 1))
     }
 
-    /// Moves connections whose handshake completed to their listener's queue, forgets failed
-    /// ones, and keeps SPARE_LISTENERS sockets listening.
+    /// A socket listening at `at` for an arriving SYN, if anything listens there, as a kernel's
+    /// backlog takes every SYN: made when the SYN comes, since a socket's buffers cost
+    /// milliseconds to allocate and a load opens few connections.
+    fn listen_for(&mut self, at: SocketAddr) {
+        let Some(l) = self.listeners.get_mut(&at) else { return };
+        let sockets = &mut self.hosts[l.host].sockets;
+        if l.listening.iter().any(|h| sockets.get::<tcp::Socket>(*h).state() == State::Listen) {
+            return;
+        }
+        let mut socket = new_socket(&self.profile);
+        let ip = smol_ip(at.ip()).expect("listen() took only IPv4 addresses");
+        if socket.listen(IpEndpoint::new(ip, at.port())).is_ok() {
+            l.listening.push(sockets.add(socket));
+        }
+    }
+
+    /// Moves connections whose handshake completed to their listener's queue and forgets failed
+    /// ones.
     fn tend_listeners(&mut self) {
         let addresses: Vec<SocketAddr> = self.listeners.keys().copied().collect();
-        let profile = self.profile;
         for at in addresses {
             let Fabric { hosts, listeners, .. } = self;
             let l = listeners.get_mut(&at).expect("listed above");
@@ -304,14 +319,6 @@ impl Fabric {
                 }
             }
             l.half_open = waiting;
-            while l.listening.len() < SPARE_LISTENERS {
-                let mut socket = new_socket(&profile);
-                let ip = smol_ip(at.ip()).expect("listen() took only IPv4 addresses");
-                if socket.listen(IpEndpoint::new(ip, at.port())).is_err() {
-                    break;
-                }
-                l.listening.push(sockets.add(socket));
-            }
             if !l.ready.is_empty() {
                 if let Some(w) = l.waker.take() {
                     w.wake();

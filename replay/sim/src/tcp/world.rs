@@ -4,6 +4,7 @@
 //! due, a stack's timer, a server's delay, the browser model's next step). tquic's clock, which
 //! the browser's driver and the servers' service read, is set to read the runtime's.
 
+use crate::kept::Kept;
 use super::counts::ConnectionCounts;
 use super::fabric::Net;
 use super::profile::TcpProfile;
@@ -20,7 +21,7 @@ use pagepath_server::io::http::{serve_connection, Accepted, Site};
 use pagepath_server::io::origins_file::{serving, Serving};
 use pagepath_server::io::tls;
 use pagepath_link::topology::Topology;
-use pagepath_server::run::{prepare, Replay};
+use pagepath_server::run::{prepare_from, Replay};
 use pagepath_server::service::PathLog;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::atomic::Ordering;
@@ -91,10 +92,10 @@ impl TcpWorld {
     }
 }
 
-pub fn load(setup: &Setup, profile: TcpProfile, wall: Instant) -> Result<Loaded, String> {
+pub fn load(setup: &Setup, profile: TcpProfile, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
     let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile)?;
     let cfg = &setup.server;
-    let replay = prepare(cfg)?;
+    let replay = prepare_from(cfg, kept)?;
     world.serve(&replay, cfg.protocol)?;
     let names = read_origins(&setup.browser.origins)?;
     let (tx, rx) = channel();
