@@ -1,7 +1,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { quantile } from "@pagepath/corpus";
-import { runReplay, runSimulation, specNetwork, networkSpec, stopBatchSimulators, topologyDown, topologyUp } from "@pagepath/runner";
+import { runReplay, runSimulation, specNetwork, networkSpec, stopBatchSimulators, topologyDown, topologyUp, workerLogs, dropWorkerLogs } from "@pagepath/runner";
 import { tempDir } from "@pagepath/temp-dirs";
 
 const median = (xs: number[]) => quantile(xs, 0.5);
@@ -82,7 +82,8 @@ export async function benchSimulate(graphs: string, loads: number, protocol: "h3
     }
     replay.push(performance.now() - t);
     t = performance.now();
-    const s = await runSimulation({ ...common, serverOut: join(work, `sim-${i}`), network: specNetwork(spec) });
+    // The servers' logs go where a sweep's worker puts them (run-cell.ts).
+    const s = await runSimulation({ ...common, serverOut: workerLogs("bench"), network: specNetwork(spec) });
     simulate.push(performance.now() - t);
     loop.push(s.simulation.wallMs - s.simulation.setupMs);
     setup.push(s.simulation.setupMs);
@@ -90,6 +91,7 @@ export async function benchSimulate(graphs: string, loads: number, protocol: "h3
     log(`  load ${i + 1}/${loads}: replay ${replay.at(-1)!.toFixed(0)} ms, simulation ${simulate.at(-1)!.toFixed(0)} ms (${s.simulation.setupMs.toFixed(0)} ms of it setup, ${(s.simulation.wallMs - s.simulation.setupMs).toFixed(0)} ms the simulator's loop)`);
   }
   const [replayMs, simulateMs, simulateLoopMs] = [median(replay), median(simulate), median(loop)];
+  dropWorkerLogs("bench");
   return {
     protocol,
     site: graphFile,

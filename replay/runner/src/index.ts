@@ -18,7 +18,7 @@ export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, cellKey, conditionName, type AccuracySweep, type Condition, type ConditionPath, type SweepItem } from "./accuracy-sweep.js";
 export { networkUp, topologyDocument } from "./topology.js";
 export { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
-export { runCell, cellTopologyName, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
+export { runCell, workerLogs, dropWorkerLogs, cellTopologyName, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
 export { appendRun } from "./sweep/runs-file.js";
 export { pendingCells, owedCells } from "./sweep/pending.js";
 export { prepareExperiment, type PreparedExperiment } from "./sweep/prepare.js";

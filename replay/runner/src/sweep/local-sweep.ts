@@ -1,7 +1,6 @@
-import { rmSync } from "node:fs";
 import { transportKnobsLabel, type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
 import { appendRun } from "./runs-file.js";
-import { runCell, workerLogs } from "./run-cell.js";
+import { dropWorkerLogs, runCell } from "./run-cell.js";
 import { workerTagBase } from "../queue/worker-tags.js";
 
 export interface LocalSweep {
@@ -42,7 +41,7 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(s.workers, s.cells.length)) }, (_, w) => worker(w)));
-  for (const tag of tags) rmSync(workerLogs({ planFile: s.planFile, tag }), { recursive: true, force: true });
+  tags.forEach(dropWorkerLogs);
   return { done, failed };
 }
 

@@ -2,6 +2,7 @@
 //! trust it by the hash of its public key (Chromium's --ignore-certificate-errors-spki-list), so
 //! no CA is installed anywhere and a leaked key is worth nothing after the replay.
 
+use super::one_length_signatures::SIGNATURE_LENGTH;
 use base64::Engine;
 use std::path::Path;
 
@@ -20,7 +21,16 @@ pub fn generate(hosts: &[String]) -> Result<ReplayCertificate, String> {
     let mut params =
         rcgen::CertificateParams::new(hosts.to_vec()).map_err(|e| format!("cannot name the hosts in a certificate: {e}"))?;
     params.distinguished_name.push(rcgen::DnType::CommonName, "pagepath replay");
-    let cert = params.self_signed(&key).map_err(|e| format!("cannot sign the certificate: {e}"))?;
+    // A certificate's own ECDSA signature is 70 to 72 bytes at random too: signed again until it
+    // has the length the handshakes' have (one_length_signatures.rs), every certificate for the same
+    // hosts is the same size, and so is every replay's first flight.
+    let mut cert = params.clone().self_signed(&key).map_err(|e| format!("cannot sign the certificate: {e}"))?;
+    for _ in 1..64 {
+        if signature_length(cert.der()) == Some(SIGNATURE_LENGTH) {
+            break;
+        }
+        cert = params.clone().self_signed(&key).map_err(|e| format!("cannot sign the certificate: {e}"))?;
+    }
     let spki = ring::digest::digest(&ring::digest::SHA256, &key.public_key_der());
     Ok(ReplayCertificate {
         cert_pem: cert.pem(),
@@ -31,6 +41,15 @@ pub fn generate(hosts: &[String]) -> Result<ReplayCertificate, String> {
     })
 }
 
+/// The length of the DER ECDSA signature that ends a certificate: its last element is a BIT STRING
+/// (03 len 00) holding a SEQUENCE (30 len) of r and s.
+fn signature_length(der: &[u8]) -> Option<usize> {
+    (68..=73).find(|&k| {
+        let at = der.len().checked_sub(k + 3);
+        at.is_some_and(|a| der[a] == 0x03 && usize::from(der[a + 1]) == k + 1 && der[a + 2] == 0 && der[a + 3] == 0x30 && usize::from(der[a + 4]) == k - 2)
+    })
+}
+
 impl ReplayCertificate {
     pub fn write(&self, dir: &Path) -> Result<(), String> {
         for (name, text) in [("cert.pem", &self.cert_pem), ("key.pem", &self.key_pem)] {
@@ -38,5 +57,18 @@ impl ReplayCertificate {
             std::fs::write(&path, text).map_err(|e| format!("{}: cannot write: {e}", path.display()))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn certificates_for_the_same_hosts_are_one_size() {
+        let hosts = vec!["a.test".to_string(), "b.test".to_string()];
+        let sizes: std::collections::BTreeSet<usize> = (0..12).map(|_| generate(&hosts).unwrap().cert_der.len()).collect();
+        assert_eq!(sizes.len(), 1, "sizes {sizes:?}");
+        assert_eq!(signature_length(&generate(&hosts).unwrap().cert_der), Some(SIGNATURE_LENGTH));
     }
 }

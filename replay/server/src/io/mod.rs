@@ -8,6 +8,7 @@ pub mod driver;
 pub mod http;
 pub mod load;
 pub mod logs;
+pub mod one_length_signatures;
 pub mod origins_file;
 pub mod quic;
 pub mod sockets;

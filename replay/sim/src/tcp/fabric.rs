@@ -43,6 +43,8 @@ pub struct Fabric {
     writers: Vec<(usize, SocketHandle, usize, Waker)>,
     /// Rounds run, for the simulation's own report.
     pub rounds: u64,
+    /// A SYN came and its handshake is not over: the listeners need tending after each round.
+    handshaking: bool,
 }
 
 struct Listener {
@@ -77,6 +79,7 @@ impl Net {
             base: Instant::now(),
             writers: Vec::new(),
             rounds: 0,
+            handshaking: false,
         };
         Net { fabric: Arc::new(Mutex::new(fabric)), kick: Arc::new(Notify::new()) }
     }
@@ -226,8 +229,12 @@ impl Fabric {
                     sent |= self.poll(h, now, now_us);
                 }
             }
+            // A host with nothing due (no segment to send, no window to update, no timer) would
+            // only be walked through: smoltcp's poll_at says when one is.
             for h in 0..self.hosts.len() {
-                sent |= self.poll(h, now, now_us);
+                if self.hosts[h].poll_at(now).is_some_and(|t| t <= now) {
+                    sent |= self.poll(h, now, now_us);
+                }
             }
             self.tend_listeners();
             self.wake_writers();
@@ -285,6 +292,7 @@ impl Fabric {
     /// milliseconds to allocate and a load opens few connections.
     fn listen_for(&mut self, at: SocketAddr) {
         let Some(l) = self.listeners.get_mut(&at) else { return };
+        self.handshaking = true;
         let sockets = &mut self.hosts[l.host].sockets;
         if l.listening.iter().any(|h| sockets.get::<tcp::Socket>(*h).state() == State::Listen) {
             return;
@@ -299,6 +307,9 @@ impl Fabric {
     /// Moves connections whose handshake completed to their listener's queue and forgets failed
     /// ones.
     fn tend_listeners(&mut self) {
+        if !self.handshaking {
+            return;
+        }
         let addresses: Vec<SocketAddr> = self.listeners.keys().copied().collect();
         for at in addresses {
             let Fabric { hosts, listeners, .. } = self;
@@ -325,6 +336,7 @@ impl Fabric {
                 }
             }
         }
+        self.handshaking = self.listeners.values().any(|l| !l.half_open.is_empty());
     }
 }
 
