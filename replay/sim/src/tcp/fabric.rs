@@ -148,7 +148,7 @@ impl Net {
         })
         .await;
         let mut f = self.lock();
-        let peer = f.hosts[host].sockets.get::<tcp::Socket>(handle).remote_endpoint().map(socket_addr).unwrap_or(at);
+        let peer = f.hosts[host].sockets().get::<tcp::Socket>(handle).remote_endpoint().map(socket_addr).unwrap_or(at);
         let counts = f.ledger.open(peer, at);
         drop(f);
         // The replay servers set TCP_NOTSENT_LOWAT, which keeps their schedulers' order on the wire.
@@ -167,14 +167,14 @@ impl Net {
             let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
             let h = &mut f.hosts[host];
             socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
-            let handle = h.sockets.add(socket);
+            let handle = h.sockets_mut().add(socket);
             let counts = f.ledger.open(SocketAddr::new(from, port), to);
             (host, handle, counts)
         };
         self.kick();
         poll_fn(|cx| {
             let mut f = self.lock();
-            let socket = f.hosts[host].sockets.get_mut::<tcp::Socket>(handle);
+            let socket = f.hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
             match socket.state() {
                 State::SynSent | State::SynReceived => {
                     socket.register_send_waker(cx.waker());
@@ -266,7 +266,7 @@ impl Fabric {
     fn wake_writers(&mut self) {
         let hosts = &mut self.hosts;
         self.writers.retain(|(h, handle, lowat, waker)| {
-            let unsent = hosts[*h].sockets.get::<tcp::Socket>(*handle).send_queue_unsent();
+            let unsent = hosts[*h].sockets().get::<tcp::Socket>(*handle).send_queue_unsent();
             if unsent < *lowat {
                 waker.wake_by_ref();
             }
@@ -293,7 +293,7 @@ impl Fabric {
     fn listen_for(&mut self, at: SocketAddr) {
         let Some(l) = self.listeners.get_mut(&at) else { return };
         self.handshaking = true;
-        let sockets = &mut self.hosts[l.host].sockets;
+        let sockets = self.hosts[l.host].sockets_mut();
         if l.listening.iter().any(|h| sockets.get::<tcp::Socket>(*h).state() == State::Listen) {
             return;
         }
@@ -314,7 +314,7 @@ impl Fabric {
         for at in addresses {
             let Fabric { hosts, listeners, .. } = self;
             let l = listeners.get_mut(&at).expect("listed above");
-            let sockets = &mut hosts[l.host].sockets;
+            let sockets = hosts[l.host].sockets_mut();
             let state = |h: SocketHandle, sockets: &smoltcp::iface::SocketSet<'static>| sockets.get::<tcp::Socket>(h).state();
             let (still, started): (Vec<_>, Vec<_>) = l.listening.drain(..).partition(|h| state(*h, sockets) == State::Listen);
             l.listening = still;

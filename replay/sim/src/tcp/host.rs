@@ -14,8 +14,11 @@ pub const MTU: usize = 1500;
 pub struct Host {
     pub ip: Ipv4Addr,
     pub iface: Interface,
-    pub sockets: SocketSet<'static>,
+    sockets: SocketSet<'static>,
     pub wire: Wire,
+    /// When the stack next wants polling, as of its last poll, unless a socket changed since.
+    due: Option<Instant>,
+    changed: bool,
 }
 
 impl Host {
@@ -28,17 +31,35 @@ impl Host {
         iface.update_ip_addrs(|addrs| {
             addrs.push(IpCidr::new(IpAddress::Ipv4(ip), 0)).expect("one address per host");
         });
-        Host { ip, iface, sockets: SocketSet::new(Vec::new()), wire }
+        Host { ip, iface, sockets: SocketSet::new(Vec::new()), wire, due: None, changed: false }
+    }
+
+    pub fn sockets(&self) -> &SocketSet<'static> {
+        &self.sockets
+    }
+
+    /// The sockets, to change: an application's read or write, a new or removed socket.
+    pub fn sockets_mut(&mut self) -> &mut SocketSet<'static> {
+        self.changed = true;
+        &mut self.sockets
     }
 
     /// Takes in what arrived, runs the stack's timers and sends; returns the packets sent.
     pub fn poll(&mut self, now: Instant) -> Vec<Vec<u8>> {
         self.iface.poll(now, &mut self.wire, &mut self.sockets);
+        self.due = self.iface.poll_at(now, &self.sockets);
+        self.changed = false;
         std::mem::take(&mut self.wire.sent)
     }
 
+    /// When the stack next wants polling. smoltcp finds it by asking every socket, which costs as
+    /// much as a poll: it is kept from the last poll until a socket changes.
     pub fn poll_at(&mut self, now: Instant) -> Option<Instant> {
-        self.iface.poll_at(now, &self.sockets)
+        if self.changed {
+            self.due = self.iface.poll_at(now, &self.sockets);
+            self.changed = false;
+        }
+        self.due
     }
 }
 

@@ -26,7 +26,7 @@ impl SimStream {
 
     fn with<R>(&self, f: impl FnOnce(&mut tcp::Socket<'static>) -> R) -> R {
         let mut fabric = self.net.lock();
-        f(fabric.hosts[self.host].sockets.get_mut::<tcp::Socket>(self.handle))
+        f(fabric.hosts[self.host].sockets_mut().get_mut::<tcp::Socket>(self.handle))
     }
 }
 
@@ -59,7 +59,7 @@ impl AsyncWrite for SimStream {
         let (host, handle) = (self.host, self.handle);
         let wrote = {
             let mut fabric = self.net.lock();
-            let socket = fabric.hosts[host].sockets.get_mut::<tcp::Socket>(handle);
+            let socket = fabric.hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
             if !socket.may_send() {
                 Poll::Ready(Err(io::Error::from(io::ErrorKind::BrokenPipe)))
             } else if let Some(l) = lowat.filter(|l| socket.send_queue_unsent() >= *l) {
