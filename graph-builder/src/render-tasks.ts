@@ -34,7 +34,9 @@ export function buildRenderNodes(ctx: BuildContext): void {
   const chunkPairs = main.docs.flatMap((doc) => doc.parses.slice(1).map((p, i) => [doc.parses[i]!, p] as const));
   const renderBound = d.nodes.filter((n) => n.kind === "resource" && n.frameId === main.id && n.resource!.lazyBound);
   let previous: GraphNode | undefined;
-  for (const task of ctx.mainRenders.filter((t) => t.start < loadAt)) {
+  // A rendering that began before the navigation did is of the page the load replaced (seen: the
+  // blank page painted 17 ms before, on 3 of 300 generated sites): not this load's work.
+  for (const task of ctx.mainRenders.filter((t) => t.start >= 0 && t.start < loadAt)) {
     const nested = ctx.computations.filter((c) => c.start >= task.start - EPS && c.end <= task.end + EPS).reduce((sum, c) => sum + c.duration, 0);
     const render = d.add({ kind: "render", frameId: main.id, label: "rendering (style, layout, paint)", start: task.start, end: task.end, duration: Math.max(0, task.end - task.start - nested) });
     d.edge(previous, render, "render", "observed");

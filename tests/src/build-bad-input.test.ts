@@ -71,6 +71,26 @@ describe("building graphs from damaged, incomplete and trace-less recordings", (
     assert.match(r.stdout, /network-only: no trace/);
   });
 
+  it("leaves out a rendering of the main frame from before the navigation started, as it belongs to the page it replaced", () => {
+    const early = join(root, "early-render");
+    cpSync(good, early, { recursive: true });
+    const file = JSON.parse(readFileSync(join(early, "trace.json"), "utf8")) as { traceEvents: Array<{ name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, any> }> };
+    const trace = file.traceEvents;
+    const manifest = JSON.parse(readFileSync(join(early, "manifest.json"), "utf8"));
+    const main = trace.find((e) => e.name === "thread_name" && e.args?.name === "CrRendererMain")!;
+    const frame = trace.find((e) => e.name === "Paint" && e.pid === main.pid && typeof e.args?.data?.frame === "string")!.args!.data.frame as string;
+    // 17 ms before navigation start: Chromium painting the blank page in the frame the load then took.
+    const ts = manifest.lifecycle.navigationStartMonotonic * 1e6 - 17_000;
+    trace.push({ name: "RunTask", ph: "X", ts, dur: 9_000, pid: main.pid, tid: main.tid, args: {} });
+    trace.push({ name: "Paint", ph: "X", ts: ts + 1_000, dur: 2_000, pid: main.pid, tid: main.tid, args: { data: { frame } } });
+    writeFileSync(join(early, "trace.json"), JSON.stringify(file));
+    const g = buildGraph(loadRecording(early));
+    assert.deepEqual(validateGraph(JSON.parse(JSON.stringify(g)), "early-render"), []);
+    assert.ok(g.nodes.every((n) => n.start >= 0), "no node before the navigation started");
+    const renders = (x: typeof g) => x.nodes.filter((n) => n.kind === "render").length;
+    assert.equal(renders(g), renders(buildGraph(loadRecording(good))), "the renderings of the load itself, no more");
+  });
+
   it("a recording that is not there, and a graph file that is damaged, are named", async () => {
     assert.throws(() => loadRecording(join(root, "nope")), new RegExp(`${root}/nope: no such recording directory`));
     const bad = join(root, "bad-graph.json");

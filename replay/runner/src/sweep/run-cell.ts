@@ -32,13 +32,14 @@ export interface CellRun {
 
 /**
  * One cell of a plan in a topology of its own, brought up for the run and taken down after it: its
- * seed drives the emulator's randomness, so a cell replays the same whichever worker runs it. A run
- * that fails is tried once more; what comes back is the run result, ok, incomplete or failed: this
+ * seed drives the emulator's randomness, so a cell replays the same whichever worker runs it. A real
+ * run that fails is tried once more; a simulated one would fail again the same way (the simulator
+ * is deterministic), so it is not. What comes back is the run result, ok, incomplete or failed: this
  * does not throw because a run went wrong.
  */
 export async function runCell(c: CellRun): Promise<RunResult> {
   const first = await attempt(c);
-  if (first.status !== "failed") return first;
+  if (first.status !== "failed" || c.plan.client === "simulated") return first;
   const second = await attempt(c);
   return { ...second, warnings: [...second.warnings, `retried once: the first attempt failed: ${first.error}`] };
 }
