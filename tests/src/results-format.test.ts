@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -86,6 +86,35 @@ describe("run result and experiment formats", () => {
     assert.deepEqual(x.runs.map((r) => r.metrics.loadMs), [100, 101, 102]);
     assert.equal(x.warnings.length, 1);
     assert.match(x.warnings[0]!, /format-test\.runs\.jsonl: line 4: is incomplete .*skipped/);
+  });
+
+  it("takes a TCP profile in a plan of the simulated client only, and holds its runs to it over TCP", () => {
+    assert.deepEqual(validatePlan({ ...samplePlan("sim", { client: "simulated" }), tcpProfile: "thesis" }, "sim.plan.json"), []);
+    assert.match(validatePlan({ ...plan, tcpProfile: "thesis" }, "p.plan.json").join("\n"), /\/tcpProfile: the emulated client runs the kernel's TCP/);
+    assert.match(validatePlan({ ...samplePlan("sim", { client: "simulated" }), tcpProfile: "ns3" }, "sim.plan.json").join("\n"), /tcpProfile/);
+    const d = dir();
+    const sim = { ...samplePlan("format-sim", { client: "simulated" }), tcpProfile: "thesis" as const };
+    const run = sampleRun(sim, { ...cell, transport: "tcp" }, 100);
+    writeExperiment(d, sim, [{ ...run, configuration: { ...run.configuration, tcpProfile: "thesis" } }]);
+    assert.equal(readExperiment(join(d, "format-sim.plan.json")).runs.length, 1);
+    const files = writeExperiment(d, sim, [run]);
+    assert.throws(() => readExperiment(files.plan), /\/configuration\/tcpProfile: "linux" differs from the plan's TCP profile "thesis"/);
+  });
+
+  it("reads a runs file larger than a string can hold a chunk at a time, lines across chunks, and light runs without their detail", () => {
+    const d = dir();
+    const runs = [0, 1, 2].map((run) => sampleRun(plan, { ...cell, run }, 100 + run));
+    const files = writeExperiment(d, plan, runs);
+    // Lines padded to 3 MB each, 40 of them (reruns of the three cells), cross the reader's 16 MB chunks.
+    const padded = Array.from({ length: 40 }, (_, i) => JSON.stringify(sampleRun(plan, { ...cell, run: i % 3 }, 200 + i)) + " ".repeat(3 << 20) + "\n").join("");
+    appendFileSync(files.runs, padded);
+    const x = readExperiment(files.plan);
+    assert.deepEqual(x.runs.map((r) => r.metrics.loadMs), [237, 238, 239]);
+    assert.equal(x.warnings.filter((w) => /reruns the cell/.test(w)).length, 40);
+    assert.ok(x.runs.every((r) => r.requests !== null));
+    const light = readExperiment(files.plan, { light: true });
+    assert.deepEqual(light.runs.map((r) => r.metrics.loadMs), [237, 238, 239]);
+    assert.ok(light.runs.every((r) => r.requests === null && r.nodeTimings === null && r.connections.length === 0));
   });
 
   it("fails on a corrupt or misplaced complete line, naming file, line and field; a rerun replaces its cell", () => {

@@ -181,6 +181,23 @@ describe("pagepath simulate", () => {
     // Six connections an origin for HTTP/1.1, one for HTTP/2, as the thesis compared them.
     const count = (p: string) => Math.max(...runs.filter((x) => x.configuration.protocol === p).map((x) => x.connections.length));
     assert.ok(count("h1") > count("h2"), `h1 opened ${count("h1")} connections, h2 ${count("h2")}`);
+
+    // As the thesis ran it: its ns-3 TCP (initial window 4) takes more round trips than Linux's.
+    const t = join(work, "repro-thesis");
+    const thesis = await runCli(["reproduce", "--client", "simulated", "--tcp-profile", "thesis", "--data", data, "--sites", "real-jquery-ui", "--rates", "50", "--rtts", "40", "--work", t, "--out", join(t, "report")], 180_000);
+    assert.equal(thesis.code, 0, thesis.stdout + thesis.stderr);
+    assert.match(readFileSync(join(t, "report", "README.md"), "utf8"), /New Reno, initial window 4/);
+    const ns3 = readExperiment(join(t, "results", "h1-vs-h2", "h1-vs-h2.plan.json")).runs;
+    const linux = runs.filter((x) => x.site.name === "real-jquery-ui" && x.configuration.network.name === ns3[0]!.configuration.network.name);
+    assert.equal(ns3.length, 2);
+    for (const x of ns3) {
+      assert.equal(x.configuration.tcpProfile, "thesis");
+      const same = linux.find((l) => l.configuration.protocol === x.configuration.protocol)!;
+      assert.ok(x.metrics.loadMs! > same.metrics.loadMs!, `${x.configuration.protocol}: ${x.metrics.loadMs} ms with the thesis's TCP against ${same.metrics.loadMs} ms with Linux's`);
+    }
+    const refused = await runCli(["reproduce", "--tcp-profile", "thesis", "--data", data, "--work", join(work, "refused")]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--tcp-profile: the emulated client runs the kernel's TCP/);
   });
 
   it("answers what-ifs in the viewer's timeline: the page simulated under the network the controls set, beside the run before", async () => {

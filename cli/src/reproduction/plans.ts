@@ -1,4 +1,4 @@
-import type { ExperimentPlan, NetworkGrid, TopologyShape } from "@pagepath/results";
+import type { ExperimentPlan, NetworkGrid, TcpProfile, TopologyShape } from "@pagepath/results";
 
 /**
  * The three thesis experiments the reproduction report runs, reduced: fewer sites, a 3 x 3 grid of
@@ -20,6 +20,8 @@ export interface ReproductionOptions {
   congestion?: string;
   /** TCP tail loss probes in every experiment; on when absent. */
   tailLossProbes?: boolean;
+  /** The simulator's TCP (client simulated); linux when absent. */
+  tcpProfile?: TcpProfile;
 }
 
 export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
@@ -69,6 +71,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
         priorities: ["none"],
         connectionsPerOrigin: { h1: 6, h2: 1 },
         ...knobs,
+        ...(o.tcpProfile === undefined ? {} : { tcpProfile: o.tcpProfile }),
       },
     },
     {

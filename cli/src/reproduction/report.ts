@@ -28,7 +28,7 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
     "",
     "## Setup",
     "",
-    `- **Corpus:** ${sites.length} realistic sites of pagepath's corpus (${sites.join(", ")}), against the thesis's 300 Alexa sites.`,
+    `- **Corpus:** ${describeSites(sites)}, against the thesis's 300 Alexa sites.`,
     `- **Grid:** ${gridText(first)}, one path per network as the thesis's bottleneck link, drop-tail buffers of 1.5 bandwidth-delay products (PCP's), no random loss.`,
     `- **Runs:** ${first.results.plan.runs} per cell (the thesis: 50), ${runsBy(first)}.`,
     `- **Metric:** the load event, as the thesis's PLT. "Equal or better" allows a ${first.analysis.marginMs} ms margin, as §6.3.2.`,
@@ -39,9 +39,9 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
     "## What differs in general",
     "",
     first.results.plan.client === "simulated"
-      ? "- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; the simulator runs smoltcp's TCP with Linux's defaults (CUBIC with HyStart, initial window 10; docs/simulator.md lists where it still differs from Linux), real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control."
+      ? `- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; the simulator runs smoltcp's TCP ${simulatedTcp(first)} (docs/simulator.md lists where it still differs from Linux), real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control.`
       : "- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; pagepath runs the Linux kernel's CUBIC and upstream MPTCP with its default path manager and scheduler, real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control.",
-    `- **Corpus.** ${sites.length} packaged open-source sites, against 300 live sites with a median of about 100 resources and 20 domains.`,
+    `- **Corpus.** ${describeSites(sites)}, packaged or generated, against 300 live sites with a median of about 100 resources and 20 domains.`,
     `- **Scale.** A ${gridSize(first)} grid and ${first.results.plan.runs} run(s) per cell instead of up to 10 x 5 and 50 runs: differences of a few percent between neighbouring cells are within run-to-run noise here, and with ${sites.length} sites per cell the Wilcoxon test's normal approximation is rough (p below 0.05 needs nearly every site to move the same way).`,
     "",
   );
@@ -52,9 +52,16 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
 
 function runsBy(i: ReportInput): string {
   if (i.results.plan.client === "simulated") {
-    return "with the simulator (docs/simulator.md): the emulated browser (PCP's model, replay/browser) and the replay servers in virtual time over the link emulator's model, on smoltcp's TCP with Linux's defaults (CUBIC); it has no MPTCP, so the MPTCP experiments are not run";
+    return `with the simulator (docs/simulator.md): the emulated browser (PCP's model, replay/browser) and the replay servers in virtual time over the link emulator's model, on smoltcp's TCP ${simulatedTcp(i)}; it has no MPTCP, so the MPTCP experiments are not run`;
   }
   return "with the emulated browser (PCP's model, replay/browser) loading each page from the replay servers through pagepath's link emulator, over the kernel's TCP (CUBIC) and MPTCP";
+}
+
+/** The simulator's TCP settings as the plan set them (--tcp-profile). */
+function simulatedTcp(i: ReportInput): string {
+  return i.results.plan.tcpProfile === "thesis"
+    ? "with the thesis's ns-3 settings (Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs)"
+    : "with Linux's defaults (CUBIC with HyStart, initial window 10)";
 }
 
 function gridSize(i: ReportInput): string {
@@ -123,3 +130,11 @@ function secondPathShares(x: Experiment): Map<string, number> {
 const ms = (x: number | null) => (x === null ? "n/a" : `${Math.round(x)} ms`);
 const pc = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : `${x.toFixed(1)}%`);
 const pv = (x: number | null | undefined) => (x === null || x === undefined ? "n/a" : x < 0.001 ? "<0.001" : x.toFixed(3));
+
+/** The corpus sites by kind: the realistic ones by name; generated ones (gen-*) counted, as there are hundreds. */
+function describeSites(sites: string[]): string {
+  const generated = sites.filter((s) => s.startsWith("gen-"));
+  const named = sites.filter((s) => !s.startsWith("gen-"));
+  const parts = [named.length > 0 ? `${named.length} sites of pagepath's corpus (${named.join(", ")})` : "", generated.length > 0 ? `${generated.length} generated sites (pagepath corpus build --generated ${generated.length})` : ""];
+  return `${sites.length} sites: ${parts.filter(Boolean).join(" and ")}`;
+}

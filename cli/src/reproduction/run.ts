@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pendingCells, prepareExperiment, requireRoot, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
+import type { TcpProfile } from "@pagepath/results";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { sweepProgress } from "../sweep-progress.js";
@@ -17,6 +18,7 @@ export interface ReproductionRun {
   mptcpScheduler?: string;
   congestion?: string;
   tailLossProbes?: boolean;
+  tcpProfile?: TcpProfile;
   /** Plans and results (runs files, logs): large, not committed. */
   work: string;
   workers: number;
@@ -37,7 +39,7 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
   const plansDir = join(resolve(r.work), "plans");
   mkdirSync(plansDir, { recursive: true });
   const sites = names.map((name) => ({ name, graph: relative(plansDir, join(graphs, `${name}.json`)) }));
-  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes });
+  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes, tcpProfile: r.tcpProfile });
   const prepared = experiments.map((experiment) => {
     const file = join(plansDir, `${experiment.plan.name}.plan.json`);
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");

@@ -16,7 +16,7 @@ export const reproduceVerb: Verb = {
   usage: `
 usage: pagepath reproduce [--client emulated|simulated] [--data DIR] [--sites A,B,...] [--runs N]
                           [--grid default|thesis] [--rates MBIT,...] [--rtts MS,...]
-                          [--scheduler NAME] [--congestion NAME] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
+                          [--scheduler NAME] [--congestion NAME] [--tcp-profile linux|thesis] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
 
 Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
 with 6 connections against HTTP/2 with one over a bandwidth x RTT grid (Figs 4.15-4.16); MPTCP on
@@ -38,6 +38,9 @@ Needs root, but for the simulated client.
   --rtts LIST     RTTs in ms (default: the grid's)
   --scheduler NAME  the kernel's MPTCP scheduler for the MPTCP experiments: one that
                   net.mptcp.available_schedulers lists (default: default)
+  --tcp-profile NAME  simulated: linux (default: the kernel's defaults, CUBIC, initial window 10)
+                  or thesis (seed 001 Table 3.3's ns-3 TCP: New Reno, initial window 4, 100 ms
+                  delayed ACKs), to run the experiment as the thesis ran it
   --congestion NAME  the servers' congestion controller in every experiment: one the kernel
                   lists in net.ipv4.tcp_available_congestion_control (default cubic)
   --tail-loss-probes on|off  TCP tail loss probes in every experiment (default on)
@@ -59,6 +62,7 @@ Needs root, but for the simulated client.
     scheduler: { type: "string" },
     "scheduler-opt": { type: "string", multiple: true },
     congestion: { type: "string" },
+    "tcp-profile": { type: "string" },
     "tail-loss-probes": { type: "string" },
     work: { type: "string", default: "reproduction" },
     out: { type: "string" },
@@ -85,10 +89,15 @@ Needs root, but for the simulated client.
     const congestion = values.congestion === undefined ? undefined : knobs!.congestion;
     const tailLossProbes = values["tail-loss-probes"] === undefined ? undefined : knobs!.tailLossProbes!;
     const sites = values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean);
-    const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes });
+    const tcpProfile = values["tcp-profile"] === undefined ? undefined : String(values["tcp-profile"]);
+    if (tcpProfile !== undefined && tcpProfile !== "linux" && tcpProfile !== "thesis") throw new UsageError(`--tcp-profile "${tcpProfile}": expected linux or thesis`);
+    if (tcpProfile !== undefined && client !== "simulated") throw new UsageError(`--tcp-profile: the emulated client runs the kernel's TCP; a TCP profile is the simulator's (--client simulated)`);
+    const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes, tcpProfile });
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const inputs = experiments.map(({ experiment, prepared }) => {
-      const results = readExperiment(prepared.planFile);
+      // A simulated reproduction is thesis-scale, too many runs to hold whole, and its experiment
+      // (HTTP/1.1 against HTTP/2) reads only their load times.
+      const results = readExperiment(prepared.planFile, { light: client === "simulated" });
       const analysis = analyzeExperiment(results, { baseline: experiment.baseline, candidates: [experiment.candidate] });
       return { experiment, results, analysis };
     });

@@ -14,6 +14,7 @@ import {
   type Protocol,
   type RunResult,
   type ServerModel,
+  type TcpProfile,
   type Transport,
 } from "./run-result.js";
 
@@ -59,6 +60,11 @@ export interface ExperimentPlan {
   metric?: "dcl" | "load" | "graph";
   /** Whether the servers switch to a more urgent response at every chunk; false when absent. */
   preemption?: boolean;
+  /**
+   * The simulator's TCP (client simulated only): Linux's defaults, or seed 001's ns-3 settings
+   * (Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs); linux when absent.
+   */
+  tcpProfile?: TcpProfile;
   /**
    * Per multipath transport of `transports`, the scheduler its cells run with (mpquic: pagepath's
    * or tquic's, mptcp: the kernel's), or an array of them, each a cell of its own (a factor of the

@@ -44,6 +44,7 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
   if (r.run >= plan.runs) problems.push(`/run: ${r.run} is beyond the plan's ${plan.runs} runs per cell (0 to ${plan.runs - 1})`);
   else differs("/seed", r.seed, cellSeed(plan, r.run), `seed for run ${r.run} (baseSeed + run)`);
   if (plan.preemption !== undefined) differs("/configuration/preemption", c.preemption ?? false, plan.preemption, "preemption");
+  if (plan.tcpProfile !== undefined && c.transport === "tcp") differs("/configuration/tcpProfile", c.tcpProfile ?? "linux", plan.tcpProfile, "TCP profile");
   differs("/configuration/chunkSizeBytes", c.chunkSizeBytes, plan.chunkSizeBytes, "chunk size");
   if (c.protocol in plan.connectionsPerOrigin) {
     differs("/configuration/connectionsPerOrigin", c.connectionsPerOrigin, plan.connectionsPerOrigin[c.protocol], `connections per origin for ${c.protocol}`);

@@ -3,7 +3,7 @@
  * line without its newline is what a crash mid-write leaves: it is skipped with a warning and its cell
  * counts as not run. Any other bad line makes the experiment invalid, naming the file, line and place.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { cellId, cellOf, PLAN_SUFFIX, RUNS_SUFFIX, type ExperimentPlan } from "./experiment.js";
 import { transportKnobsLabel } from "./plan-transport-knobs.js";
 import { planMismatches } from "./plan-match.js";
@@ -26,34 +26,82 @@ export function runsFileFor(planPath: string): string {
   return planPath.slice(0, -PLAN_SUFFIX.length) + RUNS_SUFFIX;
 }
 
+export interface ReadOptions {
+  /**
+   * Keep each run's configuration, metrics and paths but not its requests, node timings and
+   * connections (null, null, []): a thesis-scale sweep's runs, 40 KB each, would not fit in memory
+   * whole, and a summary of load times needs none of them. Each line is still checked in full.
+   */
+  light?: boolean;
+}
+
 /** Reads and checks a plan and its runs; throws an Error listing every problem. */
-export function readExperiment(planPath: string): Experiment {
+export function readExperiment(planPath: string, options: ReadOptions = {}): Experiment {
   const plan = readPlanFile(planPath);
   const runsPath = runsFileFor(planPath);
-  let text: string;
+  let lines: Generator<string>;
   try {
-    text = readFileSync(runsPath, "utf8");
+    lines = fileLines(runsPath);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
     if (err.code === "ENOENT") return { plan, runs: [], warnings: [`${runsPath}: does not exist yet: no run has finished`] };
     throw new Error(`${runsPath}: cannot be read (${err.message})`);
   }
-  const { runs, warnings, problems } = parseRuns(text, runsPath, plan);
+  const { runs, warnings, problems } = parseRunLines(lines, runsPath, plan, options);
   if (problems.length > 0) throw new Error(`${runsPath}: not valid results of experiment ${plan.name}:\n${capProblems(problems, runsPath).join("\n")}`);
   return { plan, runs, warnings };
 }
 
-/** The runs in a runs file's text, checked line by line against the format and the plan. */
-export function parseRuns(text: string, file: string, plan: ExperimentPlan): Experiment & { problems: string[] } {
-  const lines = text.split("\n");
+/** Bytes read at a time: a runs file can be larger than the longest string JavaScript holds. */
+const CHUNK = 16 << 20;
+
+/**
+ * A file's lines, the last one without its newline ("" when the file ends in one), read a chunk at a
+ * time. Opens the file at once, so a missing one throws here rather than at the first line.
+ */
+function fileLines(path: string): Generator<string> {
+  const fd = openSync(path, "r");
+  return (function* () {
+    try {
+      const buffer = Buffer.alloc(CHUNK);
+      let carry = Buffer.alloc(0);
+      for (;;) {
+        const n = readSync(fd, buffer, 0, CHUNK, null);
+        if (n === 0) break;
+        const data = carry.length > 0 ? Buffer.concat([carry, buffer.subarray(0, n)]) : buffer.subarray(0, n);
+        let start = 0;
+        for (let nl = data.indexOf(0x0a, start); nl !== -1; nl = data.indexOf(0x0a, start)) {
+          yield data.toString("utf8", start, nl);
+          start = nl + 1;
+        }
+        carry = Buffer.from(data.subarray(start));
+      }
+      yield carry.toString("utf8");
+    } finally {
+      closeSync(fd);
+    }
+  })();
+}
+
+/** The runs in a runs file's lines, checked line by line against the format and the plan. */
+function parseRunLines(lines: Iterable<string>, file: string, plan: ExperimentPlan, options: ReadOptions): Experiment & { problems: string[] } {
   const warnings: string[] = [];
   const problems: string[] = [];
-  // After the final newline split() leaves "": anything else there was cut off mid-write.
-  const tail = lines.pop()!;
-  if (tail.trim() !== "") warnings.push(`${file}: line ${lines.length + 1}: is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its cell counts as not run`);
   const latest = new Map<string, { line: number; run: RunResult }>();
-  lines.forEach((raw, i) => {
-    const where = `${file}: line ${i + 1}`;
+  let i = 0;
+  let tail = "";
+  for (const raw of lines) {
+    // The last piece follows the final newline: anything there was cut off mid-write.
+    if (tail !== "" || i > 0) parseLine(tail, i);
+    tail = raw;
+    i++;
+  }
+  if (tail.trim() !== "") warnings.push(`${file}: line ${i}: is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its cell counts as not run`);
+  const runs = [...latest.values()].sort((a, b) => a.line - b.line).map((e) => e.run);
+  return { plan, runs, warnings, problems };
+
+  function parseLine(raw: string, n: number): void {
+    const where = `${file}: line ${n}`;
     if (raw.trim() === "") return;
     let value: unknown;
     try {
@@ -68,11 +116,9 @@ export function parseRuns(text: string, file: string, plan: ExperimentPlan): Exp
     if (bad.length > 0) return void problems.push(...bad);
     const id = cellId(cellOf(run));
     const earlier = latest.get(id);
-    if (earlier) warnings.push(`${where}: reruns the cell of line ${earlier.line} (${describeCell(run)}); line ${i + 1} counts`);
-    latest.set(id, { line: i + 1, run });
-  });
-  const runs = [...latest.values()].sort((a, b) => a.line - b.line).map((e) => e.run);
-  return { plan, runs, warnings, problems };
+    if (earlier) warnings.push(`${where}: reruns the cell of line ${earlier.line} (${describeCell(run)}); line ${n} counts`);
+    latest.set(id, { line: n, run: options.light ? { ...run, requests: null, nodeTimings: null, connections: [] } : run });
+  }
 }
 
 function describeCell(r: RunResult): string {

@@ -95,6 +95,9 @@ export interface NetworkConfig {
   paths: PathConfig[];
 }
 
+/** The simulator's TCP settings: `linux`, the kernel's defaults; `thesis`, seed 001 Table 3.3's ns-3 TCP. */
+export type TcpProfile = "linux" | "thesis";
+
 export interface RunConfiguration {
   protocol: Protocol;
   transport: Transport;
@@ -111,6 +114,8 @@ export interface RunConfiguration {
   emulation?: EmulationSettings | null;
   /** Whether the servers switched to a more urgent response at every chunk. Absent in results made before the field. */
   preemption?: boolean;
+  /** The simulator's TCP settings (simulated runs over tcp); absent elsewhere and before the field (linux). */
+  tcpProfile?: TcpProfile;
   /**
    * The multipath scheduler: mpquic's (a pagepath name or tquic's own minrtt/roundrobin), mptcp's kernel
    * scheduler; null for single-path transports. Absent in results made before the field.

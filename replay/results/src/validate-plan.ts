@@ -66,6 +66,7 @@ function consistencyProblems(p: ExperimentPlan): string[] {
     if (!p.transports.includes(t)) problems.push(`/scheduler/${t}: the plan runs no ${t} (it is not in /transports), so its scheduler would never be used`);
   }
   problems.push(...schedulerProblems(p), ...knobProblems(p));
+  if (p.tcpProfile !== undefined && p.client !== "simulated") problems.push(`/tcpProfile: the ${p.client} client runs the kernel's TCP; a TCP profile is the simulator's (use "client": "simulated")`);
   if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
   return problems;

@@ -67,7 +67,8 @@ export function simulationCommand(r: SimulationRun): { args: string[]; configura
   writeFileSync(topologyFile, JSON.stringify(topologyDocument(r.network, process.cwd())));
   const serve = ["serve", recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, topology.clientAddresses)];
   const browse = browserArgs({ graphFile: r.graphFile, originsFile: join(r.serverOut, "origins.json"), configuration, topology, timeoutMs: r.timeoutMs });
-  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...serve, "--", ...browse], configuration, topology, graph };
+  const profile = configuration.tcpProfile === undefined ? [] : ["--tcp-profile", configuration.tcpProfile];
+  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...serve, "--", ...browse], configuration, topology, graph };
 }
 
 /**

@@ -7,7 +7,7 @@ import { cellId, cellOf, planCells, PLAN_SUFFIX, readExperiment, RUNS_SUFFIX, ty
  */
 export function pendingCells(plan: ExperimentPlan, runsFile: string, retryFailed: boolean): CellKey[] {
   if (!runsFile.endsWith(RUNS_SUFFIX)) throw new Error(`${runsFile}: a runs file's name must end in ${RUNS_SUFFIX}`);
-  return owedCells(plan, readExperiment(runsFile.slice(0, -RUNS_SUFFIX.length) + PLAN_SUFFIX).runs, retryFailed);
+  return owedCells(plan, readExperiment(runsFile.slice(0, -RUNS_SUFFIX.length) + PLAN_SUFFIX, { light: true }).runs, retryFailed);
 }
 
 /** pendingCells over the runs that count, for a caller that has read them already. */

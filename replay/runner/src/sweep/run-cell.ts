@@ -139,6 +139,7 @@ export function cellConfiguration(plan: ExperimentPlan, cell: CellKey): Omit<Run
     ...(cell.protocol === "h1" ? { http1: "1.1" as const } : {}),
     emulation: emulated ? { preloader: true, cpuFactor: 1, waitFor: plan.metric ?? "load" } : null,
     preemption: plan.preemption ?? false,
+    ...(plan.client === "simulated" && plan.tcpProfile !== undefined && cell.transport === "tcp" ? { tcpProfile: plan.tcpProfile } : {}),
     scheduler: cellScheduler(plan, cell),
     congestion: cell.congestion ?? DEFAULT_CONGESTION,
     tailLossProbes: hasTailLossProbes(cell.transport) ? cell.tailLossProbes ?? true : null,
