@@ -38,7 +38,7 @@ export const H1_VS_H2: FindingCheck[] = [
       const rows = byRtt(c, (p) => p.reductionPercent);
       return { agrees: rows.length > 1 && rows.at(-1)!.mean > rows[0]!.mean, evidence: `mean reduction by RTT: ${trend(rows)}` };
     },
-    whyWeMayDiffer: "the realistic pages open fewer origins (3 to 8 against the thesis corpus's median of about 20 domains), so there are fewer connection slow starts for HTTP/2 to save as the RTT grows; but the generated sites open a median of 17 and show the same trend in the simulator, so origins alone do not explain it. Linux's initial window of 10 segments (the thesis's ns-3 TCP started with 4) leaves fewer slow-start round trips to save; that is untested.",
+    whyWeMayDiffer: "the realistic pages open fewer origins (3 to 8 against the thesis corpus's median of about 20 domains), so there are fewer connection slow starts for HTTP/2 to save as the RTT grows; but the generated sites open a median of 17 and show the same trend in the simulator, so origins alone do not explain it. Linux's initial window of 10 segments leaves fewer slow-start round trips to save than the thesis's ns-3 TCP with 4: on 316 sites the simulator with the thesis's TCP (--tcp-profile thesis) shows HTTP/2's win growing a few points more with the RTT from 50 Mbit/s up, but the mean by RTT still falls, as the slow links, where HTTP/2 wins most at 8 ms, weigh on every RTT (docs/simulator.md).",
   },
   {
     claim: "More sites load equal or better with HTTP/2 at low RTT than at high RTT: the share falls from left to right (Fig 4.16; e.g. 90% at 1 Gbit/s and 8 ms, 56.9% at 2.5 Mbit/s and 200 ms).",
