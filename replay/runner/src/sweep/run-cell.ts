@@ -17,6 +17,7 @@ import {
   type RunResult,
 } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
+import { atProcessEnd } from "@pagepath/temp-dirs";
 import { runReplay } from "../run-replay.js";
 import { runSimulation } from "../simulate.js";
 import { networkUp, topologyDown } from "../topology.js";
@@ -113,7 +114,8 @@ export function dropWorkerLogs(tag: string): void {
   scratch.delete(tag);
 }
 
-process.on("exit", () => [...scratch.keys()].forEach(dropWorkerLogs));
+// Also on Ctrl-C: the folders are in memory.
+atProcessEnd(() => [...scratch.keys()].forEach(dropWorkerLogs));
 
 function keepLogs(from: string, to: string): void {
   if (!existsSync(from)) return;
