@@ -15,7 +15,8 @@
 # page load shows (linux-defaults): the initial congestion window and the retransmission timeout's
 # floor settable, slow start grown by the bytes acknowledged, CUBIC's HyStart on an RTT from every
 # ACK, the holes of a SACK scoreboard sent again in recovery, and the unsent bytes
-# TCP_NOTSENT_LOWAT bounds.
+# TCP_NOTSENT_LOWAT bounds; and what a multipath scheduler reads of a simulated MPTCP subflow
+# (path-state): its congestion window, bytes in flight and smoothed RTT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -86,4 +87,4 @@ patch_crate tquic 1.6.0 366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82
   replay/patches/tquic-1.6.0-scheduler-hook.patch replay/patches/tquic-1.6.0-ack-decimation.patch \
   replay/patches/tquic-1.6.0-virtual-clock.patch replay/patches/tquic-1.6.0-path-challenge-timer.patch
 patch_crate smoltcp 0.14.0 b6f8b28ad56c6e35524a37dd492af5d1a47e31e1a4d175cd12f89c075f01980f \
-  replay/patches/smoltcp-0.14.0-linux-defaults.patch
+  replay/patches/smoltcp-0.14.0-linux-defaults.patch replay/patches/smoltcp-0.14.0-path-state.patch

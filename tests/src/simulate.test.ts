@@ -163,7 +163,7 @@ describe("pagepath simulate", () => {
     assert.ok(Math.abs(alone.metrics.loadMs! - cell.metrics.loadMs!) <= cell.metrics.loadMs! * 0.005, `${alone.metrics.loadMs} alone against ${cell.metrics.loadMs} in the sweep`);
   });
 
-  it("reproduces the thesis's HTTP/1.1 against HTTP/2 experiment with the simulated client, without root, and says it ran no MPTCP", async () => {
+  it("reproduces the thesis's HTTP/1.1 against HTTP/2 and MPTCP experiments with the simulated client, without root", async () => {
     const w = join(work, "repro");
     const out = join(w, "report");
     execFileSync("chmod", ["-R", "a+rwX", work]);
@@ -172,7 +172,10 @@ describe("pagepath simulate", () => {
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = readFileSync(join(out, "README.md"), "utf8");
     assert.ok(report.includes("| thesis (Figs 4.15-4.16) | pagepath | agrees |"), report);
-    assert.ok(!report.includes("Fig 6.4"), "no MPTCP experiment: the simulator has no MPTCP");
+    assert.ok(report.includes("Fig 6.4") && report.includes("Fig 6.6"), "the MPTCP experiments ran");
+    assert.match(report, /MPTCP over it: a subflow a path, the data split by lowest-RTT first/);
+    const mptcp = readExperiment(join(w, "results", "mptcp-equal-paths", "mptcp-equal-paths.plan.json")).runs.filter((x) => x.configuration.transport === "mptcp");
+    assert.ok(mptcp.length > 0 && mptcp.every((x) => x.status === "ok" && x.paths.every((p) => p.bytesDown! > 10_000)), JSON.stringify(mptcp.map((x) => [x.status, x.error, x.paths])));
     assert.match(report, /with the simulator \(docs\/simulator\.md\)/);
     assert.match(report, /\| 50 Mbit\/s \| 40 ms \| 2 \| \d+ ms \| \d+ ms \|/, "a row per grid point with both sites");
     const runs = readExperiment(join(w, "results", "h1-vs-h2", "h1-vs-h2.plan.json")).runs;
@@ -268,10 +271,26 @@ describe("pagepath simulate", () => {
     assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
   });
 
+  it("runs MPTCP over two simulated paths, a subflow a path split by the scheduler asked, within 25% of the kernel's MPTCP replayed", async () => {
+    const args = ["--protocol", "h2", "--transport", "mptcp", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
+    const simulated = await load(["simulate"], "real-sb-admin-2", args);
+    assert.equal(simulated.configuration.scheduler?.name, "default");
+    assert.ok(simulated.connections.every((c) => c.transport === "mptcp"), JSON.stringify(simulated.connections.map((c) => c.transport)));
+    assert.ok(simulated.paths.every((p) => p.bytesDown! > 50_000), `both paths carry the page: ${JSON.stringify(simulated.paths)}`);
+    const single = await load(["simulate"], "real-sb-admin-2", ["--protocol", "h2", "--rate-mbit", "10", "--rtt-ms", "40"]);
+    assert.ok(simulated.metrics.loadMs! < single.metrics.loadMs! * 0.85, `two paths ${simulated.metrics.loadMs} ms against one ${single.metrics.loadMs} ms`);
+    const ecf = await load(["simulate"], "real-sb-admin-2", [...args, "--scheduler", "ecf"]);
+    assert.equal(ecf.configuration.scheduler?.name, "ecf");
+    const real = await load(["replay", "--client", "emulated"], "real-sb-admin-2", args);
+    const error = Math.abs(simulated.metrics.loadMs! - real.metrics.loadMs!) / real.metrics.loadMs!;
+    console.log(`mptcp: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${real.metrics.loadMs!.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
+    assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${real.metrics.loadMs} ms replayed`);
+  });
+
   it("refuses what it cannot simulate, naming the option", async () => {
-    const mptcp = await runCli(["simulate", graph("real-jquery-ui"), "--protocol", "h2", "--transport", "mptcp", "--out", join(work, "mptcp.json")]);
-    assert.equal(mptcp.code, 2, mptcp.stderr);
-    assert.match(mptcp.stderr, /--transport mptcp: the simulator carries TCP, QUIC and multipath QUIC; MPTCP is not simulated yet/);
+    const unknown = await runCli(["simulate", graph("real-jquery-ui"), "--protocol", "h2", "--transport", "mptcp", "--scheduler", "fastest", "--out", join(work, "mptcp.json")]);
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /--scheduler fastest: the simulator's MPTCP runs default \(the kernel's\) or one of pagepath's schedulers: lowest-rtt, /);
     const missing = await runCli(["simulate", join(work, "no-such-graph.json")]);
     assert.notEqual(missing.code, 0, missing.stderr);
     assert.match(missing.stderr, /no-such-graph\.json/);

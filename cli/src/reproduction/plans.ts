@@ -1,21 +1,21 @@
-import type { ExperimentPlan, NetworkGrid, TcpProfile, TopologyShape } from "@pagepath/results";
+import type { ExperimentPlan, NetworkGrid, SchedulerChoice, TcpProfile, TopologyShape } from "@pagepath/results";
 
 /**
  * The three thesis experiments the reproduction report runs, reduced: fewer sites, a 3 x 3 grid of
  * the thesis's bandwidths and RTTs instead of 7 x 4 or 9 x 5, and few runs instead of 50.
  */
 export interface ReproductionOptions {
-  /**
-   * The emulated browser in real time, or the simulator in virtual time (smoltcp's TCP, no MPTCP:
-   * only the HTTP/1.1 against HTTP/2 experiment).
-   */
+  /** The emulated browser in real time, or the simulator in virtual time (smoltcp's TCP and MPTCP over it). */
   client: "emulated" | "simulated";
   /** Site name and graph path (relative to the plans' folder). */
   sites: { name: string; graph: string }[];
   runs: number;
   grid: Pick<NetworkGrid, "rateMbit" | "rttMs">;
-  /** The kernel MPTCP scheduler of the MPTCP experiments; the kernel's default when absent. */
-  mptcpScheduler?: string;
+  /**
+   * The MPTCP scheduler of the MPTCP experiments: the kernel's (emulated), the kernel's or one of
+   * pagepath's (simulated); the kernel's default when absent.
+   */
+  mptcpScheduler?: SchedulerChoice;
   /** The servers' congestion controller in every experiment (the kernel's); cubic when absent. */
   congestion?: string;
   /** TCP tail loss probes in every experiment; on when absent. */
@@ -53,7 +53,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
   const grid = { ...o.grid, loss: [0], queueBdp: [1.5] };
   const twoPaths = (rttFactor: number): TopologyShape[] => [{ paths: 2, ...(rttFactor === 1 ? {} : { rttFactor }) }];
   // Only when asked, so that the plans of a reproduction begun without them resume unchanged.
-  const scheduler = o.mptcpScheduler === undefined ? {} : { scheduler: { mptcp: { name: o.mptcpScheduler } } };
+  const scheduler = o.mptcpScheduler === undefined ? {} : { scheduler: { mptcp: o.mptcpScheduler } };
   const knobs = { ...(o.congestion === undefined ? {} : { congestion: o.congestion }), ...(o.tailLossProbes === undefined ? {} : { tailLossProbes: o.tailLossProbes }) };
   const experiments: ReproducedExperiment[] = [
     {
@@ -113,5 +113,5 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
       },
     },
   ];
-  return o.client === "simulated" ? experiments.filter((e) => !e.plan.transports.includes("mptcp")) : experiments;
+  return experiments;
 }

@@ -39,7 +39,7 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
     "## What differs in general",
     "",
     first.results.plan.client === "simulated"
-      ? `- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; the simulator runs smoltcp's TCP ${simulatedTcp(first)} (docs/simulator.md lists where it still differs from Linux), real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control.`
+      ? `- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; the simulator runs smoltcp's TCP ${simulatedTcp(first)} (docs/simulator.md lists where it still differs from Linux), MPTCP as subflows of it with uncoupled congestion control, real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control.`
       : "- **Transport stack.** PCP simulated TCP NewReno and a research MPTCP in ns-3; pagepath runs the Linux kernel's CUBIC and upstream MPTCP with its default path manager and scheduler, real TLS 1.3 handshakes, and an HTTP/2 implementation with flow control.",
     `- **Corpus.** ${describeSites(sites)}, packaged or generated, against 300 live sites with a median of about 100 resources and 20 domains.`,
     `- **Scale.** A ${gridSize(first)} grid and ${first.results.plan.runs} run(s) per cell instead of up to 10 x 5 and 50 runs: differences of a few percent between neighbouring cells are within run-to-run noise here, and with ${sites.length} sites per cell the Wilcoxon test's normal approximation is rough (p below 0.05 needs nearly every site to move the same way).`,
@@ -52,9 +52,16 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
 
 function runsBy(i: ReportInput): string {
   if (i.results.plan.client === "simulated") {
-    return `with the simulator (docs/simulator.md): the emulated browser (PCP's model, replay/browser) and the replay servers in virtual time over the link emulator's model, on smoltcp's TCP ${simulatedTcp(i)}; it has no MPTCP, so the MPTCP experiments are not run`;
+    return `with the simulator (docs/simulator.md): the emulated browser (PCP's model, replay/browser) and the replay servers in virtual time over the link emulator's model, on smoltcp's TCP ${simulatedTcp(i)}, and MPTCP over it: a subflow a path, the data split by ${mptcpSplit(i)}`;
   }
   return "with the emulated browser (PCP's model, replay/browser) loading each page from the replay servers through pagepath's link emulator, over the kernel's TCP (CUBIC) and MPTCP";
+}
+
+/** Who splits a simulated MPTCP connection's data among its subflows. */
+function mptcpSplit(i: ReportInput): string {
+  const chosen = i.results.plan.scheduler?.mptcp;
+  const name = Array.isArray(chosen) ? chosen.map((c) => c.name).join(", ") : chosen?.name ?? "default";
+  return name === "default" ? "lowest-RTT first, standing for the kernel's default scheduler" : `pagepath's ${name} scheduler`;
 }
 
 /** The simulator's TCP settings as the plan set them (--tcp-profile). */

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pendingCells, prepareExperiment, requireRoot, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
-import type { TcpProfile } from "@pagepath/results";
+import type { SchedulerChoice, TcpProfile } from "@pagepath/results";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { sweepProgress } from "../sweep-progress.js";
@@ -15,7 +15,7 @@ export interface ReproductionRun {
   sites?: string[];
   runs: number;
   grid: ReproductionOptions["grid"];
-  mptcpScheduler?: string;
+  mptcpScheduler?: SchedulerChoice;
   congestion?: string;
   tailLossProbes?: boolean;
   tcpProfile?: TcpProfile;

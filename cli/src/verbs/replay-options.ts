@@ -69,7 +69,7 @@ export function runSettings(values: Record<string, unknown>, client: Client): Ru
   if (!named) throw new UsageError(`--protocol "${values.protocol}": expected one of ${Object.keys(PROTOCOL_NAMES).join(", ")}`);
   const transports = transportsFor(named.protocol);
   const transport = oneOf("transport", values.transport ?? transports[0], transports);
-  refuseTransport(client, transport, client === "simulated" ? "simulate --protocol h3 (--transport quic or mpquic), or replay it with pagepath replay" : "use --client emulated for mpquic, or --transport quic");
+  refuseTransport(client, transport, "use --client emulated for mpquic, or --transport quic");
   // The simulator runs the emulated browser's model, with its settings.
   const emulated = client !== "chromium";
   const configuration: RunSettings["configuration"] = {
@@ -84,7 +84,7 @@ export function runSettings(values: Record<string, unknown>, client: Client): Ru
       : null,
   };
   if (named.http1) configuration.http1 = oneOf("protocol", named.http1, HTTP1_MODES);
-  configuration.scheduler = schedulerOption(transport, values);
+  configuration.scheduler = schedulerOption(transport, values, client);
   Object.assign(configuration, transportKnobOptions(transport, values));
   return {
     configuration,
@@ -94,11 +94,11 @@ export function runSettings(values: Record<string, unknown>, client: Client): Ru
 }
 
 /** --scheduler and --scheduler-opt for `transport`, checked by the binaries that will run them. */
-export function schedulerOption(transport: Transport, values: Record<string, unknown>): SchedulerChoice | null {
+export function schedulerOption(transport: Transport, values: Record<string, unknown>, client?: Client): SchedulerChoice | null {
   const name = values.scheduler as string | undefined;
   const options = (values["scheduler-opt"] as string[] | undefined) ?? [];
   try {
-    return resolveScheduler(transport, name, options);
+    return resolveScheduler(transport, name, options, client);
   } catch (e) {
     throw e instanceof SchedulerRefusal ? new UsageError(e.message) : e;
   }

@@ -27,8 +27,7 @@ differ. Runs are resumable (WORK/results/<experiment>/); running it again only w
 Needs root, but for the simulated client.
   --client NAME   emulated (default): the emulated browser in real time over the kernel's TCP
                   and MPTCP; simulated: the same browser and servers in virtual time over
-                  smoltcp's TCP (docs/simulator.md), without root, on every CPU; it has no MPTCP,
-                  so only the HTTP/1.1 against HTTP/2 experiment runs
+                  smoltcp's TCP and MPTCP over it (docs/simulator.md), without root, on every CPU
   --data DIR      the corpus (default ${DEFAULT_DATA})
   --sites A,B     only these corpus sites (default: all)
   --runs N        runs per cell (default 1)
@@ -82,8 +81,8 @@ Needs root, but for the simulated client.
     const grid = { rateMbit: list("rates", base.rateMbit), rttMs: list("rtts", base.rttMs) };
     const runs = numberOption(values, "runs", 1, 1, 100);
     const workers = numberOption(values, "workers", client === "simulated" ? availableParallelism() : 2, 1, 64);
-    // The experiments run MPTCP: the name is the kernel's, checked before anything runs.
-    const mptcpScheduler = values.scheduler === undefined && values["scheduler-opt"] === undefined ? undefined : schedulerOption("mptcp", values)!.name;
+    // The experiments run MPTCP: the kernel's scheduler, or pagepath's in the simulator, checked before anything runs.
+    const mptcpScheduler = values.scheduler === undefined && values["scheduler-opt"] === undefined ? undefined : schedulerOption("mptcp", values, client)!;
     // Its experiments run TCP and MPTCP, which take the same kernel controllers; in the plans only when given.
     const knobs = values.congestion === undefined && values["tail-loss-probes"] === undefined ? undefined : transportKnobOptions("tcp", values);
     const congestion = values.congestion === undefined ? undefined : knobs!.congestion;

@@ -60,7 +60,6 @@ export function stackLabel({ protocol, transport }: { protocol: Protocol; transp
  */
 export function transportRefusal(client: Client, transport: Transport): string | null {
   if (client === "chromium" && transport === "mpquic") return "Chromium has no multipath QUIC";
-  if (client === "simulated" && transport === "mptcp") return "the simulator carries TCP, QUIC and multipath QUIC; MPTCP is not simulated yet";
   return null;
 }
 

@@ -3,7 +3,7 @@
  * of multipath QUIC's schedulers belong to pagepath-server (`pagepath-server schedulers`, from the
  * Rust registry), which is asked rather than copied; MPTCP's are whatever the kernel lists.
  */
-import type { SchedulerChoice, Transport } from "@pagepath/results";
+import type { Client, SchedulerChoice, Transport } from "@pagepath/results";
 import { mptcpSchedulers } from "./mptcp-scheduler.js";
 import { askReplayServer } from "./server-verb.js";
 
@@ -43,9 +43,10 @@ export function defaultScheduler(transport: Transport): SchedulerChoice | null {
 /**
  * `name` (undefined: the default) with `options` (KEY=VALUE strings) for `transport`, as a run
  * result records it; throws a SchedulerRefusal for an unknown name, a bad option, or a scheduler
- * asked of a transport with one path.
+ * asked of a transport with one path. The simulator's MPTCP (`client` simulated) runs pagepath's
+ * schedulers, or `default` for the kernel's; a real replay's MPTCP runs the kernel's.
  */
-export function resolveScheduler(transport: Transport, name: string | undefined, options: readonly string[]): SchedulerChoice | null {
+export function resolveScheduler(transport: Transport, name: string | undefined, options: readonly string[], client?: Client): SchedulerChoice | null {
   const asked = name !== undefined || options.length > 0;
   if (transport === "tcp" || transport === "quic") {
     if (!asked) return null;
@@ -54,7 +55,7 @@ export function resolveScheduler(transport: Transport, name: string | undefined,
       `${what}: --transport ${transport} has one path, so no multipath scheduler to choose; use mpquic (${quicNames()}) or mptcp (this kernel's: ${mptcpSchedulers().join(", ")})`,
     );
   }
-  if (transport === "mptcp") return kernelScheduler(name, options);
+  if (transport === "mptcp") return client === "simulated" ? simulatedMptcpScheduler(name, options) : kernelScheduler(name, options);
   const args = ["--scheduler", name ?? quicSchedulers().default, ...options.flatMap((o) => ["--scheduler-opt", o])];
   return JSON.parse(askServer(args)) as SchedulerChoice;
 }
@@ -69,6 +70,19 @@ function kernelScheduler(name: string | undefined, options: readonly string[]): 
   }
   if (options.length > 0) throw new SchedulerRefusal(`--scheduler-opt ${options[0]}: the kernel's MPTCP schedulers take no options`);
   return { name: chosen, options: {} };
+}
+
+function simulatedMptcpScheduler(name: string | undefined, options: readonly string[]): SchedulerChoice {
+  const chosen = name ?? MPTCP_DEFAULT;
+  if (chosen === MPTCP_DEFAULT) {
+    if (options.length > 0) throw new SchedulerRefusal(`--scheduler-opt ${options[0]}: the kernel's default MPTCP scheduler takes no options`);
+    return { name: chosen, options: {} };
+  }
+  const ours = quicSchedulers().schedulers.filter((s) => s.family === "pagepath").map((s) => s.name);
+  if (!ours.includes(chosen)) {
+    throw new SchedulerRefusal(`--scheduler ${chosen}: the simulator's MPTCP runs ${MPTCP_DEFAULT} (the kernel's) or one of pagepath's schedulers: ${ours.join(", ")}`);
+  }
+  return JSON.parse(askServer(["--scheduler", chosen, ...options.flatMap((o) => ["--scheduler-opt", o])])) as SchedulerChoice;
 }
 
 function quicNames(): string {

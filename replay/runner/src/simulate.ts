@@ -68,7 +68,14 @@ export function simulationCommand(r: SimulationRun): { args: string[]; configura
   const serve = ["serve", recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, topology.clientAddresses)];
   const browse = browserArgs({ graphFile: r.graphFile, originsFile: join(r.serverOut, "origins.json"), configuration, topology, timeoutMs: r.timeoutMs });
   const profile = configuration.tcpProfile === undefined ? [] : ["--tcp-profile", configuration.tcpProfile];
-  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...serve, "--", ...browse], configuration, topology, graph };
+  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...mptcpSchedulerArgs(configuration), ...serve, "--", ...browse], configuration, topology, graph };
+}
+
+/** The simulator's MPTCP scheduler: the kernel's in a real replay, so the simulator's own option. */
+function mptcpSchedulerArgs(c: RunConfiguration): string[] {
+  if (c.transport !== "mptcp" || !c.scheduler) return [];
+  const options = Object.entries(c.scheduler.options).flatMap(([k, v]) => ["--mptcp-scheduler-opt", `${k}=${v}`]);
+  return ["--mptcp-scheduler", c.scheduler.name, ...options];
 }
 
 /**

@@ -2,7 +2,9 @@
 //! browser's own command lines, parsed by their own parsers, so that a simulation is configured
 //! exactly as the real replay it stands for.
 
-pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+use crate::mptcp::connections::SchedulerChoice;
+
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
 
 Loads a graph's page with the emulated browser from the replay servers over the topology's
@@ -11,7 +13,7 @@ code, and QUIC (tquic) as `pagepath replay`, with TCP from smoltcp, without sock
 takes, the part from `run` what `pagepath-browser` takes (their --help lists the options); the
 browser's --origins is the origins.json the servers write into their --out. Prints one JSON line:
 the browser's report with a `simulation` member (what each path delivered, virtual and wall time).
-TCP, QUIC and multipath QUIC; not MPTCP yet. With --batch it reads one simulation a line from
+TCP, MPTCP (subflows over smoltcp, split by pagepath's schedulers), QUIC and multipath QUIC. With --batch it reads one simulation a line from
 stdin, each a JSON array of the arguments above, and prints one report line for each (or
 {\"error\": ...} for one that cannot run), reading each recording once.
   --topology FILE      the paths, as `pagepath net up` takes them (docs/formats/topology.md)
@@ -19,6 +21,10 @@ stdin, each a JSON array of the arguments above, and prints one report line for 
   --tcp-profile NAME   linux (default: the kernel's initial window 10, 200 ms minimum RTO,
                        40 ms delayed ACKs, with the servers' --congestion, cubic or reno) or
                        thesis (seed 001 Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs)
+  --mptcp-scheduler NAME  with --transport mptcp: the scheduler both ends run, one of pagepath's
+                       (`pagepath-server schedulers` lists them) or default (the kernel's default,
+                       simulated as lowest-rtt); in the real replay the kernel's net.mptcp.scheduler
+  --mptcp-scheduler-opt K=V  its options, as --scheduler-opt gives them for mpquic
 ";
 
 #[derive(Debug)]
@@ -26,6 +32,7 @@ pub struct SimArgs {
     pub topology: std::path::PathBuf,
     pub seed: Option<u64>,
     pub tcp_profile: String,
+    pub mptcp_scheduler: SchedulerChoice,
     pub server: Vec<String>,
     pub browser: Vec<String>,
 }
@@ -38,6 +45,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     let mut topology = None;
     let mut seed = None;
     let mut tcp_profile = "linux".to_string();
+    let mut mptcp_scheduler = SchedulerChoice { name: "default".into(), options: Vec::new() };
     let mut rest = items;
     loop {
         match rest {
@@ -53,7 +61,17 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
                 tcp_profile = value.clone();
                 rest = more;
             }
-            [flag] if flag == "--topology" || flag == "--seed" || flag == "--tcp-profile" => return Err(format!("{flag}: a value is required")),
+            [flag, value, more @ ..] if flag == "--mptcp-scheduler" => {
+                mptcp_scheduler.name = value.clone();
+                rest = more;
+            }
+            [flag, value, more @ ..] if flag == "--mptcp-scheduler-opt" => {
+                mptcp_scheduler.options.push(value.clone());
+                rest = more;
+            }
+            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt"].contains(&flag.as_str()) => {
+                return Err(format!("{flag}: a value is required"))
+            }
             _ => break,
         }
     }
@@ -68,7 +86,8 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         Some("run") => {}
         other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
     }
-    Ok(Some(SimArgs { topology, seed, tcp_profile, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    mptcp_scheduler.build()?;
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, server: server[1..].to_vec(), browser: browser.to_vec() }))
 }
 
 #[cfg(test)]
@@ -96,6 +115,8 @@ mod tests {
         assert!(parse(&words("--topology t rec -- run g")).unwrap_err().contains("serve"));
         assert!(parse(&words("--topology t serve rec -- g")).unwrap_err().contains("run"));
         assert!(parse(&words("--topology t --seed x serve r -- run g")).unwrap_err().contains("--seed"));
+        assert!(parse(&words("--topology t --mptcp-scheduler fastest serve r -- run g")).unwrap_err().contains("no scheduler fastest"));
+        assert!(parse(&words("--topology t --mptcp-scheduler ecf --mptcp-scheduler-opt nope=1 serve r -- run g")).unwrap_err().contains("nope"));
         assert!(parse(&[]).unwrap().is_none());
     }
 }

@@ -44,10 +44,10 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
     let setup = read(args, kept)?;
     let loaded = match (setup.server.protocol, setup.server.transport) {
         (Protocol::H3, _) => super::quic_load::load(&setup, kept, wall)?,
-        (_, Transport::Mptcp) => return Err("--transport mptcp: the simulator has no MPTCP yet; TCP, QUIC and multipath QUIC are simulated".into()),
-        _ => {
+        (_, transport) => {
             let profile = TcpProfile::parse(&args.tcp_profile, &setup.server.congestion)?;
-            super::tcp::world::load(&setup, profile, kept, wall)?
+            let mptcp = (transport == Transport::Mptcp).then(|| args.mptcp_scheduler.clone());
+            super::tcp::world::load(&setup, profile, mptcp, kept, wall)?
         }
     };
     let mut line = serde_json::to_value(&loaded.report).map_err(|e| format!("cannot write the report: {e}"))?;

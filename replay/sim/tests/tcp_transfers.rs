@@ -29,7 +29,7 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     write_recording(&dir.join("rec"), sizes);
     let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
     let client = "10.10.0.2".parse().unwrap();
-    let mut world = TcpWorld::new(&topology, vec![client], profile).unwrap();
+    let mut world = TcpWorld::new(&topology, vec![client], profile, None).unwrap();
     let replay = prepare(&serve_config(&dir, "h2")).unwrap();
     world.serve(&replay, Protocol::H2).unwrap();
     let (tx, rx) = channel();

@@ -62,7 +62,7 @@ function schedulerProblems(plan: ExperimentPlan): string[] {
     const array = Array.isArray(plan.scheduler?.[t]);
     return planSchedulers(plan, t).flatMap((s, i) => {
       try {
-        resolveScheduler(t, s!.name, Object.entries(s!.options).map(([k, v]) => `${k}=${v}`));
+        resolveScheduler(t, s!.name, Object.entries(s!.options).map(([k, v]) => `${k}=${v}`), plan.client);
         return [];
       } catch (e) {
         if (!(e instanceof SchedulerRefusal)) throw e;

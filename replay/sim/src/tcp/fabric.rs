@@ -7,6 +7,9 @@ use super::counts::{segment, ConnectionCounts, Ledger};
 use super::host::Host;
 use super::profile::TcpProfile;
 use super::stream::SimStream;
+use crate::mptcp::connections::Mptcp;
+use crate::mptcp::endpoint::Subflow;
+use crate::mptcp::stream::MptcpStream;
 use crate::paths::Paths;
 use smoltcp::iface::SocketHandle;
 use smoltcp::socket::tcp::{self, State};
@@ -45,6 +48,10 @@ pub struct Fabric {
     pub rounds: u64,
     /// A SYN came and its handshake is not over: the listeners need tending after each round.
     handshaking: bool,
+    /// The run's MPTCP connections, when the listeners and the client speak MPTCP.
+    pub mptcp: Option<Mptcp>,
+    /// Per path: a backup path (the topology's), which MPTCP uses only when no other path can.
+    backups: Vec<bool>,
 }
 
 struct Listener {
@@ -65,7 +72,9 @@ pub struct Net {
 
 impl Net {
     /// Time 0 is now on the runtime's (paused) clock.
-    pub fn new(paths: Paths, client_ips: Vec<Ipv4Addr>, profile: TcpProfile, seed: u64) -> Net {
+    /// `mptcp`: the run's connections are MPTCP (their scheduler chosen), and `backups` says which
+    /// paths are backups.
+    pub fn new(paths: Paths, client_ips: Vec<Ipv4Addr>, profile: TcpProfile, seed: u64, mptcp: Option<Mptcp>, backups: Vec<bool>) -> Net {
         let hosts = client_ips.iter().map(|ip| Host::new(*ip, seed)).collect();
         let fabric = Fabric {
             hosts,
@@ -80,6 +89,8 @@ impl Net {
             writers: Vec::new(),
             rounds: 0,
             handshaking: false,
+            mptcp,
+            backups,
         };
         Net { fabric: Arc::new(Mutex::new(fabric)), kick: Arc::new(Notify::new()) }
     }
@@ -158,19 +169,44 @@ impl Net {
 
     /// Opens a connection from the client's `from` to `to`; Err when it is refused.
     pub async fn connect(&self, from: IpAddr, to: SocketAddr) -> Result<(SimStream, Arc<ConnectionCounts>), String> {
-        let (host, handle, counts) = {
+        let (host, handle, counts) = self.lock().open_subflow(from, to)?;
+        self.established(host, handle).await?;
+        Ok((SimStream::new(self.clone(), host, handle, None), counts))
+    }
+
+    /// Opens an MPTCP connection from the client's `from` to `to`: its first subflow, the others
+    /// once that one is up.
+    pub async fn connect_mptcp(&self, from: IpAddr, to: SocketAddr) -> Result<MptcpStream, String> {
+        let (host, handle, id) = {
             let mut f = self.lock();
-            let host = f.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
-            let port = f.next_port;
-            f.next_port = f.next_port.checked_add(1).ok_or("the simulated client ran out of ports")?;
-            let mut socket = new_socket(&f.profile);
-            let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
-            let h = &mut f.hosts[host];
-            socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
-            let handle = h.sockets_mut().add(socket);
-            let counts = f.ledger.open(SocketAddr::new(from, port), to);
-            (host, handle, counts)
+            let (host, handle, counts) = f.open_subflow(from, to)?;
+            let path = f.path_of(from).unwrap_or(0);
+            let first = Subflow::new(host, handle, path, f.backups.get(path).copied().unwrap_or(false), counts);
+            let id = f.mptcp.as_mut().ok_or("the simulated network does not run MPTCP")?.open(to, first);
+            (host, handle, id)
         };
+        self.established(host, handle).await?;
+        Ok(MptcpStream::new(self.clone(), id))
+    }
+
+    /// The next MPTCP connection accepted at `at`, with its peer's address.
+    pub async fn accept_mptcp(&self, at: SocketAddr) -> (MptcpStream, SocketAddr) {
+        let id = poll_fn(|cx| match self.lock().mptcp.as_mut() {
+            Some(m) => m.accepted(at, cx.waker()).map_or(Poll::Pending, Poll::Ready),
+            None => Poll::Pending,
+        })
+        .await;
+        let peer = {
+            let f = self.lock();
+            let e = &f.mptcp.as_ref().expect("accepted above").endpoints[id];
+            let first = &e.subflows[0];
+            f.hosts[first.host].sockets().get::<tcp::Socket>(first.handle).remote_endpoint().map(socket_addr).unwrap_or(at)
+        };
+        (MptcpStream::new(self.clone(), id), peer)
+    }
+
+    /// Waits for a connection's handshake; Err when it is refused.
+    async fn established(&self, host: usize, handle: SocketHandle) -> Result<(), String> {
         self.kick();
         poll_fn(|cx| {
             let mut f = self.lock();
@@ -184,8 +220,7 @@ impl Net {
                 _ => Poll::Ready(Ok(())),
             }
         })
-        .await?;
-        Ok((SimStream::new(self.clone(), host, handle, None), counts))
+        .await
     }
 }
 
@@ -205,6 +240,56 @@ impl Fabric {
 
     fn host_of(&self, ip: IpAddr) -> Option<usize> {
         self.hosts.iter().position(|h| IpAddr::V4(h.ip) == ip)
+    }
+
+    /// The client's address on `path`.
+    pub fn client_ip(&self, path: usize) -> Option<IpAddr> {
+        self.client_ips.get(path).map(|ip| IpAddr::V4(*ip))
+    }
+
+    /// The remote end of host `host`'s socket.
+    pub fn peer_of(&self, host: usize, handle: SocketHandle) -> Option<SocketAddr> {
+        self.hosts[host].sockets().get::<tcp::Socket>(handle).remote_endpoint().map(socket_addr)
+    }
+
+    /// The path a client address is on.
+    fn path_of(&self, ip: IpAddr) -> Option<usize> {
+        self.client_ips.iter().position(|c| IpAddr::V4(*c) == ip)
+    }
+
+    /// A socket of the client's `from` connecting to `to`, from the next ephemeral port.
+    fn open_subflow(&mut self, from: IpAddr, to: SocketAddr) -> Result<(usize, SocketHandle, Arc<ConnectionCounts>), String> {
+        let host = self.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
+        let port = self.next_port;
+        self.next_port = self.next_port.checked_add(1).ok_or("the simulated client ran out of ports")?;
+        let mut socket = new_socket(&self.profile);
+        let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
+        let h = &mut self.hosts[host];
+        socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
+        let handle = h.sockets_mut().add(socket);
+        let counts = self.ledger.open(SocketAddr::new(from, port), to);
+        Ok((host, handle, counts))
+    }
+
+    /// Pumps the MPTCP connections and opens the subflows of those just established, from every
+    /// other client address (Linux's in-kernel path manager with a `subflow` endpoint per path).
+    fn pump_mptcp(&mut self, now_us: u64) -> bool {
+        let Some(m) = self.mptcp.as_mut() else { return false };
+        let (wrote, joins) = m.pump(&mut self.hosts, std::time::Duration::from_micros(now_us));
+        for id in joins {
+            let (remote, first_path) = {
+                let e = &self.mptcp.as_ref().expect("pumped above").endpoints[id];
+                (e.remote, e.subflows[0].path)
+            };
+            for path in (0..self.client_ips.len()).filter(|p| *p != first_path) {
+                let from = IpAddr::V4(self.client_ips[path]);
+                if let Ok((host, handle, counts)) = self.open_subflow(from, remote) {
+                    let backup = self.backups.get(path).copied().unwrap_or(false);
+                    self.mptcp.as_mut().expect("pumped above").endpoints[id].subflows.push(Subflow::new(host, handle, path, backup, counts));
+                }
+            }
+        }
+        wrote
     }
 
     /// Everything due at `now_us`: deliveries, the stacks' input, timers and output.
@@ -237,6 +322,7 @@ impl Fabric {
                 }
             }
             self.tend_listeners();
+            sent |= self.pump_mptcp(now_us);
             self.wake_writers();
             if !sent && self.paths.next_event().is_none_or(|t| t > now_us) {
                 break;
@@ -312,7 +398,7 @@ impl Fabric {
         }
         let addresses: Vec<SocketAddr> = self.listeners.keys().copied().collect();
         for at in addresses {
-            let Fabric { hosts, listeners, .. } = self;
+            let Fabric { hosts, listeners, mptcp, ledger, client_ips, backups, .. } = self;
             let l = listeners.get_mut(&at).expect("listed above");
             let sockets = hosts[l.host].sockets_mut();
             let state = |h: SocketHandle, sockets: &smoltcp::iface::SocketSet<'static>| sockets.get::<tcp::Socket>(h).state();
@@ -330,6 +416,15 @@ impl Fabric {
                 }
             }
             l.half_open = waiting;
+            if let Some(m) = mptcp.as_mut() {
+                for h in l.ready.drain(..) {
+                    let Some(peer) = hosts[l.host].sockets().get::<tcp::Socket>(h).remote_endpoint().map(socket_addr) else { continue };
+                    let path = client_ips.iter().position(|c| IpAddr::V4(*c) == peer.ip()).unwrap_or(0);
+                    let counts = ledger.open(peer, at);
+                    let backup = backups.get(path).copied().unwrap_or(false);
+                    m.greet(at, Subflow::new(l.host, h, path, backup, counts));
+                }
+            }
             if !l.ready.is_empty() {
                 if let Some(w) = l.waker.take() {
                     w.wake();

@@ -5,6 +5,7 @@
 //! the browser's driver and the servers' service read, is set to read the runtime's.
 
 use crate::kept::Kept;
+use crate::mptcp::connections::{Mptcp, SchedulerChoice};
 use super::counts::ConnectionCounts;
 use super::fabric::Net;
 use super::profile::TcpProfile;
@@ -44,7 +45,8 @@ pub struct TcpWorld {
 impl TcpWorld {
     /// The client's hosts (`path_ips[i]` on path i) and the paths, at virtual time 0 from now on
     /// this thread: make the servers' service after this, as it takes its time 0 from the clock.
-    pub fn new(topology: &Topology, path_ips: Vec<IpAddr>, profile: TcpProfile) -> Result<TcpWorld, String> {
+    /// `mptcp`: the scheduler both ends of every MPTCP connection run; None: plain TCP.
+    pub fn new(topology: &Topology, path_ips: Vec<IpAddr>, profile: TcpProfile, mptcp: Option<SchedulerChoice>) -> Result<TcpWorld, String> {
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_time()
             .start_paused(true)
@@ -54,7 +56,10 @@ impl TcpWorld {
         let net = {
             let _inside = runtime.enter();
             let client_ips: Vec<Ipv4Addr> = path_ips.iter().filter_map(|ip| v4(*ip)).collect();
-            Net::new(Paths::new(topology, path_ips), client_ips, profile, topology.seed)
+            let lowat = pagepath_server::io::sockets::NOTSENT_LOWAT as usize;
+            let mptcp = mptcp.map(|choice| Mptcp::new(choice, lowat)).transpose()?;
+            let backups = topology.paths.iter().map(|p| p.backup).collect();
+            Net::new(Paths::new(topology, path_ips), client_ips, profile, topology.seed, mptcp, backups)
         };
         runtime.spawn(net.clone().run());
         let (stop_servers, stop) = watch::channel(false);
@@ -72,15 +77,21 @@ impl TcpWorld {
                 Serving::Quic => return Err(format!("{}: HTTP/3 is not carried over TCP", s.origin)),
             };
             self.net.listen(at)?;
-            let site = Arc::new(Site { service: replay.service.clone(), origin, tls, mptcp: false, stop: self.stop.clone() });
-            self.runtime.spawn(accept_loop(self.net.clone(), site, at, congestion));
+            let mptcp = self.net.lock().mptcp.is_some();
+            let site = Arc::new(Site { service: replay.service.clone(), origin, tls, mptcp, stop: self.stop.clone() });
+            if mptcp {
+                self.runtime.spawn(accept_mptcp_loop(self.net.clone(), site, at, congestion));
+            } else {
+                self.runtime.spawn(accept_loop(self.net.clone(), site, at, congestion));
+            }
         }
         Ok(())
     }
 
     /// The emulated browser's TCP transport, from `locals` (path 0 first).
     pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>) -> Result<(), String> {
-        let dialer = Box::new(SimDialer { net: self.net.clone(), locals });
+        let mptcp = self.net.lock().mptcp.is_some();
+        let dialer = Box::new(SimDialer { net: self.net.clone(), locals, mptcp });
         let hosted = Hosted { runtime: self.runtime.handle().clone(), dialer, on_event: self.woken.clone() };
         self.transport = Some(TcpTransport::hosted(config, protocol, events, hosted)?);
         Ok(())
@@ -92,8 +103,8 @@ impl TcpWorld {
     }
 }
 
-pub fn load(setup: &Setup, profile: TcpProfile, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
-    let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile)?;
+pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
+    let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile, mptcp)?;
     let cfg = &setup.server;
     let replay = prepare_from(cfg, kept)?;
     world.serve(&replay, cfg.protocol)?;
@@ -129,6 +140,22 @@ async fn accept_loop(net: Net, site: Arc<Site>, at: SocketAddr, congestion: &'st
     }
 }
 
+/// Serves each MPTCP connection established at `at` as the replay server serves a kernel's: its
+/// log has a line per subflow.
+async fn accept_mptcp_loop(net: Net, site: Arc<Site>, at: SocketAddr, congestion: &'static str) {
+    loop {
+        let (stream, peer) = net.accept_mptcp(at).await;
+        let (n, id) = (net.clone(), stream.id());
+        let stats = Box::new(move || {
+            let f = n.lock();
+            let e = &f.mptcp.as_ref().expect("an MPTCP network").endpoints[id];
+            e.subflows.iter().map(|sf| server_log(at, f.peer_of(sf.host, sf.handle).unwrap_or(peer), &sf.counts)).collect()
+        });
+        let accepted = Accepted { stream, peer: peer.to_string(), path: None, congestion: Some(congestion.to_string()), stats };
+        tokio::spawn(serve_connection(site.clone(), accepted));
+    }
+}
+
 fn server_log(at: SocketAddr, peer: SocketAddr, c: &ConnectionCounts) -> PathLog {
     PathLog {
         local: at.to_string(),
@@ -145,6 +172,7 @@ fn server_log(at: SocketAddr, peer: SocketAddr, c: &ConnectionCounts) -> PathLog
 struct SimDialer {
     net: Net,
     locals: Vec<IpAddr>,
+    mptcp: bool,
 }
 
 impl Dialer for SimDialer {
@@ -152,8 +180,14 @@ impl Dialer for SimDialer {
         let net = self.net.clone();
         let from = from.or(self.locals.first().copied());
         let path = from.and_then(|f| self.locals.iter().position(|l| *l == f)).unwrap_or(0);
+        let mptcp = self.mptcp;
         Box::pin(async move {
             let from = from.ok_or("the simulated client has no address")?;
+            if mptcp {
+                let stream = net.connect_mptcp(from, to).await?;
+                let counts = Arc::new(MptcpCounts { net: net.clone(), id: stream.id() });
+                return Ok(Dialed { stream: Box::new(stream), counts });
+            }
             let (stream, counts) = net.connect(from, to).await?;
             Ok(Dialed { stream: Box::new(stream), counts: Arc::new(SimCounts { counts, path }) })
         })
@@ -167,8 +201,39 @@ struct SimCounts {
 
 impl Counts for SimCounts {
     fn read(&self, _locals: &[IpAddr]) -> (bool, Vec<PathBytes>) {
-        let (up, down) = (self.counts.up.load(Ordering::Relaxed), self.counts.down.load(Ordering::Relaxed));
-        (false, vec![PathBytes { path: self.path, bytes_up: Some(up), bytes_down: Some(down) }])
+        (false, vec![path_bytes(self.path, &self.counts)])
+    }
+}
+
+fn path_bytes(path: usize, c: &ConnectionCounts) -> PathBytes {
+    PathBytes { path, bytes_up: Some(c.up.load(Ordering::Relaxed)), bytes_down: Some(c.down.load(Ordering::Relaxed)) }
+}
+
+/// An MPTCP connection's bytes per path, from its subflows.
+struct MptcpCounts {
+    net: Net,
+    id: usize,
+}
+
+impl Counts for MptcpCounts {
+    fn read(&self, locals: &[IpAddr]) -> (bool, Vec<PathBytes>) {
+        let f = self.net.lock();
+        let e = &f.mptcp.as_ref().expect("an MPTCP network").endpoints[self.id];
+        let mut paths: Vec<PathBytes> = Vec::new();
+        for sf in &e.subflows {
+            // As the real replay counts them: a subflow from outside `locals` on path 0.
+            let i = f.client_ip(sf.path).and_then(|ip| locals.iter().position(|l| *l == ip)).unwrap_or(0);
+            let b = path_bytes(i, &sf.counts);
+            match paths.iter_mut().find(|p| p.path == i) {
+                Some(p) => {
+                    p.bytes_up = Some(p.bytes_up.unwrap_or(0) + b.bytes_up.unwrap_or(0));
+                    p.bytes_down = Some(p.bytes_down.unwrap_or(0) + b.bytes_down.unwrap_or(0));
+                }
+                None => paths.push(b),
+            }
+        }
+        paths.sort_by_key(|p| p.path);
+        (true, paths)
     }
 }
 

@@ -36,6 +36,7 @@ pub fn write_recording(dir: &Path, sizes: &[usize]) {
     std::fs::write(dir.join("archive.json"), serde_json::to_string(&archive).unwrap()).unwrap();
 }
 
+#[allow(dead_code)] // each test binary uses its own topologies
 /// One path of `rate_mbit` and `rtt_ms` each way with `loss` and a drop-tail queue of
 /// `queue_packets`.
 pub fn one_path(dir: &Path, rate_mbit: f64, rtt_ms: f64, loss: f64, queue_packets: u64, seed: u64) -> Topology {
@@ -101,4 +102,21 @@ pub fn fetch_all<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant
         }
     }
     done_ms
+}
+
+#[allow(dead_code)]
+/// Paths of (`rate_mbit`, `rtt_ms`, backup) each, lossless, with drop-tail queues of 1,000
+/// packets.
+pub fn paths(dir: &Path, each: &[(f64, f64, bool)], seed: u64) -> Topology {
+    let paths: Vec<serde_json::Value> = each
+        .iter()
+        .enumerate()
+        .map(|(i, &(rate_mbit, rtt_ms, backup))| {
+            let direction = json!({"delayMs": rtt_ms / 2.0, "rateMbit": rate_mbit, "queue": {"type": "droptail", "packets": 1000}});
+            json!({"name": format!("p{i}"), "uplink": direction, "downlink": direction, "backup": backup})
+        })
+        .collect();
+    let topology = json!({"schemaVersion": 1, "paths": paths});
+    let ctx = ParseContext { source: "test".into(), base_dir: dir.to_path_buf(), fallback_seed: seed, seed_override: Some(seed) };
+    parse_topology(&topology.to_string(), &ctx).unwrap()
 }

@@ -1,0 +1,145 @@
+//! Every simulated MPTCP connection of a run, both ends: the server's subflows waiting for their
+//! first frame to say which connection they belong to, the connections each listener has
+//! accepted, and the scheduler each end runs.
+
+use super::endpoint::{Endpoint, Side, Subflow};
+use super::frame::{Decoder, Frame};
+use crate::tcp::host::Host;
+use pagepath_multipath::{Options, Scheduler};
+use smoltcp::socket::tcp;
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::task::Waker;
+use std::time::Duration;
+
+/// Which scheduler both ends run: pagepath's (replay/multipath) by name, or `default`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchedulerChoice {
+    pub name: String,
+    pub options: Vec<String>,
+}
+
+/// What `default` runs in simulation: the kernel's net.mptcp.scheduler default sends on the
+/// subflow that would drain soonest; lowest-RTT first is the rule it refines, and the seeds'.
+pub const KERNEL_DEFAULT: &str = "lowest-rtt";
+
+impl SchedulerChoice {
+    pub fn build(&self) -> Result<Box<dyn Scheduler>, String> {
+        let name = if self.name == "default" { KERNEL_DEFAULT } else { self.name.as_str() };
+        let options = Options::parse(self.options.iter().map(String::as_str))?;
+        pagepath_multipath::build(name, &options).map_err(|e| format!("--mptcp-scheduler: {e}, or default"))
+    }
+}
+
+struct Greeting {
+    at: SocketAddr,
+    subflow: Subflow,
+    decoder: Decoder,
+}
+
+#[derive(Default)]
+struct Accepting {
+    ready: VecDeque<usize>,
+    waker: Option<Waker>,
+}
+
+pub struct Mptcp {
+    pub endpoints: Vec<Endpoint>,
+    greeting: Vec<Greeting>,
+    by_token: HashMap<u64, usize>,
+    accepting: HashMap<SocketAddr, Accepting>,
+    scheduler: SchedulerChoice,
+    /// The servers' TCP_NOTSENT_LOWAT, at the connection's level.
+    server_lowat: usize,
+}
+
+impl Mptcp {
+    pub fn new(scheduler: SchedulerChoice, server_lowat: usize) -> Result<Mptcp, String> {
+        scheduler.build()?;
+        Ok(Mptcp { endpoints: Vec::new(), greeting: Vec::new(), by_token: HashMap::new(), accepting: HashMap::new(), scheduler, server_lowat })
+    }
+
+    /// A client's connection whose first subflow is `first`, to `remote`; its id.
+    pub fn open(&mut self, remote: SocketAddr, first: Subflow) -> usize {
+        let token = self.endpoints.len() as u64 + 1;
+        let scheduler = self.scheduler.build().expect("checked in new()");
+        self.endpoints.push(Endpoint::new(token, Side::Client, remote, first, scheduler, None));
+        self.endpoints.len() - 1
+    }
+
+    /// A subflow a server's listener at `at` accepted; its first frame will place it.
+    pub fn greet(&mut self, at: SocketAddr, subflow: Subflow) {
+        self.greeting.push(Greeting { at, subflow, decoder: Decoder::default() });
+    }
+
+    /// The next connection accepted at `at`, or None (`waker` is woken when there is one).
+    pub fn accepted(&mut self, at: SocketAddr, waker: &Waker) -> Option<usize> {
+        let a = self.accepting.entry(at).or_default();
+        let next = a.ready.pop_front();
+        if next.is_none() {
+            a.waker = Some(waker.clone());
+        }
+        next
+    }
+
+    /// Places greeted subflows and pumps every connection; returns whether any subflow was given
+    /// bytes, and the client connections whose other subflows are due (their first is up).
+    pub fn pump(&mut self, hosts: &mut [Host], now: Duration) -> (bool, Vec<usize>) {
+        self.place_greeted(hosts);
+        let mut wrote = false;
+        let mut joins = Vec::new();
+        for (id, e) in self.endpoints.iter_mut().enumerate() {
+            wrote |= e.pump(hosts, now);
+            if e.side == Side::Client && !e.joined && established(hosts, &e.subflows[0]) {
+                e.joined = true;
+                joins.push(id);
+            }
+        }
+        (wrote, joins)
+    }
+
+    fn place_greeted(&mut self, hosts: &mut [Host]) {
+        let mut i = 0;
+        while i < self.greeting.len() {
+            let g = &mut self.greeting[i];
+            let socket = hosts[g.subflow.host].sockets_mut().get_mut::<tcp::Socket>(g.subflow.handle);
+            while matches!(
+                socket.recv(|b| {
+                    g.decoder.push(b);
+                    (b.len(), b.len())
+                }),
+                Ok(1..)
+            ) {}
+            let hello = g.decoder.next();
+            if matches!(hello, Ok(None)) && socket.may_recv() {
+                i += 1;
+                continue;
+            }
+            let Greeting { at, subflow, decoder } = self.greeting.swap_remove(i);
+            match hello {
+                Ok(Some(Frame::Capable(token))) => {
+                    let scheduler = self.scheduler.build().expect("checked in new()");
+                    let endpoint = Endpoint::new(token, Side::Server, at, subflow.greeted(decoder), scheduler, Some(self.server_lowat));
+                    self.endpoints.push(endpoint);
+                    let id = self.endpoints.len() - 1;
+                    self.by_token.insert(token, id);
+                    let a = self.accepting.entry(at).or_default();
+                    a.ready.push_back(id);
+                    if let Some(w) = a.waker.take() {
+                        w.wake();
+                    }
+                }
+                Ok(Some(Frame::Join(token))) if self.by_token.contains_key(&token) => {
+                    self.endpoints[self.by_token[&token]].subflows.push(subflow.greeted(decoder));
+                }
+                // Not a subflow of a connection this run knows, or closed before it said: reset, as
+                // a kernel answers an MP_JOIN with an unknown token.
+                _ => hosts[subflow.host].sockets_mut().get_mut::<tcp::Socket>(subflow.handle).abort(),
+            }
+        }
+    }
+}
+
+fn established(hosts: &[Host], sf: &Subflow) -> bool {
+    hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle).may_send()
+}

@@ -1,0 +1,288 @@
+//! One end of a simulated MPTCP connection (RFC 8684): its subflows, each a smoltcp TCP
+//! connection on one path, the data stream it sends and the one it receives, and the multipath
+//! scheduler (pagepath's interface, replay/multipath) that hands each segment's worth of data to
+//! a subflow. Subflows are fed only what their congestion window can send at once, so the
+//! scheduler decides packet by packet with the paths' state as it is, as in the seeds' senders
+//! (seed 000 §4.4, seed 004 §3); each subflow runs its own congestion control (uncoupled, as
+//! Linux's MPTCP does).
+
+use super::frame::{Decoder, Frame, DATA_HEADER};
+use super::reassembly::Reassembly;
+use super::sending::Sending;
+use crate::tcp::counts::ConnectionCounts;
+use crate::tcp::host::{Host, MTU};
+use pagepath_multipath::{Context, Event, PathChoice, PathId, PathSnapshot, Scheduler, StreamId, StreamSnapshot};
+use smoltcp::iface::SocketHandle;
+use smoltcp::socket::tcp;
+use std::sync::Arc;
+use std::task::Waker;
+use std::time::Duration;
+
+/// A subflow's segment: the MTU less IPv4's and TCP's headers, as smoltcp's MSS.
+const MSS: usize = MTU - 40;
+/// What a scheduler takes a path's RTT to be before its first sample: RFC 6298's initial RTO.
+const NO_SAMPLE: Duration = Duration::from_secs(1);
+/// The one data stream an MPTCP connection carries, as the scheduler interface sees it.
+const STREAM: StreamId = StreamId(0);
+
+pub struct Subflow {
+    pub host: usize,
+    pub handle: SocketHandle,
+    /// The topology's path it runs on.
+    pub path: usize,
+    pub backup: bool,
+    pub counts: Arc<ConnectionCounts>,
+    decoder: Decoder,
+    /// Its first frame (MP_CAPABLE or MP_JOIN) has been sent, or received.
+    greeted: bool,
+}
+
+impl Subflow {
+    pub fn new(host: usize, handle: SocketHandle, path: usize, backup: bool, counts: Arc<ConnectionCounts>) -> Subflow {
+        Subflow { host, handle, path, backup, counts, decoder: Decoder::default(), greeted: false }
+    }
+
+    /// A server's subflow whose greeting was read, with what followed it.
+    pub fn greeted(mut self, decoder: Decoder) -> Subflow {
+        self.decoder = decoder;
+        self.greeted = true;
+        self
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    Client,
+    Server,
+}
+
+pub struct Endpoint {
+    pub token: u64,
+    pub side: Side,
+    /// The server's address, where a client's subflows go.
+    pub remote: std::net::SocketAddr,
+    pub subflows: Vec<Subflow>,
+    sending: Sending,
+    receiving: Reassembly,
+    scheduler: Box<dyn Scheduler>,
+    /// Writes wait while this many bytes are unmapped (TCP_NOTSENT_LOWAT, the servers').
+    lowat: Option<usize>,
+    /// When the unmapped bytes last went from none to some.
+    ready_at: Duration,
+    reader: Option<Waker>,
+    writer: Option<Waker>,
+    /// The client has opened its other subflows.
+    pub joined: bool,
+    pub error: Option<String>,
+}
+
+/// A full send buffer: writes wait while this much is unmapped.
+const BUFFER: usize = 4 << 20;
+
+impl Endpoint {
+    pub fn new(token: u64, side: Side, remote: std::net::SocketAddr, first: Subflow, scheduler: Box<dyn Scheduler>, lowat: Option<usize>) -> Endpoint {
+        Endpoint {
+            token,
+            side,
+            remote,
+            subflows: vec![first],
+            sending: Sending::default(),
+            receiving: Reassembly::default(),
+            scheduler,
+            lowat,
+            ready_at: Duration::ZERO,
+            reader: None,
+            writer: None,
+            joined: false,
+            error: None,
+        }
+    }
+
+    /// The application's write: how much was taken, None when it must wait (`waker` is woken).
+    pub fn write(&mut self, bytes: &[u8], now: Duration, waker: &Waker) -> Option<usize> {
+        if !self.writable() {
+            self.writer = Some(waker.clone());
+            return None;
+        }
+        if self.sending.unmapped() == 0 {
+            self.ready_at = now;
+        }
+        let n = bytes.len().min(BUFFER - self.sending.unmapped());
+        self.sending.write(&bytes[..n]);
+        Some(n)
+    }
+
+    fn writable(&self) -> bool {
+        self.sending.unmapped() < self.lowat.unwrap_or(BUFFER)
+    }
+
+    /// The application's read: Some(0) at the end of the stream, None when it must wait.
+    pub fn read(&mut self, out: &mut [u8], waker: &Waker) -> Option<usize> {
+        if self.receiving.has_readable() {
+            return Some(self.receiving.read(out));
+        }
+        if self.receiving.at_end() || self.error.is_some() {
+            return Some(0);
+        }
+        self.reader = Some(waker.clone());
+        None
+    }
+
+    pub fn close(&mut self) {
+        self.sending.close();
+    }
+
+    /// Moves what the subflows received into the data stream, greets new subflows, and hands
+    /// the scheduler's choices of unmapped data to subflows; true if any subflow was given bytes.
+    pub fn pump(&mut self, hosts: &mut [Host], now: Duration) -> bool {
+        let mut wrote = false;
+        for i in 0..self.subflows.len() {
+            wrote |= self.tend_subflow(i, hosts);
+        }
+        wrote |= self.map(hosts, now);
+        wrote |= self.send_fin(hosts);
+        if self.receiving.has_readable() || self.receiving.at_end() || self.error.is_some() {
+            if let Some(w) = self.reader.take() {
+                w.wake();
+            }
+        }
+        if self.writable() {
+            if let Some(w) = self.writer.take() {
+                w.wake();
+            }
+        }
+        wrote
+    }
+
+    fn tend_subflow(&mut self, i: usize, hosts: &mut [Host]) -> bool {
+        let (host, handle) = (self.subflows[i].host, self.subflows[i].handle);
+        let mut wrote = false;
+        if self.side == Side::Client && !self.subflows[i].greeted && hosts[host].sockets().get::<tcp::Socket>(handle).may_send() {
+            let hello = if i == 0 { Frame::Capable(self.token) } else { Frame::Join(self.token) };
+            wrote = send_frame(&hello, hosts, host, handle);
+            self.subflows[i].greeted = true;
+        }
+        let sf = &mut self.subflows[i];
+        if hosts[host].sockets().get::<tcp::Socket>(handle).can_recv() {
+            let socket = hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
+            // The ring buffer gives its bytes in at most two slices.
+            while matches!(
+            socket.recv(|b| {
+                sf.decoder.push(b);
+                (b.len(), b.len())
+            }),
+            Ok(1..)
+            ) {}
+        }
+        // A server's subflow comes with what followed its greeting already decoded.
+        loop {
+            match sf.decoder.next() {
+                Ok(Some(Frame::Data { dsn, bytes })) => self.receiving.insert(dsn, bytes),
+                Ok(Some(Frame::DataFin { dsn })) => self.receiving.finish_at(dsn),
+                Ok(Some(Frame::Capable(_) | Frame::Join(_))) => {}
+                Ok(None) => break,
+                Err(e) => {
+                    self.error = Some(e);
+                    break;
+                }
+            }
+        }
+        wrote
+    }
+
+    fn snapshots(&self, hosts: &[Host]) -> Vec<PathSnapshot> {
+        self.subflows
+            .iter()
+            .map(|sf| {
+                let socket = hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle);
+                let (srtt, rttvar) = socket.smoothed_rtt().map_or((NO_SAMPLE, NO_SAMPLE / 2), |(s, v)| (s.into(), v.into()));
+                let cwnd = socket.congestion_window();
+                let in_flight = socket.bytes_in_flight();
+                let queued = in_flight + socket.send_queue_unsent();
+                let usable = sf.greeted && socket.may_send();
+                let room = cwnd.saturating_sub(queued);
+                let lost = match self.side {
+                    Side::Client => &sf.counts.retransmitted_up,
+                    Side::Server => &sf.counts.retransmitted_down,
+                };
+                PathSnapshot {
+                    id: PathId(sf.path),
+                    srtt,
+                    rttvar,
+                    min_rtt: srtt,
+                    cwnd: cwnd as u64,
+                    bytes_in_flight: queued as u64,
+                    pacing_rate: None,
+                    in_slow_start: false,
+                    ssthresh: None,
+                    lost_packets: lost.load(std::sync::atomic::Ordering::Relaxed),
+                    usable,
+                    can_send: usable && room >= MSS.min(DATA_HEADER + self.sending.unmapped()),
+                    backup: sf.backup,
+                }
+            })
+            .collect()
+    }
+
+    fn map(&mut self, hosts: &mut [Host], now: Duration) -> bool {
+        let mut wrote = false;
+        while self.sending.unmapped() > 0 {
+            let paths = self.snapshots(hosts);
+            let streams = [StreamSnapshot {
+                id: STREAM,
+                remaining: self.sending.unmapped() as u64,
+                sent: 0,
+                total: None,
+                urgency: 3,
+                incremental: false,
+                critical_priority: None,
+                ready_at: self.ready_at,
+            }];
+            let decision = self.scheduler.decide(&Context { now, paths: &paths, streams: &streams });
+            let chosen: Vec<usize> = match decision.path {
+                PathChoice::Wait => break,
+                PathChoice::One(id) => paths.iter().position(|p| p.id == id && p.can_send).into_iter().collect(),
+                PathChoice::Every => paths.iter().enumerate().filter(|(_, p)| p.can_send).map(|(i, _)| i).collect(),
+            };
+            if chosen.is_empty() {
+                break;
+            }
+            let (dsn, bytes) = self.sending.take(MSS - DATA_HEADER);
+            let len = bytes.len() as u64;
+            let frame = Frame::Data { dsn, bytes };
+            for i in chosen {
+                let sf = &self.subflows[i];
+                send_frame(&frame, hosts, sf.host, sf.handle);
+                self.scheduler.on_event(now, &Event::Sent { path: PathId(sf.path), stream: Some(STREAM), bytes: len });
+            }
+            wrote = true;
+        }
+        wrote
+    }
+
+    /// The DATA_FIN on the first subflow that can carry it, then every subflow's FIN.
+    fn send_fin(&mut self, hosts: &mut [Host]) -> bool {
+        let Some(sf) = self.subflows.iter().find(|sf| sf.greeted && hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle).may_send()) else {
+            return false;
+        };
+        let Some(dsn) = self.sending.fin_due() else { return false };
+        send_frame(&Frame::DataFin { dsn }, hosts, sf.host, sf.handle);
+        for sf in &self.subflows {
+            hosts[sf.host].sockets_mut().get_mut::<tcp::Socket>(sf.handle).close();
+        }
+        true
+    }
+
+    /// Both directions are over: the application closed and the peer's DATA_FIN was read.
+    pub fn finished(&self) -> bool {
+        self.sending.finished() && self.receiving.at_end()
+    }
+}
+
+/// A frame into a subflow's send buffer, whole (the buffer is far larger than a window).
+fn send_frame(frame: &Frame, hosts: &mut [Host], host: usize, handle: SocketHandle) -> bool {
+    let mut bytes = Vec::with_capacity(MSS);
+    frame.encode(&mut bytes);
+    let socket = hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
+    matches!(socket.send_slice(&bytes), Ok(n) if n == bytes.len())
+}
