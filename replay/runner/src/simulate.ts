@@ -34,10 +34,11 @@ function checkedInputs(graphFile: string, recording?: string): ReturnType<typeof
     const s = statSync(file, { throwIfNoEntry: false });
     return s ? `${s.mtimeMs}:${s.size}` : "none";
   };
+  const stamps = (inputs: ReturnType<typeof checkReplayInputs>) => `${stamp(graphFile)} ${stamp(join(inputs.recording, FILES.archive))}`;
   const kept = checked.get(key);
-  if (kept && kept.stamps === `${stamp(graphFile)} ${stamp(join(kept.inputs.recording, FILES.archive))}`) return kept.inputs;
+  if (kept && kept.stamps === stamps(kept.inputs)) return kept.inputs;
   const inputs = checkReplayInputs(graphFile, recording);
-  checked.set(key, { stamps: `${stamp(graphFile)} ${stamp(join(inputs.recording, FILES.archive))}`, inputs });
+  checked.set(key, { stamps: stamps(inputs), inputs });
   return inputs;
 }
 

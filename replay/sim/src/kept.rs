@@ -1,6 +1,7 @@
 //! What a batch of simulations keeps from one load to the next: each recording as read from its
 //! folder (bodies checked against their SHA-256), each graph as parsed by the browser and by the
-//! servers, the certificate for each set of hosts, and tquic's TLS context for that certificate.
+//! servers, the certificate for each set of hosts, and tquic's TLS context for that certificate,
+//! each kind the few most recently used.
 //! A sweep loads the same pages hundreds of times, and these cost more than a simulated load's
 //! own work. Nothing here holds per-load state, and a file changed on disk is read again.
 
@@ -23,20 +24,15 @@ pub struct Kept {
     recordings: ByFile<Recording>,
     ranks: ByFile<HashMap<String, i64>>,
     graphs: ByFile<Graph>,
-    certificates: HashMap<Vec<String>, ReplayCertificate>,
+    certificates: Recent<Vec<String>, ReplayCertificate>,
     /// By the certificate's public key hash.
-    tls: HashMap<String, Arc<TlsConfig>>,
+    tls: Recent<String, Arc<TlsConfig>>,
 }
 
 impl Kept {
     /// The TLS context for `cert`, made by `make` the first time.
     pub fn tls(&mut self, cert: &ReplayCertificate, make: impl FnOnce() -> Result<TlsConfig, String>) -> Result<Arc<TlsConfig>, String> {
-        if let Some(t) = self.tls.get(&cert.spki_hash) {
-            return Ok(t.clone());
-        }
-        let t = Arc::new(make()?);
-        self.tls.insert(cert.spki_hash.clone(), t.clone());
-        Ok(t)
+        self.tls.get_or(cert.spki_hash.clone(), || make().map(Arc::new))
     }
 
     /// The browser's graph from `path`.
@@ -54,12 +50,7 @@ impl Sources for Kept {
     }
 
     fn certificate(&mut self, hosts: &[String]) -> Result<ReplayCertificate, String> {
-        if let Some(c) = self.certificates.get(hosts) {
-            return Ok(c.clone());
-        }
-        let c = certs::generate(hosts)?;
-        self.certificates.insert(hosts.to_vec(), c.clone());
-        Ok(c)
+        self.certificates.get_or(hosts.to_vec(), || certs::generate(hosts))
     }
 
     fn critical_ranks(&mut self, graph: &Path) -> Result<HashMap<String, i64>, String> {
@@ -70,11 +61,37 @@ impl Sources for Kept {
 /// A file's path with its modification time and size when it was read.
 type Stamp = (PathBuf, Option<SystemTime>, u64);
 
-struct ByFile<T>(VecDeque<(Stamp, T)>);
+/// The PER_KIND values most recently asked for, by key.
+struct Recent<K, V>(VecDeque<(K, V)>);
+
+impl<K, V> Default for Recent<K, V> {
+    fn default() -> Self {
+        Recent(VecDeque::new())
+    }
+}
+
+impl<K: PartialEq, V: Clone> Recent<K, V> {
+    /// The value kept for `key`, else what `make` makes of it (an error is not kept).
+    fn get_or(&mut self, key: K, make: impl FnOnce() -> Result<V, String>) -> Result<V, String> {
+        if let Some(i) = self.0.iter().position(|(k, _)| *k == key) {
+            let entry = self.0.remove(i).expect("found above");
+            let value = entry.1.clone();
+            self.0.push_front(entry);
+            return Ok(value);
+        }
+        let value = make()?;
+        self.0.push_front((key, value.clone()));
+        self.0.truncate(PER_KIND);
+        Ok(value)
+    }
+}
+
+/// Values read from files, kept while each file's modification time and size are unchanged.
+struct ByFile<T>(Recent<Stamp, T>);
 
 impl<T> Default for ByFile<T> {
     fn default() -> Self {
-        ByFile(VecDeque::new())
+        ByFile(Recent::default())
     }
 }
 
@@ -83,16 +100,7 @@ impl<T: Clone> ByFile<T> {
     fn get(&mut self, path: &Path, stamped: &Path, read: impl FnOnce(&Path) -> Result<T, String>) -> Result<T, String> {
         let meta = std::fs::metadata(stamped).ok();
         let stamp = (path.to_path_buf(), meta.as_ref().and_then(|m| m.modified().ok()), meta.map_or(0, |m| m.len()));
-        if let Some(i) = self.0.iter().position(|(s, _)| *s == stamp) {
-            let entry = self.0.remove(i).expect("found above");
-            let value = entry.1.clone();
-            self.0.push_front(entry);
-            return Ok(value);
-        }
-        let value = read(path)?;
-        self.0.push_front((stamp, value.clone()));
-        self.0.truncate(PER_KIND);
-        Ok(value)
+        self.0.get_or(stamp, || read(path))
     }
 }
 
@@ -132,7 +140,14 @@ mod tests {
             let p = PathBuf::from(format!("/nonexistent/{i}"));
             kept.get(&p, &p, |_| Ok(i)).unwrap();
         }
-        assert_eq!(kept.0.len(), PER_KIND);
-        assert_eq!(kept.0.front().unwrap().1, PER_KIND + 2);
+        assert_eq!(kept.0 .0.len(), PER_KIND);
+        assert_eq!(kept.0 .0.front().unwrap().1, PER_KIND + 2);
+        // Certificates and TLS contexts are kept the same way, by their hosts and key.
+        let mut certs = Recent::<Vec<String>, usize>::default();
+        for i in 0..PER_KIND + 1 {
+            certs.get_or(vec![format!("host{i}.test")], || Ok(i)).unwrap();
+        }
+        assert_eq!(certs.0.len(), PER_KIND);
+        assert_eq!(certs.get_or(vec!["host0.test".into()], || Ok(99)).unwrap(), 99, "the least recently used went first");
     }
 }
