@@ -2,7 +2,7 @@
 //! the client sent (retransmissions included, as Linux's tcpi_bytes_sent) and the bytes that
 //! reached it, and the segments each end sent again.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -53,7 +53,8 @@ pub fn segment(packet: &[u8]) -> Option<Segment> {
 /// direction has sent, which tells a retransmission from new data.
 #[derive(Default)]
 pub struct Ledger {
-    connections: HashMap<(SocketAddr, SocketAddr), (Arc<ConnectionCounts>, Option<u32>, Option<u32>)>,
+    /// Looked up for every segment: Fx hashing, as the keys are not chosen by anyone hostile.
+    connections: FxHashMap<(SocketAddr, SocketAddr), (Arc<ConnectionCounts>, Option<u32>, Option<u32>)>,
 }
 
 impl Ledger {

@@ -3,6 +3,7 @@
 //! the hosts what the paths delivered, lets their stacks run, puts what they sent on the paths,
 //! then sleeps until the next delivery or stack timer, or until an application reads or writes.
 
+use super::buffers::Buffers;
 use super::counts::{segment, ConnectionCounts, Ledger};
 use super::host::Host;
 use super::profile::TcpProfile;
@@ -23,8 +24,6 @@ use std::task::{Poll, Waker};
 use tokio::sync::Notify;
 use tokio::time::Instant;
 
-/// Socket buffers: a receive window that never limits a page, as Linux's autotuning grows it.
-const BUFFER: usize = 4 << 20;
 /// Rounds at one instant before the stacks' timers are left to the next microsecond.
 const ROUNDS_PER_INSTANT: usize = 64;
 /// The client's first ephemeral port.
@@ -46,12 +45,14 @@ pub struct Fabric {
     writers: Vec<(usize, SocketHandle, usize, Waker)>,
     /// Rounds run, for the simulation's own report.
     pub rounds: u64,
-    /// A SYN came and its handshake is not over: the listeners need tending after each round.
-    handshaking: bool,
+    /// Where a SYN came and the handshake is not over: the listeners to tend after each round.
+    tending: Vec<SocketAddr>,
     /// The run's MPTCP connections, when the listeners and the client speak MPTCP.
     pub mptcp: Option<Mptcp>,
     /// Per path: a backup path (the topology's), which MPTCP uses only when no other path can.
     backups: Vec<bool>,
+    /// Last, so that it drops after the hosts' sockets that borrow from it.
+    buffers: Buffers,
 }
 
 struct Listener {
@@ -88,9 +89,10 @@ impl Net {
             base: Instant::now(),
             writers: Vec::new(),
             rounds: 0,
-            handshaking: false,
+            tending: Vec::new(),
             mptcp,
             backups,
+            buffers: Buffers::default(),
         };
         Net { fabric: Arc::new(Mutex::new(fabric)), kick: Arc::new(Notify::new()) }
     }
@@ -262,7 +264,7 @@ impl Fabric {
         let host = self.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
         let port = self.next_port;
         self.next_port = self.next_port.checked_add(1).ok_or("the simulated client ran out of ports")?;
-        let mut socket = new_socket(&self.profile);
+        let mut socket = new_socket(&self.profile, &mut self.buffers);
         let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
         let h = &mut self.hosts[host];
         socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
@@ -378,12 +380,14 @@ impl Fabric {
     /// milliseconds to allocate and a load opens few connections.
     fn listen_for(&mut self, at: SocketAddr) {
         let Some(l) = self.listeners.get_mut(&at) else { return };
-        self.handshaking = true;
+        if !self.tending.contains(&at) {
+            self.tending.push(at);
+        }
         let sockets = self.hosts[l.host].sockets_mut();
         if l.listening.iter().any(|h| sockets.get::<tcp::Socket>(*h).state() == State::Listen) {
             return;
         }
-        let mut socket = new_socket(&self.profile);
+        let mut socket = new_socket(&self.profile, &mut self.buffers);
         let ip = smol_ip(at.ip()).expect("listen() took only IPv4 addresses");
         if socket.listen(IpEndpoint::new(ip, at.port())).is_ok() {
             l.listening.push(sockets.add(socket));
@@ -391,52 +395,64 @@ impl Fabric {
     }
 
     /// Moves connections whose handshake completed to their listener's queue and forgets failed
-    /// ones.
+    /// ones, at the addresses a SYN came to; reading the sockets' states leaves the host's cached
+    /// poll time alone.
     fn tend_listeners(&mut self) {
-        if !self.handshaking {
+        if self.tending.is_empty() {
             return;
         }
-        let addresses: Vec<SocketAddr> = self.listeners.keys().copied().collect();
-        for at in addresses {
-            let Fabric { hosts, listeners, mptcp, ledger, client_ips, backups, .. } = self;
-            let l = listeners.get_mut(&at).expect("listed above");
-            let sockets = hosts[l.host].sockets_mut();
-            let state = |h: SocketHandle, sockets: &smoltcp::iface::SocketSet<'static>| sockets.get::<tcp::Socket>(h).state();
-            let (still, started): (Vec<_>, Vec<_>) = l.listening.drain(..).partition(|h| state(*h, sockets) == State::Listen);
-            l.listening = still;
-            l.half_open.extend(started);
-            let mut waiting = Vec::new();
-            for h in l.half_open.drain(..) {
-                match state(h, sockets) {
-                    State::SynReceived => waiting.push(h),
-                    State::Closed | State::TimeWait | State::Listen => {
-                        sockets.remove(h);
-                    }
-                    _ => l.ready.push_back(h),
+        for at in std::mem::take(&mut self.tending) {
+            let Fabric { hosts, listeners, mptcp, ledger, client_ips, backups, tending, .. } = self;
+            let l = listeners.get_mut(&at).expect("only listeners are tended");
+            let Listener { host, listening, half_open, ready, waker } = l;
+            let sockets = hosts[*host].sockets();
+            let state = |h: &SocketHandle| sockets.get::<tcp::Socket>(*h).state();
+            listening.retain(|h| {
+                let still = state(h) == State::Listen;
+                if !still {
+                    half_open.push(*h);
                 }
+                still
+            });
+            let mut gone = Vec::new();
+            half_open.retain(|h| match state(h) {
+                State::SynReceived => true,
+                State::Closed | State::TimeWait | State::Listen => {
+                    gone.push(*h);
+                    false
+                }
+                _ => {
+                    ready.push_back(*h);
+                    false
+                }
+            });
+            if !gone.is_empty() {
+                let sockets = hosts[*host].sockets_mut();
+                gone.into_iter().for_each(|h| drop(sockets.remove(h)));
             }
-            l.half_open = waiting;
             if let Some(m) = mptcp.as_mut() {
-                for h in l.ready.drain(..) {
-                    let Some(peer) = hosts[l.host].sockets().get::<tcp::Socket>(h).remote_endpoint().map(socket_addr) else { continue };
+                for h in ready.drain(..) {
+                    let Some(peer) = hosts[*host].sockets().get::<tcp::Socket>(h).remote_endpoint().map(socket_addr) else { continue };
                     let path = client_ips.iter().position(|c| IpAddr::V4(*c) == peer.ip()).unwrap_or(0);
                     let counts = ledger.open(peer, at);
                     let backup = backups.get(path).copied().unwrap_or(false);
-                    m.greet(at, Subflow::new(l.host, h, path, backup, counts));
+                    m.greet(at, Subflow::new(*host, h, path, backup, counts));
                 }
             }
-            if !l.ready.is_empty() {
-                if let Some(w) = l.waker.take() {
+            if !ready.is_empty() {
+                if let Some(w) = waker.take() {
                     w.wake();
                 }
             }
+            if !half_open.is_empty() {
+                tending.push(at);
+            }
         }
-        self.handshaking = self.listeners.values().any(|l| !l.half_open.is_empty());
     }
 }
 
-fn new_socket(profile: &TcpProfile) -> tcp::Socket<'static> {
-    let mut socket = tcp::Socket::new(tcp::SocketBuffer::new(vec![0; BUFFER]), tcp::SocketBuffer::new(vec![0; BUFFER]));
+fn new_socket(profile: &TcpProfile, buffers: &mut Buffers) -> tcp::Socket<'static> {
+    let mut socket = tcp::Socket::new(tcp::SocketBuffer::new(buffers.take()), tcp::SocketBuffer::new(buffers.take()));
     profile.apply(&mut socket);
     socket
 }

@@ -4,6 +4,7 @@
 //! event to the next. Nothing here is a model of TCP: smoltcp is a real, sans-IO stack, patched
 //! only so that its initial window and RTO floor can be Linux's (replay/patches/smoltcp-*).
 
+pub mod buffers;
 pub mod counts;
 pub mod fabric;
 pub mod host;

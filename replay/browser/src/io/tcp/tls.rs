@@ -23,7 +23,7 @@ pub(super) fn client_configs(spki_hash: &str) -> Result<TlsConfigs, String> {
         _ => return Err(format!("spki_hash {spki_hash:?} is not a base64 SHA-256 digest (44 characters ending in '=')")),
     }
     let config = |alpn: &[u8]| -> Result<Arc<ClientConfig>, String> {
-        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let provider = Arc::new(chromium_order(rustls::crypto::ring::default_provider()));
         let verifier = ReplayKeyVerifier { spki_hash: spki_hash.to_string(), algorithms: provider.signature_verification_algorithms };
         let mut config = ClientConfig::builder_with_provider(provider)
             .with_safe_default_protocol_versions()
@@ -35,6 +35,17 @@ pub(super) fn client_configs(spki_hash: &str) -> Result<TlsConfigs, String> {
         Ok(Arc::new(config))
     };
     Ok(TlsConfigs { http1: config(b"http/1.1")?, http2: config(b"h2")? })
+}
+
+/// The cipher suites in the order Chromium offers them, AES-128-GCM with SHA-256 first, where
+/// rustls puts AES-256-GCM with SHA-384 first; the servers take the client's order, so a replay
+/// negotiates what a load in Chromium negotiates (and hashes its handshake with SHA-256).
+fn chromium_order(mut provider: rustls::crypto::CryptoProvider) -> rustls::crypto::CryptoProvider {
+    use rustls::crypto::ring::cipher_suite::{TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384, TLS13_CHACHA20_POLY1305_SHA256};
+    let first = [TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384, TLS13_CHACHA20_POLY1305_SHA256];
+    let rest = provider.cipher_suites.iter().filter(|s| !first.iter().any(|f| f.suite() == s.suite())).copied();
+    provider.cipher_suites = first.into_iter().chain(rest).collect();
+    provider
 }
 
 #[derive(Debug)]
