@@ -14,6 +14,7 @@ pub struct Entry {
 
 pub const SCHEDULERS: &[Entry] = &[
     schedulers::lowest_rtt::ENTRY,
+    schedulers::kernel_default::ENTRY,
     schedulers::round_robin::ENTRY,
     schedulers::redundant::ENTRY,
     schedulers::ecf::ENTRY,

@@ -1,5 +1,6 @@
 //! One file per scheduler, named after it, citing the section of the seed it implements.
 pub mod lowest_rtt;
+pub mod kernel_default;
 pub mod round_robin;
 pub mod redundant;
 pub mod ecf;

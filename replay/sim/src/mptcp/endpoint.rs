@@ -1,10 +1,11 @@
 //! One end of a simulated MPTCP connection (RFC 8684): its subflows, each a smoltcp TCP
 //! connection on one path, the data stream it sends and the one it receives, and the multipath
 //! scheduler (pagepath's interface, replay/multipath) that hands each segment's worth of data to
-//! a subflow. Subflows are fed only what their congestion window can send at once, so the
-//! scheduler decides packet by packet with the paths' state as it is, as in the seeds' senders
-//! (seed 000 §4.4, seed 004 §3); each subflow runs its own congestion control (uncoupled, as
-//! Linux's MPTCP does).
+//! a subflow. How much a subflow is offered is the `Admission`: with pagepath's schedulers only
+//! what its congestion window can send at once, so the scheduler decides packet by packet with the
+//! paths' state as it is, as in the seeds' senders (seed 000 §4.4, seed 004 §3); with the model of
+//! the kernel's (`kernel-default`) what Linux queues on a subflow. Each subflow runs its own congestion control
+//! (uncoupled, as Linux's MPTCP does).
 
 use super::frame::{Decoder, Frame, DATA_HEADER};
 use super::reassembly::Reassembly;
@@ -24,6 +25,25 @@ const MSS: usize = MTU - 40;
 const NO_SAMPLE: Duration = Duration::from_secs(1);
 /// The one data stream an MPTCP connection carries, as the scheduler interface sees it.
 const STREAM: StreamId = StreamId(0);
+/// What Linux pushes onto the chosen subflow at once (MPTCP_SEND_BURST_SIZE, net/mptcp/protocol.c).
+const KERNEL_BURST: usize = 65_428;
+
+/// What a subflow may be given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Admission {
+    /// What its congestion window can send now, a segment at a time: the seeds' model.
+    Window,
+    /// Linux's: a burst of up to 64 KB while its queue is below its send buffer (`send_buffer`).
+    SendBuffer,
+}
+
+/// A subflow's send buffer as Linux's autotuning sizes it once established (tcp_sndbuf_expand):
+/// two buffers of 4,096 bytes (an MSS's skb rounded up to a power of two) per segment of the
+/// window, at least 10, at most tcp_wmem's 4 MB. The kernel counts an skb's true size, which for
+/// its 64 KB bursts is about its payload, so the bound applies to queued payload bytes.
+fn send_buffer(cwnd: usize) -> usize {
+    (2 * cwnd.div_ceil(MSS).max(10) * 4096).min(4 << 20)
+}
 
 pub struct Subflow {
     pub host: usize,
@@ -65,6 +85,7 @@ pub struct Endpoint {
     sending: Sending,
     receiving: Reassembly,
     scheduler: Box<dyn Scheduler>,
+    admission: Admission,
     /// Writes wait while this many bytes are unmapped (TCP_NOTSENT_LOWAT, the servers').
     lowat: Option<usize>,
     /// When the unmapped bytes last went from none to some.
@@ -80,7 +101,8 @@ pub struct Endpoint {
 const BUFFER: usize = 4 << 20;
 
 impl Endpoint {
-    pub fn new(token: u64, side: Side, remote: std::net::SocketAddr, first: Subflow, scheduler: Box<dyn Scheduler>, lowat: Option<usize>) -> Endpoint {
+    pub fn new(token: u64, side: Side, remote: std::net::SocketAddr, first: Subflow, scheduler: (Box<dyn Scheduler>, Admission), lowat: Option<usize>) -> Endpoint {
+        let (scheduler, admission) = scheduler;
         Endpoint {
             token,
             side,
@@ -89,6 +111,7 @@ impl Endpoint {
             sending: Sending::default(),
             receiving: Reassembly::default(),
             scheduler,
+            admission,
             lowat,
             ready_at: Duration::ZERO,
             reader: None,
@@ -190,22 +213,27 @@ impl Endpoint {
         wrote
     }
 
-    fn snapshots(&self, hosts: &[Host]) -> Vec<PathSnapshot> {
+    /// Each subflow as a scheduler sees it, with the bytes it may be given now.
+    fn snapshots(&self, hosts: &[Host]) -> Vec<(PathSnapshot, usize)> {
         self.subflows
             .iter()
             .map(|sf| {
                 let socket = hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle);
                 let (srtt, rttvar) = socket.smoothed_rtt().map_or((NO_SAMPLE, NO_SAMPLE / 2), |(s, v)| (s.into(), v.into()));
                 let cwnd = socket.congestion_window();
-                let in_flight = socket.bytes_in_flight();
-                let queued = in_flight + socket.send_queue_unsent();
+                let ssthresh = socket.slow_start_threshold();
+                let queued = socket.bytes_in_flight() + socket.send_queue_unsent();
                 let usable = sf.greeted && socket.may_send();
-                let room = cwnd.saturating_sub(queued);
+                let room = match self.admission {
+                    Admission::Window => cwnd.saturating_sub(queued).min(MSS - DATA_HEADER),
+                    Admission::SendBuffer => send_buffer(cwnd).saturating_sub(queued).min(KERNEL_BURST),
+                };
+                let needed = MSS.min(DATA_HEADER + self.sending.unmapped());
                 let lost = match self.side {
                     Side::Client => &sf.counts.retransmitted_up,
                     Side::Server => &sf.counts.retransmitted_down,
                 };
-                PathSnapshot {
+                let snapshot = PathSnapshot {
                     id: PathId(sf.path),
                     srtt,
                     rttvar,
@@ -213,13 +241,14 @@ impl Endpoint {
                     cwnd: cwnd as u64,
                     bytes_in_flight: queued as u64,
                     pacing_rate: None,
-                    in_slow_start: false,
-                    ssthresh: None,
+                    in_slow_start: ssthresh.is_none_or(|t| cwnd < t),
+                    ssthresh: ssthresh.map(|t| t as u64),
                     lost_packets: lost.load(std::sync::atomic::Ordering::Relaxed),
                     usable,
-                    can_send: usable && room >= MSS.min(DATA_HEADER + self.sending.unmapped()),
+                    can_send: usable && room >= needed.min(MSS - DATA_HEADER),
                     backup: sf.backup,
-                }
+                };
+                (snapshot, room)
             })
             .collect()
     }
@@ -227,7 +256,7 @@ impl Endpoint {
     fn map(&mut self, hosts: &mut [Host], now: Duration) -> bool {
         let mut wrote = false;
         while self.sending.unmapped() > 0 {
-            let paths = self.snapshots(hosts);
+            let (paths, rooms): (Vec<PathSnapshot>, Vec<usize>) = self.snapshots(hosts).into_iter().unzip();
             let streams = [StreamSnapshot {
                 id: STREAM,
                 remaining: self.sending.unmapped() as u64,
@@ -247,13 +276,18 @@ impl Endpoint {
             if chosen.is_empty() {
                 break;
             }
-            let (dsn, bytes) = self.sending.take(MSS - DATA_HEADER);
-            let len = bytes.len() as u64;
-            let frame = Frame::Data { dsn, bytes };
-            for i in chosen {
-                let sf = &self.subflows[i];
-                send_frame(&frame, hosts, sf.host, sf.handle);
-                self.scheduler.on_event(now, &Event::Sent { path: PathId(sf.path), stream: Some(STREAM), bytes: len });
+            // A segment's worth, or the kernel's burst: as much as every chosen subflow may take.
+            let mut budget = chosen.iter().map(|&i| rooms[i]).min().unwrap_or(0).max(1);
+            while budget > 0 && self.sending.unmapped() > 0 {
+                let (dsn, bytes) = self.sending.take((MSS - DATA_HEADER).min(budget));
+                budget = budget.saturating_sub(bytes.len() + DATA_HEADER);
+                let len = bytes.len() as u64;
+                let frame = Frame::Data { dsn, bytes };
+                for &i in &chosen {
+                    let sf = &self.subflows[i];
+                    send_frame(&frame, hosts, sf.host, sf.handle);
+                    self.scheduler.on_event(now, &Event::Sent { path: PathId(sf.path), stream: Some(STREAM), bytes: len });
+                }
             }
             wrote = true;
         }

@@ -1,0 +1,42 @@
+//! The Linux kernel's default MPTCP scheduler (net/mptcp/protocol.c, mptcp_subflow_get_send,
+//! since Linux 6.1): the active subflow whose queued bytes would drain soonest at its pacing rate
+//! ("linger time": queued bytes / pacing rate), a backup only when no other is active. Linux's
+//! pacing rate is the window per smoothed RTT, doubled in slow start and 1.2 times in congestion
+//! avoidance (tcp_update_pacing_rate). The kernel queues on a subflow more than its window can
+//! send at once (in bursts of up to 64 KB, as long as the subflow's send buffer has room), so a
+//! transport that models it offers paths on that rule rather than on window room: `can_send` is
+//! then room in the send buffer (the simulator's MPTCP does, replay/sim/src/mptcp).
+
+use crate::registry::Entry;
+use crate::scheduler::{PathChoice, PathScheduler, Paired, TransportOrder};
+use crate::snapshot::{Context, PathSnapshot};
+
+pub const ENTRY: Entry = Entry {
+    name: "kernel-default",
+    summary: "Linux's default MPTCP scheduler: the subflow whose queue drains soonest at its pacing rate (net/mptcp/protocol.c)",
+    build: |opts| {
+        opts.check_all_read("kernel-default")?;
+        Ok(Box::new(Paired { name: "kernel-default", paths: KernelDefault, streams: TransportOrder }))
+    },
+};
+
+pub struct KernelDefault;
+
+/// Bytes per second, as tcp_update_pacing_rate sets sk_pacing_rate where the controller does not
+/// pace itself.
+fn pacing_rate(p: &PathSnapshot) -> f64 {
+    match p.pacing_rate {
+        Some(r) if r > 0 => r as f64,
+        _ => p.cwnd as f64 / p.srtt.as_secs_f64().max(1e-6) * if p.in_slow_start { 2.0 } else { 1.2 },
+    }
+}
+
+impl PathScheduler for KernelDefault {
+    fn select_path(&mut self, cx: &Context) -> PathChoice {
+        let linger = |p: &PathSnapshot| p.bytes_in_flight as f64 / pacing_rate(p);
+        cx.candidates()
+            .filter(|p| p.can_send)
+            .min_by(|a, b| linger(a).total_cmp(&linger(b)).then(a.id.cmp(&b.id)))
+            .map_or(PathChoice::Wait, |p| PathChoice::One(p.id))
+    }
+}
