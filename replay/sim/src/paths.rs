@@ -5,6 +5,7 @@
 
 use super::datagram::ip_addresses;
 use pagepath_link::core::direction::Direction;
+use pagepath_link::core::log::{describe_queue, LinkLog, LogHeader};
 use pagepath_link::topology::Topology;
 use std::net::IpAddr;
 
@@ -23,10 +24,16 @@ pub struct Delivered {
 }
 
 impl Paths {
-    /// `client_ips[i]` is the client's address on path i.
-    pub fn new(topology: &Topology, client_ips: Vec<IpAddr>) -> Paths {
-        let directions = topology.paths.iter().map(|p| (Direction::new(&p.uplink, 0, None), Direction::new(&p.downlink, 0, None))).collect();
-        Paths { client_ips, directions }
+    /// `client_ips[i]` is the client's address on path i. Where the topology asks for logs
+    /// (`logDir`), each direction writes mm-link's log as the emulator does, in virtual time.
+    pub fn new(topology: &Topology, client_ips: Vec<IpAddr>) -> Result<Paths, String> {
+        let mut directions = Vec::new();
+        for p in &topology.paths {
+            let up = Direction::new(&p.uplink, 0, log(p.uplink_log.as_deref(), &format!("{} uplink", p.name), &p.uplink_text, &p.uplink.queue)?);
+            let down = Direction::new(&p.downlink, 0, log(p.downlink_log.as_deref(), &format!("{} downlink", p.name), &p.downlink_text, &p.downlink.queue)?);
+            directions.push((up, down));
+        }
+        Ok(Paths { client_ips, directions })
     }
 
     /// A packet handed to its path at `now_us`; one with no path (neither end a client address
@@ -66,4 +73,16 @@ impl Paths {
     pub fn delivered(&self) -> Vec<Delivered> {
         self.directions.iter().map(|(up, down)| Delivered { up: up.stats().delivered_bytes, down: down.stats().delivered_bytes }).collect()
     }
+}
+
+/// mm-link's log of one direction, into `file` (its header's init timestamp 0: virtual time).
+fn log(file: Option<&std::path::Path>, name: &str, capacity: &str, queue: &pagepath_link::core::config::QueueConfig) -> Result<Option<LinkLog>, String> {
+    let Some(file) = file else { return Ok(None) };
+    if let Some(parent) = file.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    }
+    let f = std::fs::File::create(file).map_err(|e| format!("log file {}: {e}", file.display()))?;
+    let path = file.display().to_string();
+    let header = LogHeader { link_name: name, capacity, log_path: &path, command_line: "pagepath-sim", queue: &describe_queue(queue), init_timestamp_ms: 0 };
+    Ok(Some(LinkLog::new(Box::new(std::io::BufWriter::new(f)), &header)))
 }

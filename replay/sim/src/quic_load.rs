@@ -48,7 +48,7 @@ pub fn load(setup: &Setup, kept: &mut Kept, wall: Instant) -> Result<Loaded, Str
     let config = driver::transport_config(&names, &setup.browser);
     let started = config.started;
     let client = QuicClient::new(config, tx, locals, Rc::new(outbox.clone()))?;
-    let mut world = World::new(clock, Paths::new(&setup.topology, setup.path_ips.clone()), client, servers, outbox);
+    let mut world = World::new(clock, Paths::new(&setup.topology, setup.path_ips.clone())?, client, servers, outbox);
     let ready = wall.elapsed();
     // The servers' logs and the report share their time 0, as a real replay's share the wall clock.
     let report = driver::run_on(&setup.graph, &names, &setup.browser, &mut world, &rx, (started, replay.service.start_wall()));

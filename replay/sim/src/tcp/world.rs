@@ -59,7 +59,7 @@ impl TcpWorld {
             let lowat = pagepath_server::io::sockets::NOTSENT_LOWAT as usize;
             let mptcp = mptcp.map(|choice| Mptcp::new(choice, lowat)).transpose()?;
             let backups = topology.paths.iter().map(|p| p.backup).collect();
-            Net::new(Paths::new(topology, path_ips), client_ips, profile, topology.seed, mptcp, backups)
+            Net::new(Paths::new(topology, path_ips)?, client_ips, profile, topology.seed, mptcp, backups)
         };
         runtime.spawn(net.clone().run());
         let (stop_servers, stop) = watch::channel(false);
