@@ -26,10 +26,18 @@ struct Transfer {
 /// Fetches one `size`-byte body over HTTP/2 from the paths `each`, over MPTCP with `scheduler`
 /// (None: plain TCP on the first path).
 fn transfer(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler: Option<&str>) -> Transfer {
+    transfer_logged(name, size, each, scheduler, |_| {})
+}
+
+/// `transfer`, with `look` shown the run's folder before it is removed.
+fn transfer_logged(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler: Option<&str>, look: impl FnOnce(&std::path::Path)) -> Transfer {
     let dir: PathBuf = std::env::temp_dir().join(format!("pagepath-sim-mptcp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     write_recording(&dir.join("rec"), &[size]);
-    let topology = paths(&dir, each, 1);
+    let mut topology = paths(&dir, each, 1);
+    for p in &mut topology.paths {
+        p.downlink_log = Some(dir.join("logs").join(format!("{}.downlink.log", p.name)));
+    }
     let ips: Vec<IpAddr> = (0..each.len()).map(|i| format!("10.10.{i}.2").parse().unwrap()).collect();
     let choice = scheduler.map(|s| SchedulerChoice { name: s.into(), options: Vec::new() });
     let mut world = TcpWorld::new(&topology, ips.clone(), TcpProfile::linux(Congestion::Cubic), choice).unwrap();
@@ -45,6 +53,8 @@ fn transfer(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler: Optio
     let records = net.finish();
     assert_eq!(records.len(), 1, "HTTP/2 uses one connection: {records:?}");
     let down = world.net.lock().paths.delivered().iter().map(|d| d.down).collect();
+    drop(world);
+    look(&dir);
     let _ = std::fs::remove_dir_all(&dir);
     Transfer { done_ms, down, transport: records[0].transport.clone() }
 }
@@ -69,6 +79,20 @@ fn two_equal_paths_carry_half_each_and_finish_a_bulk_transfer_in_about_half_the_
     assert!(total as f64 <= tcp.down[0] as f64 * 1.03, "MPTCP's framing costs {total} wire bytes against TCP's {}", tcp.down[0]);
     let ratio = mp.done_ms / tcp.done_ms;
     assert!((0.5..0.62).contains(&ratio), "two equal paths took {:.0} ms against one path's {:.0} ms ({ratio:.2})", mp.done_ms, tcp.done_ms);
+}
+
+#[test]
+fn each_path_writes_mm_links_log_in_virtual_time_where_the_topology_asks() {
+    let mut delivered = Vec::new();
+    let t = transfer_logged("logged", 500_000, &[(10.0, 40.0, false), (10.0, 40.0, false)], Some("default"), |dir| {
+        for p in ["p0", "p1"] {
+            let text = std::fs::read_to_string(dir.join("logs").join(format!("{p}.downlink.log"))).unwrap();
+            assert!(text.starts_with("# mahimahi mm-link (p"), "{text:.200}");
+            // Departures ("ms - bytes delay"): what the path delivered, in wire bytes.
+            delivered.push(text.lines().filter_map(|l| l.split_whitespace().collect::<Vec<_>>().get(1..3).filter(|w| w[0] == "-").map(|w| w[1].parse::<u64>().unwrap())).sum::<u64>());
+        }
+    });
+    assert_eq!(delivered, t.down, "the logs count what each path delivered");
 }
 
 #[test]

@@ -43,7 +43,7 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     let started = config.started;
     let local: SocketAddr = "10.10.0.2:40000".parse().unwrap();
     let client = QuicClient::new(config, tx, vec![local], Rc::new(outbox.clone())).unwrap();
-    let mut world = World::new(clock, Paths::new(&topology, vec!["10.10.0.2".parse().unwrap()]), client, servers, outbox);
+    let mut world = World::new(clock, Paths::new(&topology, vec!["10.10.0.2".parse().unwrap()]).unwrap(), client, servers, outbox);
     let mut net = &mut world;
     let done_ms = fetch_all(&mut net, &rx, started, sizes);
     net.finish();

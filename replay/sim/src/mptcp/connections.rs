@@ -7,7 +7,6 @@ use super::frame::{Decoder, Frame};
 use crate::tcp::host::Host;
 use pagepath_multipath::{Options, Scheduler};
 
-use smoltcp::socket::tcp;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
 use std::task::Waker;
@@ -109,7 +108,7 @@ impl Mptcp {
         let mut i = 0;
         while i < self.greeting.len() {
             let g = &mut self.greeting[i];
-            let socket = hosts[g.subflow.host].sockets_mut().get_mut::<tcp::Socket>(g.subflow.handle);
+            let socket = hosts[g.subflow.host].socket_mut(g.subflow.handle);
             while matches!(
                 socket.recv(|b| {
                     g.decoder.push(b);
@@ -141,12 +140,12 @@ impl Mptcp {
                 }
                 // Not a subflow of a connection this run knows, or closed before it said: reset, as
                 // a kernel answers an MP_JOIN with an unknown token.
-                _ => hosts[subflow.host].sockets_mut().get_mut::<tcp::Socket>(subflow.handle).abort(),
+                _ => hosts[subflow.host].socket_mut(subflow.handle).abort(),
             }
         }
     }
 }
 
 fn established(hosts: &[Host], sf: &Subflow) -> bool {
-    hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle).may_send()
+    hosts[sf.host].socket(sf.handle).may_send()
 }

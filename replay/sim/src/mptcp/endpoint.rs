@@ -13,8 +13,7 @@ use super::sending::Sending;
 use crate::tcp::counts::ConnectionCounts;
 use crate::tcp::host::{Host, MTU};
 use pagepath_multipath::{Context, Event, PathChoice, PathId, PathSnapshot, Scheduler, StreamId, StreamSnapshot};
-use smoltcp::iface::SocketHandle;
-use smoltcp::socket::tcp;
+use crate::tcp::host::SockId;
 use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
@@ -47,7 +46,7 @@ fn send_buffer(cwnd: usize) -> usize {
 
 pub struct Subflow {
     pub host: usize,
-    pub handle: SocketHandle,
+    pub handle: SockId,
     /// The topology's path it runs on.
     pub path: usize,
     pub backup: bool,
@@ -58,7 +57,7 @@ pub struct Subflow {
 }
 
 impl Subflow {
-    pub fn new(host: usize, handle: SocketHandle, path: usize, backup: bool, counts: Arc<ConnectionCounts>) -> Subflow {
+    pub fn new(host: usize, handle: SockId, path: usize, backup: bool, counts: Arc<ConnectionCounts>) -> Subflow {
         Subflow { host, handle, path, backup, counts, decoder: Decoder::default(), greeted: false }
     }
 
@@ -180,14 +179,14 @@ impl Endpoint {
     fn tend_subflow(&mut self, i: usize, hosts: &mut [Host]) -> bool {
         let (host, handle) = (self.subflows[i].host, self.subflows[i].handle);
         let mut wrote = false;
-        if self.side == Side::Client && !self.subflows[i].greeted && hosts[host].sockets().get::<tcp::Socket>(handle).may_send() {
+        if self.side == Side::Client && !self.subflows[i].greeted && hosts[host].socket(handle).may_send() {
             let hello = if i == 0 { Frame::Capable(self.token) } else { Frame::Join(self.token) };
             wrote = send_frame(&hello, hosts, host, handle);
             self.subflows[i].greeted = true;
         }
         let sf = &mut self.subflows[i];
-        if hosts[host].sockets().get::<tcp::Socket>(handle).can_recv() {
-            let socket = hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
+        if hosts[host].socket(handle).can_recv() {
+            let socket = hosts[host].socket_mut(handle);
             // The ring buffer gives its bytes in at most two slices.
             while matches!(
             socket.recv(|b| {
@@ -218,7 +217,7 @@ impl Endpoint {
         self.subflows
             .iter()
             .map(|sf| {
-                let socket = hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle);
+                let socket = hosts[sf.host].socket(sf.handle);
                 let (srtt, rttvar) = socket.smoothed_rtt().map_or((NO_SAMPLE, NO_SAMPLE / 2), |(s, v)| (s.into(), v.into()));
                 let cwnd = socket.congestion_window();
                 let ssthresh = socket.slow_start_threshold();
@@ -296,13 +295,13 @@ impl Endpoint {
 
     /// The DATA_FIN on the first subflow that can carry it, then every subflow's FIN.
     fn send_fin(&mut self, hosts: &mut [Host]) -> bool {
-        let Some(sf) = self.subflows.iter().find(|sf| sf.greeted && hosts[sf.host].sockets().get::<tcp::Socket>(sf.handle).may_send()) else {
+        let Some(sf) = self.subflows.iter().find(|sf| sf.greeted && hosts[sf.host].socket(sf.handle).may_send()) else {
             return false;
         };
         let Some(dsn) = self.sending.fin_due() else { return false };
         send_frame(&Frame::DataFin { dsn }, hosts, sf.host, sf.handle);
         for sf in &self.subflows {
-            hosts[sf.host].sockets_mut().get_mut::<tcp::Socket>(sf.handle).close();
+            hosts[sf.host].socket_mut(sf.handle).close();
         }
         true
     }
@@ -314,9 +313,9 @@ impl Endpoint {
 }
 
 /// A frame into a subflow's send buffer, whole (the buffer is far larger than a window).
-fn send_frame(frame: &Frame, hosts: &mut [Host], host: usize, handle: SocketHandle) -> bool {
+fn send_frame(frame: &Frame, hosts: &mut [Host], host: usize, handle: SockId) -> bool {
     let mut bytes = Vec::with_capacity(MSS);
     frame.encode(&mut bytes);
-    let socket = hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
+    let socket = hosts[host].socket_mut(handle);
     matches!(socket.send_slice(&bytes), Ok(n) if n == bytes.len())
 }

@@ -12,7 +12,7 @@ use crate::mptcp::connections::Mptcp;
 use crate::mptcp::endpoint::Subflow;
 use crate::mptcp::stream::MptcpStream;
 use crate::paths::Paths;
-use smoltcp::iface::SocketHandle;
+use super::host::SockId;
 use smoltcp::socket::tcp::{self, State};
 use smoltcp::time::Instant as SmolInstant;
 use smoltcp::wire::{IpAddress, IpEndpoint};
@@ -42,7 +42,7 @@ pub struct Fabric {
     /// Writers waiting for their socket's unsent bytes to fall below their TCP_NOTSENT_LOWAT:
     /// (host, socket, low water mark, waker). smoltcp wakes writers only when ACKs free buffer
     /// space, but a kernel's socket turns writable as soon as it has sent enough.
-    writers: Vec<(usize, SocketHandle, usize, Waker)>,
+    writers: Vec<(usize, SockId, usize, Waker)>,
     /// Rounds run, for the simulation's own report.
     pub rounds: u64,
     /// Where a SYN came and the handshake is not over: the listeners to tend after each round.
@@ -57,9 +57,9 @@ pub struct Fabric {
 
 struct Listener {
     host: usize,
-    listening: Vec<SocketHandle>,
-    half_open: Vec<SocketHandle>,
-    ready: VecDeque<SocketHandle>,
+    listening: Vec<SockId>,
+    half_open: Vec<SockId>,
+    ready: VecDeque<SockId>,
     waker: Option<Waker>,
 }
 
@@ -161,7 +161,7 @@ impl Net {
         })
         .await;
         let mut f = self.lock();
-        let peer = f.hosts[host].sockets().get::<tcp::Socket>(handle).remote_endpoint().map(socket_addr).unwrap_or(at);
+        let peer = f.hosts[host].socket(handle).remote_endpoint().map(socket_addr).unwrap_or(at);
         let counts = f.ledger.open(peer, at);
         drop(f);
         // The replay servers set TCP_NOTSENT_LOWAT, which keeps their schedulers' order on the wire.
@@ -202,17 +202,17 @@ impl Net {
             let f = self.lock();
             let e = &f.mptcp.as_ref().expect("accepted above").endpoints[id];
             let first = &e.subflows[0];
-            f.hosts[first.host].sockets().get::<tcp::Socket>(first.handle).remote_endpoint().map(socket_addr).unwrap_or(at)
+            f.hosts[first.host].socket(first.handle).remote_endpoint().map(socket_addr).unwrap_or(at)
         };
         (MptcpStream::new(self.clone(), id), peer)
     }
 
     /// Waits for a connection's handshake; Err when it is refused.
-    async fn established(&self, host: usize, handle: SocketHandle) -> Result<(), String> {
+    async fn established(&self, host: usize, handle: SockId) -> Result<(), String> {
         self.kick();
         poll_fn(|cx| {
             let mut f = self.lock();
-            let socket = f.hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
+            let socket = f.hosts[host].socket_mut(handle);
             match socket.state() {
                 State::SynSent | State::SynReceived => {
                     socket.register_send_waker(cx.waker());
@@ -250,8 +250,8 @@ impl Fabric {
     }
 
     /// The remote end of host `host`'s socket.
-    pub fn peer_of(&self, host: usize, handle: SocketHandle) -> Option<SocketAddr> {
-        self.hosts[host].sockets().get::<tcp::Socket>(handle).remote_endpoint().map(socket_addr)
+    pub fn peer_of(&self, host: usize, handle: SockId) -> Option<SocketAddr> {
+        self.hosts[host].socket(handle).remote_endpoint().map(socket_addr)
     }
 
     /// The path a client address is on.
@@ -260,7 +260,7 @@ impl Fabric {
     }
 
     /// A socket of the client's `from` connecting to `to`, from the next ephemeral port.
-    fn open_subflow(&mut self, from: IpAddr, to: SocketAddr) -> Result<(usize, SocketHandle, Arc<ConnectionCounts>), String> {
+    fn open_subflow(&mut self, from: IpAddr, to: SocketAddr) -> Result<(usize, SockId, Arc<ConnectionCounts>), String> {
         let host = self.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
         let port = self.next_port;
         self.next_port = self.next_port.checked_add(1).ok_or("the simulated client ran out of ports")?;
@@ -268,7 +268,7 @@ impl Fabric {
         let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
         let h = &mut self.hosts[host];
         socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
-        let handle = h.sockets_mut().add(socket);
+        let handle = h.add(socket, Some((port, remote)));
         let counts = self.ledger.open(SocketAddr::new(from, port), to);
         Ok((host, handle, counts))
     }
@@ -310,18 +310,18 @@ impl Fabric {
                 }
                 if let Some(h) = self.host_of(s.dst.ip()) {
                     if s.opens {
-                        self.listen_for(s.dst);
+                        self.listen_for(s.dst, s.src);
                     }
-                    self.hosts[h].wire.arrived.push_back(packet);
-                    sent |= self.poll(h, now, now_us);
+                    let to = smol_ip(s.src.ip()).ok().and_then(|ip| self.hosts[h].route(s.dst.port(), IpEndpoint::new(ip, s.src.port())));
+                    let packets = self.hosts[h].deliver(packet, to, now);
+                    sent |= self.send(packets, now_us);
                 }
             }
             // A host with nothing due (no segment to send, no window to update, no timer) would
             // only be walked through: smoltcp's poll_at says when one is.
             for h in 0..self.hosts.len() {
-                if self.hosts[h].poll_at(now).is_some_and(|t| t <= now) {
-                    sent |= self.poll(h, now, now_us);
-                }
+                let packets = self.hosts[h].poll_due(now);
+                sent |= self.send(packets, now_us);
             }
             self.tend_listeners();
             sent |= self.pump_mptcp(now_us);
@@ -332,9 +332,8 @@ impl Fabric {
         }
     }
 
-    /// Runs host `h`'s stack and puts what it sent on the paths; true if it sent anything.
-    fn poll(&mut self, h: usize, now: SmolInstant, now_us: u64) -> bool {
-        let packets = self.hosts[h].poll(now);
+    /// Puts what a host sent on the paths; true if it sent anything.
+    fn send(&mut self, packets: Vec<Vec<u8>>, now_us: u64) -> bool {
         let sent = !packets.is_empty();
         for packet in packets {
             if let Some(s) = segment(&packet) {
@@ -347,14 +346,14 @@ impl Fabric {
     }
 
     /// Wakes `waker` once host `host`'s socket has fewer than `lowat` bytes unsent.
-    pub fn wait_writable(&mut self, host: usize, handle: SocketHandle, lowat: usize, waker: &Waker) {
+    pub fn wait_writable(&mut self, host: usize, handle: SockId, lowat: usize, waker: &Waker) {
         self.writers.push((host, handle, lowat, waker.clone()));
     }
 
     fn wake_writers(&mut self) {
         let hosts = &mut self.hosts;
         self.writers.retain(|(h, handle, lowat, waker)| {
-            let unsent = hosts[*h].sockets().get::<tcp::Socket>(*handle).send_queue_unsent();
+            let unsent = hosts[*h].socket(*handle).send_queue_unsent();
             if unsent < *lowat {
                 waker.wake_by_ref();
             }
@@ -378,19 +377,21 @@ impl Fabric {
     /// A socket listening at `at` for an arriving SYN, if anything listens there, as a kernel's
     /// backlog takes every SYN: made when the SYN comes, since a socket's buffers cost
     /// milliseconds to allocate and a load opens few connections.
-    fn listen_for(&mut self, at: SocketAddr) {
+    fn listen_for(&mut self, at: SocketAddr, from: SocketAddr) {
         let Some(l) = self.listeners.get_mut(&at) else { return };
+        let Ok(remote) = smol_ip(from.ip()).map(|ip| IpEndpoint::new(ip, from.port())) else { return };
+        let host = &mut self.hosts[l.host];
+        // A SYN sent again goes to the socket the first one opened.
+        if host.route(at.port(), remote).is_some() {
+            return;
+        }
         if !self.tending.contains(&at) {
             self.tending.push(at);
-        }
-        let sockets = self.hosts[l.host].sockets_mut();
-        if l.listening.iter().any(|h| sockets.get::<tcp::Socket>(*h).state() == State::Listen) {
-            return;
         }
         let mut socket = new_socket(&self.profile, &mut self.buffers);
         let ip = smol_ip(at.ip()).expect("listen() took only IPv4 addresses");
         if socket.listen(IpEndpoint::new(ip, at.port())).is_ok() {
-            l.listening.push(sockets.add(socket));
+            l.listening.push(host.add(socket, Some((at.port(), remote))));
         }
     }
 
@@ -405,8 +406,7 @@ impl Fabric {
             let Fabric { hosts, listeners, mptcp, ledger, client_ips, backups, tending, .. } = self;
             let l = listeners.get_mut(&at).expect("only listeners are tended");
             let Listener { host, listening, half_open, ready, waker } = l;
-            let sockets = hosts[*host].sockets();
-            let state = |h: &SocketHandle| sockets.get::<tcp::Socket>(*h).state();
+            let state = |h: &SockId| hosts[*host].socket(*h).state();
             listening.retain(|h| {
                 let still = state(h) == State::Listen;
                 if !still {
@@ -426,13 +426,10 @@ impl Fabric {
                     false
                 }
             });
-            if !gone.is_empty() {
-                let sockets = hosts[*host].sockets_mut();
-                gone.into_iter().for_each(|h| drop(sockets.remove(h)));
-            }
+            gone.into_iter().for_each(|h| hosts[*host].remove(h));
             if let Some(m) = mptcp.as_mut() {
                 for h in ready.drain(..) {
-                    let Some(peer) = hosts[*host].sockets().get::<tcp::Socket>(h).remote_endpoint().map(socket_addr) else { continue };
+                    let Some(peer) = hosts[*host].socket(h).remote_endpoint().map(socket_addr) else { continue };
                     let path = client_ips.iter().position(|c| IpAddr::V4(*c) == peer.ip()).unwrap_or(0);
                     let counts = ledger.open(peer, at);
                     let backup = backups.get(path).copied().unwrap_or(false);

@@ -1,24 +1,41 @@
 //! One simulated host: a smoltcp interface with the host's address, its sockets, and the queue
 //! of packets the paths delivered to it and it sent.
 
-use smoltcp::iface::{Config, Interface, SocketSet};
+use rustc_hash::FxHashMap;
+use smoltcp::iface::{Config, Interface, SocketHandle, SocketSet};
+use smoltcp::socket::tcp;
 use smoltcp::phy::{self, Device, DeviceCapabilities, Medium};
 use smoltcp::time::Instant;
-use smoltcp::wire::{HardwareAddress, IpAddress, IpCidr};
+use smoltcp::wire::{HardwareAddress, IpAddress, IpCidr, IpEndpoint};
 use std::collections::VecDeque;
 use std::net::Ipv4Addr;
 
 /// The paths' MTU: the emulator's links carry 1500-byte IP packets.
 pub const MTU: usize = 1500;
 
+/// A socket of a host: its slot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SockId(usize);
+
+/// Each socket in a set of its own, so that a packet or a timer runs only its own socket's code:
+/// smoltcp's poll walks every socket of the set it is given, which on a client of a hundred
+/// HTTP/1.1 connections cost a hundred sockets' work per packet.
+struct Slot {
+    sockets: SocketSet<'static>,
+    handle: Option<SocketHandle>,
+    /// When its socket next wants polling, as of its last poll, unless it changed since.
+    due: Option<Instant>,
+    changed: bool,
+}
+
 pub struct Host {
     pub ip: Ipv4Addr,
     pub iface: Interface,
-    sockets: SocketSet<'static>,
+    /// Slot 0 holds no socket: packets for no socket go there, and smoltcp answers them.
+    slots: Vec<Slot>,
+    /// The socket of each (local port, remote endpoint).
+    by_ends: FxHashMap<(u16, IpEndpoint), SockId>,
     pub wire: Wire,
-    /// When the stack next wants polling, as of its last poll, unless a socket changed since.
-    due: Option<Instant>,
-    changed: bool,
 }
 
 impl Host {
@@ -31,35 +48,88 @@ impl Host {
         iface.update_ip_addrs(|addrs| {
             addrs.push(IpCidr::new(IpAddress::Ipv4(ip), 0)).expect("one address per host");
         });
-        Host { ip, iface, sockets: SocketSet::new(Vec::new()), wire, due: None, changed: false }
+        let stray = Slot { sockets: SocketSet::new(Vec::new()), handle: None, due: None, changed: false };
+        Host { ip, iface, slots: vec![stray], by_ends: FxHashMap::default(), wire }
     }
 
-    pub fn sockets(&self) -> &SocketSet<'static> {
-        &self.sockets
+    /// A socket, in a slot of its own; `ends` (local port, remote) when they are known, for
+    /// `route` to find it.
+    pub fn add(&mut self, socket: tcp::Socket<'static>, ends: Option<(u16, IpEndpoint)>) -> SockId {
+        let mut sockets = SocketSet::new(Vec::with_capacity(1));
+        let handle = sockets.add(socket);
+        self.slots.push(Slot { sockets, handle: Some(handle), due: None, changed: true });
+        let id = SockId(self.slots.len() - 1);
+        if let Some(e) = ends {
+            self.by_ends.insert(e, id);
+        }
+        id
     }
 
-    /// The sockets, to change: an application's read or write, a new or removed socket.
-    pub fn sockets_mut(&mut self) -> &mut SocketSet<'static> {
-        self.changed = true;
-        &mut self.sockets
+    /// Drops a socket; its slot stays, empty.
+    pub fn remove(&mut self, id: SockId) {
+        let slot = &mut self.slots[id.0];
+        if let Some(h) = slot.handle.take() {
+            slot.sockets.remove(h);
+        }
+        self.by_ends.retain(|_, s| *s != id);
     }
 
-    /// Takes in what arrived, runs the stack's timers and sends; returns the packets sent.
-    pub fn poll(&mut self, now: Instant) -> Vec<Vec<u8>> {
-        self.iface.poll(now, &mut self.wire, &mut self.sockets);
-        self.due = self.iface.poll_at(now, &self.sockets);
-        self.changed = false;
+    pub fn socket(&self, id: SockId) -> &tcp::Socket<'static> {
+        let slot = &self.slots[id.0];
+        slot.sockets.get::<tcp::Socket>(slot.handle.expect("a removed socket is not used"))
+    }
+
+    /// The socket, to change: an application's read or write, a close.
+    pub fn socket_mut(&mut self, id: SockId) -> &mut tcp::Socket<'static> {
+        let slot = &mut self.slots[id.0];
+        slot.changed = true;
+        slot.sockets.get_mut::<tcp::Socket>(slot.handle.expect("a removed socket is not used"))
+    }
+
+    /// The socket a segment from `remote` to `local_port` belongs to, if any.
+    pub fn route(&self, local_port: u16, remote: IpEndpoint) -> Option<SockId> {
+        self.by_ends.get(&(local_port, remote)).copied()
+    }
+
+    /// Takes in `packet` on the socket it belongs to (`to`, or none), runs that socket and sends;
+    /// returns the packets sent.
+    pub fn deliver(&mut self, packet: Vec<u8>, to: Option<SockId>, now: Instant) -> Vec<Vec<u8>> {
+        self.wire.arrived.push_back(packet);
+        self.poll_slot(to.map_or(0, |s| s.0), now);
         std::mem::take(&mut self.wire.sent)
     }
 
-    /// When the stack next wants polling. smoltcp finds it by asking every socket, which costs as
-    /// much as a poll: it is kept from the last poll until a socket changes.
-    pub fn poll_at(&mut self, now: Instant) -> Option<Instant> {
-        if self.changed {
-            self.due = self.iface.poll_at(now, &self.sockets);
-            self.changed = false;
+    /// Runs the sockets whose timers or output are due; returns the packets sent.
+    pub fn poll_due(&mut self, now: Instant) -> Vec<Vec<u8>> {
+        for i in 1..self.slots.len() {
+            if self.slot_due(i, now).is_some_and(|t| t <= now) {
+                self.poll_slot(i, now);
+            }
         }
-        self.due
+        std::mem::take(&mut self.wire.sent)
+    }
+
+    fn poll_slot(&mut self, i: usize, now: Instant) {
+        let slot = &mut self.slots[i];
+        self.iface.poll(now, &mut self.wire, &mut slot.sockets);
+        slot.due = self.iface.poll_at(now, &slot.sockets);
+        slot.changed = false;
+    }
+
+    /// When slot `i`'s socket next wants polling: smoltcp finds it by asking the socket, which
+    /// costs as much as a poll, so it is kept from the last poll until the socket changes.
+    fn slot_due(&mut self, i: usize, now: Instant) -> Option<Instant> {
+        let slot = &mut self.slots[i];
+        if slot.changed {
+            slot.due = self.iface.poll_at(now, &slot.sockets);
+            slot.changed = false;
+        }
+        slot.due
+    }
+
+    /// When any of its sockets next wants polling.
+    pub fn poll_at(&mut self, now: Instant) -> Option<Instant> {
+        (1..self.slots.len()).filter_map(|i| self.slot_due(i, now)).min()
     }
 }
 

@@ -3,7 +3,7 @@
 //! wakes the fabric's task, whose stacks answer at that same virtual instant.
 
 use super::fabric::Net;
-use smoltcp::iface::SocketHandle;
+use super::host::SockId;
 use smoltcp::socket::tcp;
 use std::io;
 use std::pin::Pin;
@@ -13,20 +13,20 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 pub struct SimStream {
     net: Net,
     host: usize,
-    handle: SocketHandle,
+    handle: SockId,
     /// Writes wait while this many bytes are still unsent (TCP_NOTSENT_LOWAT); None: only a full
     /// buffer makes them wait.
     lowat: Option<usize>,
 }
 
 impl SimStream {
-    pub fn new(net: Net, host: usize, handle: SocketHandle, lowat: Option<usize>) -> SimStream {
+    pub fn new(net: Net, host: usize, handle: SockId, lowat: Option<usize>) -> SimStream {
         SimStream { net, host, handle, lowat }
     }
 
     fn with<R>(&self, f: impl FnOnce(&mut tcp::Socket<'static>) -> R) -> R {
         let mut fabric = self.net.lock();
-        f(fabric.hosts[self.host].sockets_mut().get_mut::<tcp::Socket>(self.handle))
+        f(fabric.hosts[self.host].socket_mut(self.handle))
     }
 }
 
@@ -59,7 +59,7 @@ impl AsyncWrite for SimStream {
         let (host, handle) = (self.host, self.handle);
         let wrote = {
             let mut fabric = self.net.lock();
-            let socket = fabric.hosts[host].sockets_mut().get_mut::<tcp::Socket>(handle);
+            let socket = fabric.hosts[host].socket_mut(handle);
             if !socket.may_send() {
                 Poll::Ready(Err(io::Error::from(io::ErrorKind::BrokenPipe)))
             } else if let Some(l) = lowat.filter(|l| socket.send_queue_unsent() >= *l) {
