@@ -19,6 +19,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::redundant::ENTRY,
     schedulers::ecf::ENTRY,
     schedulers::blest::ENTRY,
+    schedulers::srpt::ENTRY,
     schedulers::srpt_ecf::ENTRY,
     schedulers::sa_ecf::ENTRY,
     schedulers::sa_ecf_ported::ENTRY,

@@ -6,6 +6,7 @@ use crate::mptcp::connections::SchedulerChoice;
 
 pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
+       pagepath-sim --messages < INPUT.json   (messages alone over idealised paths, below)
 
 Loads a graph's page with the emulated browser from the replay servers over the topology's
 simulated paths, in virtual time: the same browser model, servers, HTTP/1.x, HTTP/2 and HTTP/3

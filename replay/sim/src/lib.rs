@@ -7,6 +7,7 @@
 pub mod cli;
 pub mod datagram;
 pub mod kept;
+pub mod messages;
 pub mod mptcp;
 pub mod paths;
 pub mod quic_load;

@@ -1,14 +1,14 @@
 //! pagepath-sim: a replay in virtual time. See cli::HELP.
 
 use pagepath_sim::kept::Kept;
-use pagepath_sim::{cli, simulation};
+use pagepath_sim::{cli, messages, simulation};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
 /// Allocations from this size on get pages of their own from the kernel, returned when freed.
-/// A simulated TCP socket's two 4 MB buffers would otherwise be memory freed by an earlier load,
-/// which calloc must clear byte by byte: half of a warm batch's time. Fresh pages are zero already
-/// and only those a connection's data passes through are ever touched.
+/// A simulated TCP socket's two 4 MB buffers, when the pool (tcp/buffers.rs) has none to lend,
+/// would otherwise be memory freed earlier, which calloc must clear byte by byte. Fresh pages are
+/// zero already and only those a connection's data passes through are ever touched.
 const OWN_PAGES_FROM: i32 = 1 << 20;
 
 fn main() -> ExitCode {
@@ -18,10 +18,13 @@ fn main() -> ExitCode {
     if items == ["--batch"] {
         return batch();
     }
+    if items == ["--messages"] {
+        return messages();
+    }
     let args = match cli::parse(&items) {
         Ok(Some(args)) => args,
         Ok(None) => {
-            print!("{}", cli::HELP);
+            print!("{}\n{}", cli::HELP, messages::HELP);
             return ExitCode::SUCCESS;
         }
         Err(e) => {
@@ -66,4 +69,23 @@ fn batch() -> ExitCode {
         }
     }
     ExitCode::SUCCESS
+}
+
+/// Messages alone over idealised paths (messages.rs): JSON in on stdin, JSON out.
+fn messages() -> ExitCode {
+    let mut input = String::new();
+    if let Err(e) = std::io::Read::read_to_string(&mut std::io::stdin(), &mut input) {
+        eprintln!("pagepath-sim --messages: cannot read stdin: {e}");
+        return ExitCode::from(2);
+    }
+    match messages::messages(&input) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("pagepath-sim --messages: {e}\n{}", messages::HELP);
+            ExitCode::from(2)
+        }
+    }
 }

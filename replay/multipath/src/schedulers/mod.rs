@@ -6,6 +6,7 @@ pub mod redundant;
 pub mod ecf;
 pub mod blest;
 pub mod ecf_paths;
+pub mod srpt;
 pub mod srpt_ecf;
 pub mod stream_rounds;
 pub mod sa_ecf;
