@@ -22,6 +22,8 @@ export interface ReproductionRun {
   /** Plans and results (runs files, logs): large, not committed. */
   work: string;
   workers: number;
+  /** Only the experiments of these names; all three when absent. */
+  only?: string[];
 }
 
 /**
@@ -39,7 +41,9 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
   const plansDir = join(resolve(r.work), "plans");
   mkdirSync(plansDir, { recursive: true });
   const sites = names.map((name) => ({ name, graph: relative(plansDir, join(graphs, `${name}.json`)) }));
-  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes, tcpProfile: r.tcpProfile });
+  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes, tcpProfile: r.tcpProfile }).filter(
+    (e) => !r.only || r.only.includes(e.plan.name),
+  );
   const prepared = experiments.map((experiment) => {
     const file = join(plansDir, `${experiment.plan.name}.plan.json`);
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");

@@ -6,6 +6,14 @@ import { analyzeExperiment, readExperiment, runsCsv } from "@pagepath/results";
 import { DEFAULT_GRID, THESIS_GRID } from "../reproduction/plans.js";
 import { writeReport } from "../reproduction/report.js";
 import { runReproduction } from "../reproduction/run.js";
+import { corpusSites } from "../corpus-sites.js";
+import { messagesAlone, pickPage } from "../reproduction/srpt-ecf-messages.js";
+import { loadCompletions, runSrptEcfLoads, SRPT_ECF } from "../reproduction/srpt-ecf-loads.js";
+import { settingResult, writeSrptEcfReport } from "../reproduction/srpt-ecf-report.js";
+
+/** The experiments by name: the thesis's three (the default) and seed 000's SRPT-ECF. */
+const THESIS = ["h1-vs-h2", "mptcp-equal-paths", "mptcp-rtt-mismatch"];
+const EXPERIMENTS = [...THESIS, SRPT_ECF];
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { DEFAULT_DATA } from "./corpus-build.js";
 import { schedulerOption, transportKnobOptions } from "./replay-options.js";
@@ -14,7 +22,7 @@ export const reproduceVerb: Verb = {
   name: "reproduce",
   summary: "run reduced versions of three thesis experiments over the corpus and write a report beside the thesis's findings",
   usage: `
-usage: pagepath reproduce [--client emulated|simulated] [--data DIR] [--sites A,B,...] [--runs N]
+usage: pagepath reproduce [--only NAME,...] [--client emulated|simulated] [--data DIR] [--sites A,B,...] [--runs N]
                           [--grid default|thesis] [--rates MBIT,...] [--rtts MS,...]
                           [--scheduler NAME] [--congestion NAME] [--tcp-profile linux|thesis] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
 
@@ -25,6 +33,11 @@ two equal paths against single-path TCP (Fig 6.4); and MPTCP with the second pat
 and each of the thesis's findings checked against pagepath's, with the likely reason where they
 differ. Runs are resumable (WORK/results/<experiment>/); running it again only writes the report.
 Needs root, but for the simulated client.
+  --only LIST     these experiments (default: the thesis's three): ${EXPERIMENTS.join(", ")};
+                  srpt-ecf is seed 000 §4.7 (Figs 4.11-4.12): the responses of the corpus origin
+                  with the most images over two paths of 1050 kbit/s 67 ms and 750 kbit/s 151 ms,
+                  SRPT-ECF against SA-ECF, FCFS and SRPT with lowest-RTT, as messages alone and as
+                  a page load over multipath QUIC (report in OUT/srpt-ecf/)
   --client NAME   emulated (default): the emulated browser in real time over the kernel's TCP
                   and MPTCP; simulated: the same browser and servers in virtual time over
                   smoltcp's TCP and MPTCP over it (docs/simulator.md), without root, on every CPU
@@ -50,6 +63,7 @@ Needs root, but for the simulated client.
 `,
   paths: { options: ["data", "work", "out"] },
   options: {
+    only: { type: "string" },
     client: { type: "string", default: "emulated" },
     grid: { type: "string", default: "default" },
     data: { type: "string", default: DEFAULT_DATA },
@@ -91,19 +105,33 @@ Needs root, but for the simulated client.
     const tcpProfile = values["tcp-profile"] === undefined ? undefined : String(values["tcp-profile"]);
     if (tcpProfile !== undefined && tcpProfile !== "linux" && tcpProfile !== "thesis") throw new UsageError(`--tcp-profile "${tcpProfile}": expected linux or thesis`);
     if (tcpProfile !== undefined && client !== "simulated") throw new UsageError(`--tcp-profile: the emulated client runs the kernel's TCP; a TCP profile is the simulator's (--client simulated)`);
-    const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes, tcpProfile });
+    const only = values.only === undefined ? THESIS : String(values.only).split(",").filter(Boolean);
+    const unknown = only.filter((n) => !EXPERIMENTS.includes(n));
+    if (unknown.length > 0 || only.length === 0) throw new UsageError(`--only "${values.only}": expected names among ${EXPERIMENTS.join(", ")}`);
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
-    const inputs = experiments.map(({ experiment, prepared }) => {
-      // A simulated reproduction is thesis-scale, too many runs to hold whole, and its experiment
-      // (HTTP/1.1 against HTTP/2) reads only their load times.
-      const results = readExperiment(prepared.planFile, { light: client === "simulated" });
-      const analysis = analyzeExperiment(results, { baseline: experiment.baseline, candidates: [experiment.candidate] });
-      return { experiment, results, analysis };
-    });
     const command = ["pagepath reproduce", ...process.argv.slice(3)].join(" ");
-    const report = writeReport(out, inputs, command);
-    for (const i of inputs) writeFileSync(join(out, i.experiment.plan.name, "runs.csv"), runsCsv(i.analysis.rows));
-    process.stdout.write(`wrote ${shownPath(report)} and its plots; the runs are in ${shownPath(join(String(values.work), "results"))}\n`);
+    if (only.some((n) => THESIS.includes(n))) {
+      const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes, tcpProfile, only });
+      const inputs = experiments.map(({ experiment, prepared }) => {
+        // A simulated reproduction is thesis-scale, too many runs to hold whole, and its experiment
+        // (HTTP/1.1 against HTTP/2) reads only their load times.
+        const results = readExperiment(prepared.planFile, { light: client === "simulated" });
+        const analysis = analyzeExperiment(results, { baseline: experiment.baseline, candidates: [experiment.candidate] });
+        return { experiment, results, analysis };
+      });
+      const report = writeReport(out, inputs, command);
+      for (const i of inputs) writeFileSync(join(out, i.experiment.plan.name, "runs.csv"), runsCsv(i.analysis.rows));
+      process.stdout.write(`wrote ${shownPath(report)} and its plots; the runs are in ${shownPath(join(String(values.work), "results"))}\n`);
+    }
+    if (only.includes(SRPT_ECF)) {
+      const corpus = corpusSites(String(values.data), sites);
+      const page = pickPage(corpus.graphsDir, corpus.sites);
+      const alone = settingResult(page, messagesAlone(page));
+      const runsDone = await runSrptEcfLoads(page, { data: String(values.data), work: String(values.work), client, runs, workers });
+      const how = `${client === "simulated" ? "the simulator" : "the emulated browser in real time"}, HTTP/3 over multipath QUIC, ${runs} run(s) per scheduler, each response sent as soon as the server model has it (out-of-order, with the recording's server delays, no prioritisation), drop-tail queues of 16 packets`;
+      const report = writeSrptEcfReport(out, page, alone, settingResult(page, loadCompletions(runsDone, page)), how, command);
+      process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
+    }
     return 0;
   },
 };

@@ -1,6 +1,6 @@
 export { REPLAY_SERVER, ReplayServerExited, startReplayServer, type RunningReplayServer } from "./server-process.js";
 export { relayedStderr } from "./relayed-stderr.js";
-export { NET_BINARY, BROWSER_BINARY, SIM_BINARY } from "./binaries.js";
+export { NET_BINARY, BROWSER_BINARY, SIM_BINARY, requireBinary } from "./binaries.js";
 export { networkSpec, specNetwork, readTopology, topologyUp, topologyDown, pathCounters, counterDelta, type Topology, type NetworkSpec } from "./topology.js";
 export { checkReplayInputs } from "./graph-check.js";
 export { NeedsRoot, requireRoot, rootRefusal } from "./require-root.js";
