@@ -8,8 +8,10 @@
 # tquic 1.6.0: the public hook through which pagepath's multipath schedulers drive tquic
 # (scheduler-hook, docs/multipath-schedulers.md), Chromium's ack decimation for the emulated
 # browser's client (ack-decimation, docs/emulated-browser.md), one clock for all of tquic that a
-# thread can set to virtual time or to another runtime's clock (virtual-clock), and a fix for a
-# path challenge timer that stayed expired once the path was validated (path-challenge-timer).
+# thread can set to virtual time or to another runtime's clock (virtual-clock), a fix for a
+# path challenge timer that stayed expired once the path was validated (path-challenge-timer), and
+# one for paths of more than 25 ms RTT that were never validated: a response to a challenge whose
+# timer had fired was dropped and started the back-off again (stale-path-response).
 #
 # smoltcp 0.14.0, the simulator's TCP (docs/simulator.md), where it differs from Linux in ways a
 # page load shows (linux-defaults): the initial congestion window and the retransmission timeout's
@@ -85,6 +87,7 @@ patch_crate() {
 
 patch_crate tquic 1.6.0 366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82218bd347 \
   replay/patches/tquic-1.6.0-scheduler-hook.patch replay/patches/tquic-1.6.0-ack-decimation.patch \
-  replay/patches/tquic-1.6.0-virtual-clock.patch replay/patches/tquic-1.6.0-path-challenge-timer.patch
+  replay/patches/tquic-1.6.0-virtual-clock.patch replay/patches/tquic-1.6.0-path-challenge-timer.patch \
+  replay/patches/tquic-1.6.0-stale-path-response.patch
 patch_crate smoltcp 0.14.0 b6f8b28ad56c6e35524a37dd492af5d1a47e31e1a4d175cd12f89c075f01980f \
   replay/patches/smoltcp-0.14.0-linux-defaults.patch replay/patches/smoltcp-0.14.0-path-state.patch
