@@ -203,6 +203,27 @@ describe("pagepath simulate", () => {
     assert.match(refused.stderr, /--tcp-profile: the emulated client runs the kernel's TCP/);
   });
 
+  it("reruns seed 000's SRPT-ECF experiment on a page's requests, as messages alone and as page loads, with a verdict per claim", async () => {
+    const w = join(work, "srpt-ecf");
+    const out = join(w, "report");
+    const r = await runCli(["reproduce", "--only", "srpt-ecf", "--client", "simulated", "--data", data, "--sites", "real-sb-admin-2", "--work", w, "--out", out], 180_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const report = readFileSync(join(out, "srpt-ecf", "README.md"), "utf8");
+    for (const setting of ["## Messages alone", "## As a page load", "## Does the conclusion survive the page's dependencies?"]) assert.ok(report.includes(setting), report);
+    for (const scheduler of ["SRPT-ECF", "SA-ECF (round-robin, equal weights)", "FCFS with lowest-RTT", "SRPT with lowest-RTT"]) {
+      assert.match(report, new RegExp(`\\| ${scheduler.replace(/[()]/g, "\\$&")} \\| \\d+ \\| \\d+ ms \\|`), `a row of completions for ${scheduler}`);
+    }
+    // Two claims, each with a verdict, in each setting.
+    assert.equal(report.match(/\| (holds|holds in part|does not hold) \|/g)?.length, 4, report);
+    for (const svg of ["alone-cdf.svg", "alone-active.svg", "load-cdf.svg", "load-active.svg"]) assert.match(readFileSync(join(out, "srpt-ecf", svg), "utf8"), /<svg[^]*<path d="M/);
+    const runs = readExperiment(join(w, "results", "srpt-ecf", "srpt-ecf.plan.json")).runs;
+    assert.deepEqual(runs.map((x) => x.configuration.scheduler?.name).sort(), ["lowest-rtt", "sa-ecf", "srpt", "srpt-ecf"]);
+    assert.ok(runs.every((x) => x.status === "ok" && x.paths.every((p) => p.bytesDown! > 10_000)), JSON.stringify(runs.map((x) => [x.status, x.error, x.paths])));
+    const refused = await runCli(["reproduce", "--only", "nosuch", "--client", "simulated", "--data", data, "--work", w]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--only "nosuch": expected names among h1-vs-h2, mptcp-equal-paths, mptcp-rtt-mismatch, srpt-ecf/);
+  });
+
   it("answers what-ifs in the viewer's timeline: the page simulated under the network the controls set, beside the run before", async () => {
     const { viewer, chromium } = await openViewerSession(data);
     try {
