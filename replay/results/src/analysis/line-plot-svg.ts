@@ -20,9 +20,9 @@ export interface LinePlot {
   yMax?: number;
 }
 
-const W = 640;
+const W = 780;
 const H = 400;
-const M = { left: 64, top: 64, right: 170, bottom: 52 };
+const M = { left: 64, top: 64, right: 290, bottom: 52 };
 /** Distinct on white and for most colour vision, in series order. */
 const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9"];
 
