@@ -5,19 +5,19 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { activeCountPoints, cdfPoints, linePlotSvg } from "@pagepath/results";
+import { activeCountPoints, cdfPoints, linePlotSvg, wilcoxonSignedRank } from "@pagepath/results";
 import { SEED_PATHS, SEED_SCHEDULERS, type Completions, type PageMessages } from "./srpt-ecf-messages.js";
 
 export interface SettingResult {
   /** Per scheduler name. */
   completions: Map<string, Completions>;
-  /** Per scheduler name: the completions of the smaller half of the messages (by size). */
-  small: Map<string, number[]>;
+  /** Per scheduler name: each message of the smaller half (by size), its median completion over the runs, by URL. */
+  small: Map<string, Map<string, number>>;
 }
 
 export interface Verdict {
   claim: string;
-  verdict: "holds" | "holds in part" | "does not hold" | "not measured";
+  verdict: "holds" | "holds in part" | "does not hold" | "no significant difference" | "not measured";
   figures: string;
 }
 
@@ -25,26 +25,45 @@ const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
 };
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+};
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "-");
+
+/** A tail shorter by less than this is within what one run to the next moves it. */
+const TAIL_MARGIN = 0.05;
 
 /** The seed's two claims, checked on one setting. */
 export function verdicts(r: SettingResult): Verdict[] {
-  const small = (name: string) => quantile(r.small.get(name) ?? [], 0.5);
-  const tail = (name: string) => quantile(r.completions.get(name)?.completionMs ?? [], 0.9);
-  const [ecf, lowest] = [small("srpt-ecf"), small("srpt")];
-  const first: Verdict = {
-    claim: "ECF puts the low-latency path to use for small messages: they complete sooner than with lowest-RTT (SRPT-ECF against SRPT with lowest-RTT, the same order of messages)",
-    verdict: !Number.isFinite(ecf) || !Number.isFinite(lowest) ? "not measured" : ecf < lowest * 0.99 ? "holds" : "does not hold",
-    figures: `median completion of the smaller half: SRPT-ECF ${ms(ecf)}, SRPT with lowest-RTT ${ms(lowest)}`,
-  };
-  const [own, rr, fcfs] = [tail("srpt-ecf"), tail("sa-ecf"), tail("lowest-rtt")];
-  const shorter = [rr, fcfs].filter((x) => own < x * 0.99).length;
-  const second: Verdict = {
+  return [smallMessages(r), tail(r)];
+}
+
+/**
+ * Claim 1, message by message: the smaller half's completions with SRPT-ECF against SRPT with
+ * lowest-RTT (the same order, so only the paths differ), paired by URL, Wilcoxon's signed-rank test.
+ */
+function smallMessages(r: SettingResult): Verdict {
+  const claim = "ECF puts the low-latency path to use for small messages: they complete sooner than with lowest-RTT (SRPT-ECF against SRPT with lowest-RTT, the same order of messages)";
+  const [ecf, lowest] = [r.small.get("srpt-ecf") ?? new Map<string, number>(), r.small.get("srpt") ?? new Map<string, number>()];
+  const differences = [...ecf].filter(([url]) => lowest.has(url)).map(([url, ms]) => ms - lowest.get(url)!);
+  const test = wilcoxonSignedRank(differences);
+  const figures = `${differences.length} small messages; median difference SRPT-ECF - SRPT with lowest-RTT ${ms(median(differences))}; medians ${ms(quantile([...ecf.values()], 0.5))} against ${ms(quantile([...lowest.values()], 0.5))}; Wilcoxon p = ${test ? test.pValue.toPrecision(2) : "-"}`;
+  if (differences.length === 0) return { claim, verdict: "not measured", figures };
+  const verdict = !test || test.pValue >= 0.05 ? "no significant difference" : test.z < 0 ? "holds" : "does not hold";
+  return { claim, verdict, figures };
+}
+
+/** Claim 2, on the distributions: SRPT-ECF's 90th percentile against SA-ECF's and FCFS's. */
+function tail(r: SettingResult): Verdict {
+  const p90 = (name: string) => quantile(r.completions.get(name)?.completionMs ?? [], 0.9);
+  const [own, rr, fcfs] = [p90("srpt-ecf"), p90("sa-ecf"), p90("lowest-rtt")];
+  const shorter = [rr, fcfs].filter((x) => own < x * (1 - TAIL_MARGIN)).length;
+  return {
     claim: "SRPT shortens the tail of completion times against round-robin (SA-ECF) and FCFS",
     verdict: [own, rr, fcfs].some((x) => !Number.isFinite(x)) ? "not measured" : shorter === 2 ? "holds" : shorter === 1 ? "holds in part" : "does not hold",
-    figures: `p90 completion: SRPT-ECF ${ms(own)}, SA-ECF ${ms(rr)}, FCFS with lowest-RTT ${ms(fcfs)}`,
+    figures: `p90 completion: SRPT-ECF ${ms(own)}, SA-ECF ${ms(rr)}, FCFS with lowest-RTT ${ms(fcfs)} (shorter: by more than ${TAIL_MARGIN * 100}%)`,
   };
-  return [first, second];
 }
 
 function table(r: SettingResult): string[] {
@@ -108,11 +127,15 @@ export function writeSrptEcfReport(out: string, page: PageMessages, alone: Setti
   return file;
 }
 
-/** The setting's result: the completions, and those of the smaller half of the messages (by size). */
+/** The setting's result: the completions, and each small message's median completion (by size, the smaller half). */
 export function settingResult(page: PageMessages, completions: Map<string, Completions>): SettingResult {
   const sizes = page.messages.map((m) => m.size).sort((a, b) => a - b);
   const limit = sizes[Math.floor((sizes.length - 1) / 2)]!;
   const small = new Set(page.messages.filter((m) => m.size <= limit).map((m) => m.url));
-  const halves = [...completions].map(([name, c]): [string, number[]] => [name, c.completionMs.filter((_, i) => small.has(c.urls[i]!))]);
-  return { completions, small: new Map(halves) };
+  const medians = (c: Completions) => {
+    const byUrl = new Map<string, number[]>();
+    c.urls.forEach((url, i) => small.has(url) && byUrl.set(url, [...(byUrl.get(url) ?? []), c.completionMs[i]!]));
+    return new Map([...byUrl].map(([url, xs]) => [url, median(xs)]));
+  };
+  return { completions, small: new Map([...completions].map(([name, c]) => [name, medians(c)])) };
 }
