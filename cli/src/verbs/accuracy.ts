@@ -69,11 +69,15 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   async run(values) {
     const protocols = values.protocols === undefined ? [String(values.protocol)] : String(values.protocols).split(",").filter(Boolean);
     if (protocols.length === 0) throw new UsageError(`--protocols "${values.protocols}": expected a list such as h1,h2,h3`);
+    const clients = parseClients(String(values.clients));
+    if (values.simulated && !clients.includes("simulated")) clients.push("simulated");
+    // The simulator alone takes pagepath's schedulers for MPTCP; beside a real replay, the kernel's.
+    const checkedFor = clients.every((c) => c === "simulated") ? "simulated" : "emulated";
     const all = protocols.map((stack) => {
       const [protocol, transport, extra] = stack.split("/");
       if (extra !== undefined || !protocol) throw new UsageError(`--protocols ${stack}: expected PROTOCOL or PROTOCOL/TRANSPORT, e.g. h2/mptcp`);
       try {
-        return runSettings({ ...values, protocol, ...(transport === undefined ? {} : { transport }) }, "emulated");
+        return runSettings({ ...values, protocol, ...(transport === undefined ? {} : { transport }) }, checkedFor);
       } catch (e) {
         throw values.protocols !== undefined && e instanceof UsageError ? new UsageError(`--protocols ${stack}: ${e.message}`) : e;
       }
@@ -83,10 +87,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const conditions = parseConditions(String(values.conditions));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
-    const clients = parseClients(String(values.clients));
-    if (values.simulated && !clients.includes("simulated")) clients.push("simulated");
     if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");
-    if (clients.includes("simulated")) for (const c of configurations) refuseTransport("simulated", c.transport, "leave --simulated out for TCP stacks");
     const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
     const out = resolve(String(values.out ?? join("accuracy", timestamp())));
     if (clients.some((c) => c !== "simulated")) requireRoot();
