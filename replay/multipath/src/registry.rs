@@ -14,7 +14,6 @@ pub struct Entry {
 
 pub const SCHEDULERS: &[Entry] = &[
     schedulers::lowest_rtt::ENTRY,
-    schedulers::kernel_default::ENTRY,
     schedulers::round_robin::ENTRY,
     schedulers::redundant::ENTRY,
     schedulers::ecf::ENTRY,
@@ -27,6 +26,7 @@ pub const SCHEDULERS: &[Entry] = &[
     schedulers::stream_scheduler::ENTRY,
     schedulers::fair::ENTRY,
     schedulers::hbes::ENTRY,
+    schedulers::kernel_default::ENTRY,
 ];
 
 /// The scheduler registered as `name`, built with `options`; an unknown name lists the known ones.
