@@ -32,3 +32,14 @@ fn without_a_pacing_rate_it_takes_linuxs_window_per_rtt_doubled_in_slow_start() 
     let full = |id| pagepath_multipath::PathSnapshot { can_send: false, ..unpaced(id, 20.0, false) };
     assert_eq!(choose(&[full(0), full(1)]), PathChoice::Wait);
 }
+
+#[test]
+fn when_the_subflow_that_drains_soonest_is_full_it_waits_rather_than_spill_onto_a_slower_one() {
+    // The fast path lingers 9.6 ms and is full; the slow one, with room, would linger 16 ms.
+    let fast = pagepath_multipath::PathSnapshot { can_send: false, ..path_snapshot(0, 20.0, 3_125_000.0, 60_000, 30_000, true) };
+    let slow = path_snapshot(1, 100.0, 625_000.0, 60_000, 10_000, true);
+    assert_eq!(choose(&[fast.clone(), slow.clone()]), PathChoice::Wait);
+    // Once the slow one drains sooner, it is chosen.
+    let emptier = pagepath_multipath::PathSnapshot { bytes_in_flight: 2_000, ..slow };
+    assert_eq!(choose(&[fast, emptier]), PathChoice::One(PathId(1)));
+}

@@ -1,6 +1,7 @@
 //! The Linux kernel's default MPTCP scheduler (net/mptcp/protocol.c, mptcp_subflow_get_send,
 //! since Linux 6.1): the active subflow whose queued bytes would drain soonest at its pacing rate
-//! ("linger time": queued bytes / pacing rate), a backup only when no other is active. Linux's
+//! ("linger time": queued bytes / pacing rate), a backup only when no other is active; if that
+//! subflow has no room, nothing is sent. Linux's
 //! pacing rate is the window per smoothed RTT, doubled in slow start and 1.2 times in congestion
 //! avoidance (tcp_update_pacing_rate). The kernel queues on a subflow more than its window can
 //! send at once (in bursts of up to 64 KB, as long as the subflow's send buffer has room), so a
@@ -32,11 +33,15 @@ fn pacing_rate(p: &PathSnapshot) -> f64 {
 }
 
 impl PathScheduler for KernelDefault {
+    /// The kernel picks the subflow of least linger time among the active ones first, and only
+    /// then asks whether it has room (sk_stream_memory_free): when it has none, nothing is sent
+    /// until it has, rather than on a slower subflow ("according to the blest algorithm, to avoid
+    /// HoL blocking for the faster flow", as the source comments it).
     fn select_path(&mut self, cx: &Context) -> PathChoice {
         let linger = |p: &PathSnapshot| p.bytes_in_flight as f64 / pacing_rate(p);
-        cx.candidates()
-            .filter(|p| p.can_send)
-            .min_by(|a, b| linger(a).total_cmp(&linger(b)).then(a.id.cmp(&b.id)))
-            .map_or(PathChoice::Wait, |p| PathChoice::One(p.id))
+        match cx.candidates().min_by(|a, b| linger(a).total_cmp(&linger(b)).then(a.id.cmp(&b.id))) {
+            Some(p) if p.can_send => PathChoice::One(p.id),
+            _ => PathChoice::Wait,
+        }
     }
 }
