@@ -173,7 +173,7 @@ describe("pagepath simulate", () => {
     const report = readFileSync(join(out, "README.md"), "utf8");
     assert.ok(report.includes("| thesis (Figs 4.15-4.16) | pagepath | agrees |"), report);
     assert.ok(report.includes("Fig 6.4") && report.includes("Fig 6.6"), "the MPTCP experiments ran");
-    assert.match(report, /MPTCP over it: a subflow a path, the data split by lowest-RTT first/);
+    assert.match(report, /MPTCP over it: a subflow a path, the data split by kernel-default, a model of the kernel.s default scheduler/);
     const mptcp = readExperiment(join(w, "results", "mptcp-equal-paths", "mptcp-equal-paths.plan.json")).runs.filter((x) => x.configuration.transport === "mptcp");
     assert.ok(mptcp.length > 0 && mptcp.every((x) => x.status === "ok" && x.paths.every((p) => p.bytesDown! > 10_000)), JSON.stringify(mptcp.map((x) => [x.status, x.error, x.paths])));
     assert.match(report, /with the simulator \(docs\/simulator\.md\)/);

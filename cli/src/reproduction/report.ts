@@ -61,7 +61,7 @@ function runsBy(i: ReportInput): string {
 function mptcpSplit(i: ReportInput): string {
   const chosen = i.results.plan.scheduler?.mptcp;
   const name = Array.isArray(chosen) ? chosen.map((c) => c.name).join(", ") : chosen?.name ?? "default";
-  return name === "default" ? "lowest-RTT first, standing for the kernel's default scheduler" : `pagepath's ${name} scheduler`;
+  return name === "default" ? "kernel-default, a model of the kernel's default scheduler" : `pagepath's ${name} scheduler`;
 }
 
 /** The simulator's TCP settings as the plan set them (--tcp-profile). */

@@ -21,7 +21,7 @@ delay, loss and queue): no root, no namespaces, no waiting. Writes a run result
 (docs/formats/run-result.md) of the client "simulated", which view, trace, analyze and accuracy
 read as they read a replay's. TCP, MPTCP, QUIC and multipath QUIC. MPTCP's subflows are
 smoltcp's TCP, one a path, split by --scheduler: one of pagepath's (as for mpquic) or default,
-which stands for the kernel's default scheduler and runs lowest-rtt (docs/simulator.md).
+which stands for the kernel's default scheduler and runs kernel-default, a model of it (docs/simulator.md).
   --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q] [--backup I]
                           as pagepath replay brings them up (default 1 path, 10 Mbit/s, 40 ms, no
                           loss, a drop-tail queue of one bandwidth-delay product, at least 16 packets)

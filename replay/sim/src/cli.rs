@@ -24,7 +24,7 @@ stdin, each a JSON array of the arguments above, and prints one report line for 
                        thesis (seed 001 Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs)
   --mptcp-scheduler NAME  with --transport mptcp: the scheduler both ends run, one of pagepath's
                        (`pagepath-server schedulers` lists them) or default (the kernel's default,
-                       simulated as lowest-rtt); in the real replay the kernel's net.mptcp.scheduler
+                       simulated as kernel-default); in the real replay the kernel's net.mptcp.scheduler
   --mptcp-scheduler-opt K=V  its options, as --scheduler-opt gives them for mpquic
 ";
 

@@ -19,11 +19,11 @@ pub struct SchedulerChoice {
     pub options: Vec<String>,
 }
 
-/// What `default` (the kernel's net.mptcp.scheduler default) runs in simulation: lowest-RTT
-/// first, a segment at a time. The model of the kernel's own rule (`kernel-default`, 64 KB bursts
-/// into subflow send buffers, after net/mptcp/protocol.c) agreed less well with the kernel's MPTCP
-/// in replays (docs/simulator.md, MPTCP), so it is there to choose, not the default.
-pub const KERNEL_DEFAULT: &str = "lowest-rtt";
+/// What `default` (the kernel's net.mptcp.scheduler default) runs in simulation: the model of the
+/// kernel's rule (after net/mptcp/protocol.c), with its 64 KB bursts into subflow send buffers.
+/// Against the kernel's MPTCP in replays it came closer than lowest-RTT on five of six summary
+/// figures (docs/simulator.md, Over MPTCP).
+pub const KERNEL_DEFAULT: &str = "kernel-default";
 
 impl SchedulerChoice {
     /// The scheduler, and how its subflows are offered data: `kernel-default` queues on a subflow
