@@ -114,6 +114,8 @@ describe("viewer results view", () => {
     await page.screenshot({ path: join(ARTIFACTS, "results-runs.png"), fullPage: true });
 
     await page.click('a[data-tab="heatmap"]');
+    // The tab draws after the click returns: its selector may not be there yet.
+    await page.waitForSelector("#heat-config");
     for (const config of [H1, H2]) {
       await page.select("#heat-config", config);
       await page.waitForFunction((c) => document.querySelector("svg.heatmap text")?.textContent?.includes(c.split("/")[0]! + " over"), {}, config);
