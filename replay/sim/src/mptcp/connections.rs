@@ -2,7 +2,10 @@
 //! first frame to say which connection they belong to, the connections each listener has
 //! accepted, and the scheduler each end runs.
 
-use super::endpoint::{Admission, Endpoint, Side, Subflow};
+use super::endpoint::{receive, Admission, Endpoint, Side, Subflow};
+use crate::tcp::counts::ConnectionCounts;
+use crate::tcp::host::SockId;
+use std::sync::Arc;
 use super::frame::{Decoder, Frame};
 use crate::tcp::host::Host;
 use pagepath_multipath::{Options, Scheduler};
@@ -57,12 +60,19 @@ pub struct Mptcp {
     scheduler: SchedulerChoice,
     /// The servers' TCP_NOTSENT_LOWAT, at the connection's level.
     server_lowat: usize,
+    /// Per path: a backup (the topology's), used only when no other path can send.
+    backups: Vec<bool>,
 }
 
 impl Mptcp {
-    pub fn new(scheduler: SchedulerChoice, server_lowat: usize) -> Result<Mptcp, String> {
+    pub fn new(scheduler: SchedulerChoice, server_lowat: usize, backups: Vec<bool>) -> Result<Mptcp, String> {
         scheduler.build()?;
-        Ok(Mptcp { endpoints: Vec::new(), greeting: Vec::new(), by_token: HashMap::new(), accepting: HashMap::new(), scheduler, server_lowat })
+        Ok(Mptcp { endpoints: Vec::new(), greeting: Vec::new(), by_token: HashMap::new(), accepting: HashMap::new(), scheduler, server_lowat, backups })
+    }
+
+    /// A subflow of host `host`'s socket on path `path`, a backup if the path is one.
+    pub fn subflow(&self, host: usize, handle: SockId, path: usize, counts: Arc<ConnectionCounts>) -> Subflow {
+        Subflow::new(host, handle, path, self.backups.get(path).copied().unwrap_or(false), counts)
     }
 
     /// A client's connection whose first subflow is `first`, to `remote`; its id.
@@ -109,13 +119,7 @@ impl Mptcp {
         while i < self.greeting.len() {
             let g = &mut self.greeting[i];
             let socket = hosts[g.subflow.host].socket_mut(g.subflow.handle);
-            while matches!(
-                socket.recv(|b| {
-                    g.decoder.push(b);
-                    (b.len(), b.len())
-                }),
-                Ok(1..)
-            ) {}
+            receive(socket, &mut g.decoder);
             let hello = g.decoder.next();
             if matches!(hello, Ok(None)) && socket.may_recv() {
                 i += 1;

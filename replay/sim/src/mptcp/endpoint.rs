@@ -14,6 +14,7 @@ use crate::tcp::counts::ConnectionCounts;
 use crate::tcp::host::{Host, MTU};
 use pagepath_multipath::{Context, Event, PathChoice, PathId, PathSnapshot, Scheduler, StreamId, StreamSnapshot};
 use crate::tcp::host::SockId;
+use smoltcp::socket::tcp;
 use std::sync::Arc;
 use std::task::Waker;
 use std::time::Duration;
@@ -186,15 +187,7 @@ impl Endpoint {
         }
         let sf = &mut self.subflows[i];
         if hosts[host].socket(handle).can_recv() {
-            let socket = hosts[host].socket_mut(handle);
-            // The ring buffer gives its bytes in at most two slices.
-            while matches!(
-            socket.recv(|b| {
-                sf.decoder.push(b);
-                (b.len(), b.len())
-            }),
-            Ok(1..)
-            ) {}
+            receive(hosts[host].socket_mut(handle), &mut sf.decoder);
         }
         // A server's subflow comes with what followed its greeting already decoded.
         loop {
@@ -306,10 +299,18 @@ impl Endpoint {
         true
     }
 
-    /// Both directions are over: the application closed and the peer's DATA_FIN was read.
-    pub fn finished(&self) -> bool {
-        self.sending.finished() && self.receiving.at_end()
-    }
+}
+
+/// Everything a subflow's socket has received, into its decoder (the ring buffer gives its bytes
+/// in at most two slices).
+pub fn receive(socket: &mut tcp::Socket<'static>, decoder: &mut Decoder) {
+    while matches!(
+        socket.recv(|b| {
+            decoder.push(b);
+            (b.len(), b.len())
+        }),
+        Ok(1..)
+    ) {}
 }
 
 /// A frame into a subflow's send buffer, whole (the buffer is far larger than a window).

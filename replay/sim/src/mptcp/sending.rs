@@ -41,10 +41,6 @@ impl Sending {
         self.fin_sent |= due;
         due.then_some(self.next_dsn)
     }
-
-    pub fn finished(&self) -> bool {
-        self.fin_sent
-    }
 }
 
 #[cfg(test)]

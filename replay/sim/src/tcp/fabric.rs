@@ -9,7 +9,6 @@ use super::host::Host;
 use super::profile::TcpProfile;
 use super::stream::SimStream;
 use crate::mptcp::connections::Mptcp;
-use crate::mptcp::endpoint::Subflow;
 use crate::mptcp::stream::MptcpStream;
 use crate::paths::Paths;
 use super::host::SockId;
@@ -49,8 +48,6 @@ pub struct Fabric {
     tending: Vec<SocketAddr>,
     /// The run's MPTCP connections, when the listeners and the client speak MPTCP.
     pub mptcp: Option<Mptcp>,
-    /// Per path: a backup path (the topology's), which MPTCP uses only when no other path can.
-    backups: Vec<bool>,
     /// Last, so that it drops after the hosts' sockets that borrow from it.
     buffers: Buffers,
 }
@@ -73,9 +70,8 @@ pub struct Net {
 
 impl Net {
     /// Time 0 is now on the runtime's (paused) clock.
-    /// `mptcp`: the run's connections are MPTCP (their scheduler chosen), and `backups` says which
-    /// paths are backups.
-    pub fn new(paths: Paths, client_ips: Vec<Ipv4Addr>, profile: TcpProfile, seed: u64, mptcp: Option<Mptcp>, backups: Vec<bool>) -> Net {
+    /// `mptcp`: the run's connections are MPTCP.
+    pub fn new(paths: Paths, client_ips: Vec<Ipv4Addr>, profile: TcpProfile, seed: u64, mptcp: Option<Mptcp>) -> Net {
         let hosts = client_ips.iter().map(|ip| Host::new(*ip, seed)).collect();
         let fabric = Fabric {
             hosts,
@@ -91,7 +87,6 @@ impl Net {
             rounds: 0,
             tending: Vec::new(),
             mptcp,
-            backups,
             buffers: Buffers::default(),
         };
         Net { fabric: Arc::new(Mutex::new(fabric)), kick: Arc::new(Notify::new()) }
@@ -161,7 +156,7 @@ impl Net {
         })
         .await;
         let mut f = self.lock();
-        let peer = f.hosts[host].socket(handle).remote_endpoint().map(socket_addr).unwrap_or(at);
+        let peer = f.peer_of(host, handle).unwrap_or(at);
         let counts = f.ledger.open(peer, at);
         drop(f);
         // The replay servers set TCP_NOTSENT_LOWAT, which keeps their schedulers' order on the wire.
@@ -182,9 +177,10 @@ impl Net {
         let (host, handle, id) = {
             let mut f = self.lock();
             let (host, handle, counts) = f.open_subflow(from, to)?;
-            let path = f.path_of(from).unwrap_or(0);
-            let first = Subflow::new(host, handle, path, f.backups.get(path).copied().unwrap_or(false), counts);
-            let id = f.mptcp.as_mut().ok_or("the simulated network does not run MPTCP")?.open(to, first);
+            let path = path_of(&f.client_ips, from).unwrap_or(0);
+            let m = f.mptcp.as_mut().ok_or("the simulated network does not run MPTCP")?;
+            let first = m.subflow(host, handle, path, counts);
+            let id = m.open(to, first);
             (host, handle, id)
         };
         self.established(host, handle).await?;
@@ -200,9 +196,8 @@ impl Net {
         .await;
         let peer = {
             let f = self.lock();
-            let e = &f.mptcp.as_ref().expect("accepted above").endpoints[id];
-            let first = &e.subflows[0];
-            f.hosts[first.host].socket(first.handle).remote_endpoint().map(socket_addr).unwrap_or(at)
+            let first = &f.mptcp.as_ref().expect("accepted above").endpoints[id].subflows[0];
+            f.peer_of(first.host, first.handle).unwrap_or(at)
         };
         (MptcpStream::new(self.clone(), id), peer)
     }
@@ -254,11 +249,6 @@ impl Fabric {
         self.hosts[host].socket(handle).remote_endpoint().map(socket_addr)
     }
 
-    /// The path a client address is on.
-    fn path_of(&self, ip: IpAddr) -> Option<usize> {
-        self.client_ips.iter().position(|c| IpAddr::V4(*c) == ip)
-    }
-
     /// A socket of the client's `from` connecting to `to`, from the next ephemeral port.
     fn open_subflow(&mut self, from: IpAddr, to: SocketAddr) -> Result<(usize, SockId, Arc<ConnectionCounts>), String> {
         let host = self.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
@@ -286,8 +276,9 @@ impl Fabric {
             for path in (0..self.client_ips.len()).filter(|p| *p != first_path) {
                 let from = IpAddr::V4(self.client_ips[path]);
                 if let Ok((host, handle, counts)) = self.open_subflow(from, remote) {
-                    let backup = self.backups.get(path).copied().unwrap_or(false);
-                    self.mptcp.as_mut().expect("pumped above").endpoints[id].subflows.push(Subflow::new(host, handle, path, backup, counts));
+                    let m = self.mptcp.as_mut().expect("pumped above");
+                    let subflow = m.subflow(host, handle, path, counts);
+                    m.endpoints[id].subflows.push(subflow);
                 }
             }
         }
@@ -362,7 +353,7 @@ impl Fabric {
     }
 
     fn is_client(&self, ip: IpAddr) -> bool {
-        self.client_ips.iter().any(|c| IpAddr::V4(*c) == ip)
+        path_of(&self.client_ips, ip).is_some()
     }
 
     /// When anything is next due after `now_us`: a packet leaving a queue or arriving, or a
@@ -403,7 +394,7 @@ impl Fabric {
             return;
         }
         for at in std::mem::take(&mut self.tending) {
-            let Fabric { hosts, listeners, mptcp, ledger, client_ips, backups, tending, .. } = self;
+            let Fabric { hosts, listeners, mptcp, ledger, client_ips, tending, .. } = self;
             let l = listeners.get_mut(&at).expect("only listeners are tended");
             let Listener { host, listening, half_open, ready, waker } = l;
             let state = |h: &SockId| hosts[*host].socket(*h).state();
@@ -430,10 +421,9 @@ impl Fabric {
             if let Some(m) = mptcp.as_mut() {
                 for h in ready.drain(..) {
                     let Some(peer) = hosts[*host].socket(h).remote_endpoint().map(socket_addr) else { continue };
-                    let path = client_ips.iter().position(|c| IpAddr::V4(*c) == peer.ip()).unwrap_or(0);
-                    let counts = ledger.open(peer, at);
-                    let backup = backups.get(path).copied().unwrap_or(false);
-                    m.greet(at, Subflow::new(*host, h, path, backup, counts));
+                    let path = path_of(client_ips, peer.ip()).unwrap_or(0);
+                    let subflow = m.subflow(*host, h, path, ledger.open(peer, at));
+                    m.greet(at, subflow);
                 }
             }
             if !ready.is_empty() {
@@ -446,6 +436,11 @@ impl Fabric {
             }
         }
     }
+}
+
+/// The path a client address is on: path i joins the client's i-th address.
+fn path_of(client_ips: &[Ipv4Addr], ip: IpAddr) -> Option<usize> {
+    client_ips.iter().position(|c| IpAddr::V4(*c) == ip)
 }
 
 fn new_socket(profile: &TcpProfile, buffers: &mut Buffers) -> tcp::Socket<'static> {

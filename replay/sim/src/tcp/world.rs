@@ -57,9 +57,9 @@ impl TcpWorld {
             let _inside = runtime.enter();
             let client_ips: Vec<Ipv4Addr> = path_ips.iter().filter_map(|ip| v4(*ip)).collect();
             let lowat = pagepath_server::io::sockets::NOTSENT_LOWAT as usize;
-            let mptcp = mptcp.map(|choice| Mptcp::new(choice, lowat)).transpose()?;
             let backups = topology.paths.iter().map(|p| p.backup).collect();
-            Net::new(Paths::new(topology, path_ips)?, client_ips, profile, topology.seed, mptcp, backups)
+            let mptcp = mptcp.map(|choice| Mptcp::new(choice, lowat, backups)).transpose()?;
+            Net::new(Paths::new(topology, path_ips)?, client_ips, profile, topology.seed, mptcp)
         };
         runtime.spawn(net.clone().run());
         let (stop_servers, stop) = watch::channel(false);
