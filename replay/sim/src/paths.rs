@@ -5,7 +5,7 @@
 
 use super::datagram::ip_addresses;
 use pagepath_link::core::direction::Direction;
-use pagepath_link::core::log::{describe_queue, LinkLog, LogHeader};
+use pagepath_link::io::log_file::create_log;
 use pagepath_link::topology::Topology;
 use std::net::IpAddr;
 
@@ -29,8 +29,11 @@ impl Paths {
     pub fn new(topology: &Topology, client_ips: Vec<IpAddr>) -> Result<Paths, String> {
         let mut directions = Vec::new();
         for p in &topology.paths {
-            let up = Direction::new(&p.uplink, 0, log(p.uplink_log.as_deref(), &format!("{} uplink", p.name), &p.uplink_text, &p.uplink.queue)?);
-            let down = Direction::new(&p.downlink, 0, log(p.downlink_log.as_deref(), &format!("{} downlink", p.name), &p.downlink_text, &p.downlink.queue)?);
+            let log = |file: Option<&std::path::Path>, label: &str, capacity: &str, queue| {
+                file.map(|f| create_log(f, &format!("{} {label}", p.name), capacity, queue, "pagepath-sim", 0)).transpose()
+            };
+            let up = Direction::new(&p.uplink, 0, log(p.uplink_log.as_deref(), "uplink", &p.uplink_text, &p.uplink.queue)?);
+            let down = Direction::new(&p.downlink, 0, log(p.downlink_log.as_deref(), "downlink", &p.downlink_text, &p.downlink.queue)?);
             directions.push((up, down));
         }
         Ok(Paths { client_ips, directions })
@@ -75,14 +78,3 @@ impl Paths {
     }
 }
 
-/// mm-link's log of one direction, into `file` (its header's init timestamp 0: virtual time).
-fn log(file: Option<&std::path::Path>, name: &str, capacity: &str, queue: &pagepath_link::core::config::QueueConfig) -> Result<Option<LinkLog>, String> {
-    let Some(file) = file else { return Ok(None) };
-    if let Some(parent) = file.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    }
-    let f = std::fs::File::create(file).map_err(|e| format!("log file {}: {e}", file.display()))?;
-    let path = file.display().to_string();
-    let header = LogHeader { link_name: name, capacity, log_path: &path, command_line: "pagepath-sim", queue: &describe_queue(queue), init_timestamp_ms: 0 };
-    Ok(Some(LinkLog::new(Box::new(std::io::BufWriter::new(f)), &header)))
-}

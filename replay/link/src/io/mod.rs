@@ -5,6 +5,7 @@ pub mod clock;
 pub mod forwarder;
 pub mod host_link;
 pub mod lateness;
+pub mod log_file;
 pub mod netns;
 pub mod serve;
 pub mod signals;

@@ -1,8 +1,6 @@
 //! Brings a topology up (namespaces, TUN pairs, addresses, routes, MPTCP endpoints, forwarding
 //! threads), keeps its stats file fresh while it runs, and takes it all down.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
@@ -12,7 +10,7 @@ use super::netns::{self, ip};
 use super::state::{self, namespaces, PathState, State};
 use super::tun::Tun;
 use crate::core::direction::Direction;
-use crate::core::log::{describe_queue, LinkLog, LogHeader};
+use super::log_file::create_log;
 use crate::topology::{client_addr, server_link_addr, PathSpec, Topology, SERVER_ADDR};
 
 pub struct Running {
@@ -69,19 +67,8 @@ fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str
     let reports = [Arc::new(Mutex::new(Report::default())), Arc::new(Mutex::new(Report::default()))];
     let directions = [(&path.uplink, &path.uplink_log, "uplink", &client, &server), (&path.downlink, &path.downlink_log, "downlink", &server, &client)];
     for (d, (cfg, log, label, from, to)) in directions.into_iter().enumerate() {
-        let log = match log {
-            None => None,
-            Some(file) => {
-                if let Some(parent) = file.parent() { std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?; }
-                let f = File::create(file).map_err(|e| format!("log file {}: {e}", file.display()))?;
-                let text = if d == 0 { &path.uplink_text } else { &path.downlink_text };
-                let header = LogHeader {
-                    link_name: &format!("{} {label}", path.name), capacity: text, log_path: &file.display().to_string(),
-                    command_line, queue: &describe_queue(&cfg.queue), init_timestamp_ms: unix_ms(),
-                };
-                Some(LinkLog::new(Box::new(BufWriter::new(f)), &header))
-            }
-        };
+        let text = if d == 0 { &path.uplink_text } else { &path.downlink_text };
+        let log = log.as_deref().map(|file| create_log(file, &format!("{} {label}", path.name), text, &cfg.queue, command_line, unix_ms())).transpose()?;
         let link = Direction::new(cfg, start, log);
         let (from, to, report) = (from.clone(), to.clone(), reports[d].clone());
         let thread = std::thread::Builder::new().name(format!("{label}{i}")).spawn(move || forward(link, from, to, report)).map_err(|e| e.to_string())?;
