@@ -49,12 +49,15 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");
     return { experiment, prepared: prepareExperiment(file, join(resolve(r.work), "results", experiment.plan.name)) };
   });
-  for (const { prepared: x } of prepared) {
-    const cells = pendingCells(x.plan, x.runsFile, false);
-    if (cells.length === 0) continue;
-    const progress = new Progress(cells.length, x.plan.name);
-    await runLocalSweep({ plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers: r.workers }, sweepProgress(progress));
-    progress.end();
-  }
+  for (const { prepared: x } of prepared) await sweepPending(x, r.workers);
   return prepared;
+}
+
+/** Runs the cells of a prepared experiment that have no run yet, with progress; resumable. */
+export async function sweepPending(x: PreparedExperiment, workers: number): Promise<void> {
+  const cells = pendingCells(x.plan, x.runsFile, false);
+  if (cells.length === 0) return;
+  const progress = new Progress(cells.length, x.plan.name);
+  await runLocalSweep({ plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers }, sweepProgress(progress));
+  progress.end();
 }

@@ -7,11 +7,10 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
-import { pendingCells, prepareExperiment, requireRoot, runLocalSweep } from "@pagepath/runner";
+import { prepareExperiment, requireRoot } from "@pagepath/runner";
 import { readExperiment, type ExperimentPlan, type RunResult } from "@pagepath/results";
-import { Progress } from "../progress.js";
-import { sweepProgress } from "../sweep-progress.js";
-import { SEED_PATHS, SEED_SCHEDULERS, type Completions, type PageMessages } from "./srpt-ecf-messages.js";
+import { sweepPending } from "./run.js";
+import { noCompletions, SEED_PATHS, SEED_SCHEDULERS, type Completions, type PageMessages } from "./srpt-ecf-messages.js";
 
 export const SRPT_ECF = "srpt-ecf";
 
@@ -55,12 +54,7 @@ export async function runSrptEcfLoads(page: PageMessages, o: { data: string; wor
   const file = join(plansDir, `${SRPT_ECF}.plan.json`);
   writeFileSync(file, JSON.stringify(srptEcfPlan(page, graph, o.client, o.runs), null, 2) + "\n");
   const x = prepareExperiment(file, join(resolve(o.work), "results", SRPT_ECF));
-  const cells = pendingCells(x.plan, x.runsFile, false);
-  if (cells.length > 0) {
-    const progress = new Progress(cells.length, SRPT_ECF);
-    await runLocalSweep({ plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers: o.workers }, sweepProgress(progress));
-    progress.end();
-  }
+  await sweepPending(x, o.workers);
   return readExperiment(x.planFile).runs;
 }
 
@@ -71,7 +65,7 @@ export async function runSrptEcfLoads(page: PageMessages, o: { data: string; wor
 export function loadCompletions(runs: RunResult[], page: PageMessages): Map<string, Completions> {
   const urls = new Set(page.messages.map((m) => m.url));
   const out = new Map<string, Completions>();
-  for (const s of SEED_SCHEDULERS) out.set(s.name, { urls: [], completionMs: [], intervals: [], failed: 0 });
+  for (const s of SEED_SCHEDULERS) out.set(s.name, noCompletions());
   for (const r of runs) {
     const entry = out.get(r.configuration.scheduler?.name ?? "");
     if (!entry) continue;

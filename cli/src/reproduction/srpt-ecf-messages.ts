@@ -25,6 +25,10 @@ export interface Completions {
   failed: number;
 }
 
+export function noCompletions(): Completions {
+  return { urls: [], completionMs: [], intervals: [], failed: 0 };
+}
+
 /** Seed 000 §4.7's two paths: 1050 kbit/s with 67 ms RTT and 750 kbit/s with 151 ms. */
 export const SEED_PATHS = [
   { rateMbit: 1.05, rttMs: 67 },

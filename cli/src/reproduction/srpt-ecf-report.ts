@@ -6,7 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { activeCountPoints, cdfPoints, linePlotSvg, wilcoxonSignedRank } from "@pagepath/results";
-import { SEED_PATHS, SEED_SCHEDULERS, type Completions, type PageMessages } from "./srpt-ecf-messages.js";
+import { noCompletions, SEED_PATHS, SEED_SCHEDULERS, type Completions, type PageMessages } from "./srpt-ecf-messages.js";
 
 export interface SettingResult {
   /** Per scheduler name. */
@@ -77,7 +77,7 @@ function table(r: SettingResult): string[] {
 
 function plots(dir: string, prefix: string, what: string, r: SettingResult): string[] {
   const series = (f: (c: Completions) => [number, number][]) =>
-    SEED_SCHEDULERS.map((s) => ({ name: s.label, points: f(r.completions.get(s.name) ?? { urls: [], completionMs: [], intervals: [], failed: 0 }) }));
+    SEED_SCHEDULERS.map((s) => ({ name: s.label, points: f(r.completions.get(s.name) ?? noCompletions()) }));
   const cdf = `${prefix}-cdf.svg`;
   const active = `${prefix}-active.svg`;
   const paths = SEED_PATHS.map((p) => `${p.rateMbit * 1000} kbit/s ${p.rttMs} ms`).join(" and ");
