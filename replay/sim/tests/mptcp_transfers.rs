@@ -117,3 +117,14 @@ fn the_scheduler_decides_which_path_carries_the_data() {
     let again = transfer("lowest-again", 1_000_000, &unequal, Some("lowest-rtt"));
     assert_eq!(again.down, lowest.down, "the same run twice moves the same bytes on each path");
 }
+
+#[test]
+fn a_window_larger_than_the_send_buffer_still_carries_every_byte_in_order() {
+    // 100 Mbit/s over 400 ms holds 5 MB in flight, more than a subflow's 4 MB send buffer: the
+    // window never stops the sender, the buffer must, and no frame may be cut where it fills
+    // (a cut frame shifted the stream's framing and ended a 20 MB response after 5 MB).
+    let deep = transfer("deep", 20_000_000, &[(100.0, 400.0, false)], Some("default"));
+    assert_eq!(deep.transport, "mptcp");
+    let wire_ms = 20_000_000.0 * 8.0 / 100e6 * 1000.0;
+    assert!(deep.done_ms > wire_ms, "{} ms for what the link needs {wire_ms} ms to carry", deep.done_ms);
+}

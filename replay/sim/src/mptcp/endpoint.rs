@@ -271,13 +271,21 @@ impl Endpoint {
             // A segment's worth, or the kernel's burst: as much as every chosen subflow may take.
             let mut budget = chosen.iter().map(|&i| rooms[i]).min().unwrap_or(0).max(1);
             while budget > 0 && self.sending.unmapped() > 0 {
-                let (dsn, bytes) = self.sending.take((MSS - DATA_HEADER).min(budget));
+                // A frame goes into a send buffer whole or not at all: a window larger than the
+                // buffer (a long, deep path) must not cut one, or the stream's framing is lost.
+                let fits = chosen.iter().map(|&i| free_space(hosts, &self.subflows[i])).min().unwrap_or(0);
+                if fits <= DATA_HEADER {
+                    break;
+                }
+                let (dsn, bytes) = self.sending.take((MSS - DATA_HEADER).min(budget).min(fits - DATA_HEADER));
                 budget = budget.saturating_sub(bytes.len() + DATA_HEADER);
                 let len = bytes.len() as u64;
                 let frame = Frame::Data { dsn, bytes };
                 for &i in &chosen {
                     let sf = &self.subflows[i];
-                    send_frame(&frame, hosts, sf.host, sf.handle);
+                    if !send_frame(&frame, hosts, sf.host, sf.handle) {
+                        self.error = Some(format!("a data frame did not fit into subflow {}'s send buffer", sf.path));
+                    }
                     self.scheduler.on_event(now, &Event::Sent { path: PathId(sf.path), stream: Some(STREAM), bytes: len });
                 }
             }
@@ -288,7 +296,7 @@ impl Endpoint {
 
     /// The DATA_FIN on the first subflow that can carry it, then every subflow's FIN.
     fn send_fin(&mut self, hosts: &mut [Host]) -> bool {
-        let Some(sf) = self.subflows.iter().find(|sf| sf.greeted && hosts[sf.host].socket(sf.handle).may_send()) else {
+        let Some(sf) = self.subflows.iter().find(|sf| sf.greeted && hosts[sf.host].socket(sf.handle).may_send() && free_space(hosts, sf) >= DATA_HEADER) else {
             return false;
         };
         let Some(dsn) = self.sending.fin_due() else { return false };
@@ -313,7 +321,13 @@ pub fn receive(socket: &mut tcp::Socket<'static>, decoder: &mut Decoder) {
     ) {}
 }
 
-/// A frame into a subflow's send buffer, whole (the buffer is far larger than a window).
+/// The bytes a subflow's send buffer can take now.
+fn free_space(hosts: &[Host], sf: &Subflow) -> usize {
+    let socket = hosts[sf.host].socket(sf.handle);
+    socket.send_capacity() - socket.send_queue()
+}
+
+/// A frame into a subflow's send buffer, whole; false if it did not fit (the caller checks first).
 fn send_frame(frame: &Frame, hosts: &mut [Host], host: usize, handle: SockId) -> bool {
     let mut bytes = Vec::with_capacity(MSS);
     frame.encode(&mut bytes);
