@@ -9,3 +9,4 @@ export * from "./build/index.js";
 export { siteProfileOptions } from "./site-profile-options.js";
 export * from "./realistic/index.js";
 export { writeSyntheticRecording, type SyntheticResource } from "./synthetic-recording.js";
+export { writeBulkTransferPage } from "./bulk-transfer-page.js";

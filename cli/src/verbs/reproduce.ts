@@ -10,10 +10,15 @@ import { corpusSites } from "../corpus-sites.js";
 import { messagesAlone, pickPage } from "../reproduction/srpt-ecf-messages.js";
 import { loadCompletions, runSrptEcfLoads, SRPT_ECF } from "../reproduction/srpt-ecf-loads.js";
 import { settingResult, writeSrptEcfReport } from "../reproduction/srpt-ecf-report.js";
+import { cellResults, MPQUIC_VS_MPTCP, runMpquicVsMptcp } from "../reproduction/mpquic-vs-mptcp-runs.js";
+import { classResults, writeMpquicVsMptcpReport } from "../reproduction/mpquic-vs-mptcp-report.js";
+import { SCENARIO_CLASSES, scenarios, SEED_SCENARIOS } from "../reproduction/mpquic-vs-mptcp-scenarios.js";
 
-/** The experiments by name: the thesis's three (the default) and seed 000's SRPT-ECF. */
+/** The experiments by name: the thesis's three (the default), seed 000's SRPT-ECF and seed 003's large download. */
 const THESIS = ["h1-vs-h2", "mptcp-equal-paths", "mptcp-rtt-mismatch"];
-const EXPERIMENTS = [...THESIS, SRPT_ECF];
+const EXPERIMENTS = [...THESIS, SRPT_ECF, MPQUIC_VS_MPTCP];
+/** Scenarios per class of mpquic-vs-mptcp with the emulated client: four classes x 8 downloads of 20 MB each. */
+const EMULATED_SCENARIOS = 3;
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { DEFAULT_DATA } from "./corpus-build.js";
 import { schedulerOption, transportKnobOptions } from "./replay-options.js";
@@ -37,7 +42,12 @@ Needs root, but for the simulated client.
                   srpt-ecf is seed 000 §4.7 (Figs 4.11-4.12): the responses of the corpus origin
                   with the most images over two paths of 1050 kbit/s 67 ms and 750 kbit/s 151 ms,
                   SRPT-ECF against SA-ECF, FCFS and SRPT with lowest-RTT, as messages alone and as
-                  a page load over multipath QUIC (report in OUT/srpt-ecf/)
+                  a page load over multipath QUIC (report in OUT/srpt-ecf/); mpquic-vs-mptcp is
+                  seed 003 §5.2.3: a 20 MB download over two paths drawn by WSP from Table 5.1 in
+                  four classes, each path first in turn, over TCP, MPTCP, QUIC and multipath QUIC:
+                  completion time ratios and aggregation benefits (report in OUT/mpquic-vs-mptcp/)
+  --scenarios N   mpquic-vs-mptcp: scenarios per class (default ${SEED_SCENARIOS}, the seed's, simulated;
+                  ${EMULATED_SCENARIOS} emulated); each costs 8 downloads of 20 MB a run
   --client NAME   emulated (default): the emulated browser in real time over the kernel's TCP
                   and MPTCP; simulated: the same browser and servers in virtual time over
                   smoltcp's TCP and MPTCP over it (docs/simulator.md), without root, on every CPU
@@ -64,6 +74,7 @@ Needs root, but for the simulated client.
   paths: { options: ["data", "work", "out"] },
   options: {
     only: { type: "string" },
+    scenarios: { type: "string" },
     client: { type: "string", default: "emulated" },
     grid: { type: "string", default: "default" },
     data: { type: "string", default: DEFAULT_DATA },
@@ -130,6 +141,14 @@ Needs root, but for the simulated client.
       const runsDone = await runSrptEcfLoads(page, { data: String(values.data), work: String(values.work), client, runs, workers });
       const how = `${client === "simulated" ? "the simulator" : "the emulated browser in real time"}, HTTP/3 over multipath QUIC, ${runs} run(s) per scheduler, each response sent as soon as the server model has it (out-of-order, with the recording's server delays, no prioritisation), drop-tail queues of 16 packets`;
       const report = writeSrptEcfReport(out, page, alone, settingResult(page, loadCompletions(runsDone, page)), how, command);
+      process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
+    }
+    if (only.includes(MPQUIC_VS_MPTCP)) {
+      const count = numberOption(values, "scenarios", client === "simulated" ? SEED_SCENARIOS : EMULATED_SCENARIOS, 1, 10_000);
+      const all = SCENARIO_CLASSES.flatMap((c) => scenarios(c, count));
+      const runsDone = await runMpquicVsMptcp(all, { work: String(values.work), client, runs, workers });
+      const how = `${client === "simulated" ? "the simulator" : "the emulated browser in real time over the link emulator"}, ${count} scenario(s) per class, each path first in turn, ${runs} run(s) per cell (the median taken), drop-tail queues of the drawn queuing delay at the path's rate (at least 4 packets)`;
+      const report = writeMpquicVsMptcpReport(out, classResults(all, cellResults(runsDone)), how, command);
       process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
     }
     return 0;

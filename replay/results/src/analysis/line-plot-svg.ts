@@ -18,6 +18,8 @@ export interface LinePlot {
   series: LineSeries[];
   /** The y axis' top; the data's largest y, rounded up, when absent. */
   yMax?: number;
+  /** The x axis' left end (default 0), for values that go below 0. */
+  xMin?: number;
 }
 
 const W = 780;
@@ -28,11 +30,12 @@ const COLOURS = ["#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9
 
 export function linePlotSvg(plot: LinePlot): string {
   const all = plot.series.flatMap((s) => s.points);
-  const xMax = niceCeiling(Math.max(1e-9, ...all.map(([x]) => x)));
+  const xMin = plot.xMin ?? 0;
+  const xMax = xMin + niceCeiling(Math.max(1e-9, ...all.map(([x]) => x - xMin)));
   const yMax = plot.yMax ?? niceCeiling(Math.max(1e-9, ...all.map(([, y]) => y)));
   const pw = W - M.left - M.right;
   const ph = H - M.top - M.bottom;
-  const x = (v: number) => M.left + (v / xMax) * pw;
+  const x = (v: number) => M.left + ((v - xMin) / (xMax - xMin)) * pw;
   const y = (v: number) => M.top + ph - (v / yMax) * ph;
   const out: string[] = [
     `<path d="M${n(M.left)},${n(M.top)}V${n(M.top + ph)}H${n(M.left + pw)}" fill="none" stroke="#333"/>`,
@@ -40,7 +43,8 @@ export function linePlotSvg(plot: LinePlot): string {
     svgText(16, M.top + ph / 2, plot.yLabel, "middle", 12, ` transform="rotate(-90 16 ${n(M.top + ph / 2)})"`),
   ];
   for (let i = 0; i <= 4; i++) {
-    out.push(svgText(x((xMax * i) / 4), M.top + ph + 16, String(+((xMax * i) / 4).toPrecision(3)), "middle", 10));
+    const xTick = xMin + ((xMax - xMin) * i) / 4;
+    out.push(svgText(x(xTick), M.top + ph + 16, String(+xTick.toPrecision(3)), "middle", 10));
     out.push(svgText(M.left - 6, y((yMax * i) / 4) + 4, String(+((yMax * i) / 4).toPrecision(3)), "end", 10));
   }
   plot.series.forEach((s, i) => {
@@ -56,10 +60,10 @@ export function linePlotSvg(plot: LinePlot): string {
   return svgDocument(W, H, plot.title, plot.subtitle, out);
 }
 
-/** An empirical CDF: (value, share of values at or below it), from 0. */
+/** An empirical CDF: (value, share of values at or below it), from 0, or from the least value if it is below 0. */
 export function cdfPoints(values: number[]): [number, number][] {
   const sorted = [...values].sort((a, b) => a - b);
-  return [[0, 0], ...sorted.map((v, i): [number, number] => [v, (i + 1) / sorted.length])];
+  return [[Math.min(0, sorted[0] ?? 0), 0], ...sorted.map((v, i): [number, number] => [v, (i + 1) / sorted.length])];
 }
 
 /** How many of the intervals [start, end) are open at each change, from 0. */
