@@ -3,6 +3,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { quantile, writeSyntheticRecording } from "@pagepath/corpus";
+import { bulkFetch, clientAddress, type BulkLoad } from "./bulk-fetch.js";
 import { NET_BINARY, REPLAY_SERVER, networkSpec, startReplayServer, topologyDown, topologyUp, type RunningReplayServer } from "@pagepath/runner";
 import { tempDir } from "@pagepath/temp-dirs";
 
@@ -14,7 +15,6 @@ import { tempDir } from "@pagepath/temp-dirs";
  * scheduler's per-stream work is paid on every packet.
  */
 const run = promisify(execFile);
-const FETCH = join(process.cwd(), "replay", "target", "release", "pagepath-fetch");
 const ORIGIN = "https://www.sched.test";
 const HOST = "www.sched.test";
 const TOPOLOGY = "bsched";
@@ -70,32 +70,10 @@ export async function listedSchedulers(): Promise<Listed[]> {
   return JSON.parse(stdout).schedulers.map((s: Listed) => ({ name: s.name, family: s.family }));
 }
 
-/** The slowest transfer waited for: a fetch slower than this counts as failed. */
-const SLOWEST_MBPS = 20;
-
-type Load = { mbps: number; pathBytes: number[] } | { failed: string };
-
-/** One fetch of `streams` responses over both paths; Mbit/s from the first request to the last byte. */
-async function fetchOnce(address: string, bytes: number, streams: number): Promise<Load> {
-  const [a, b] = [networkAddress(0), networkAddress(1)];
+/** One fetch of `streams` responses over both paths. */
+function fetchOnce(address: string, bytes: number, streams: number): Promise<BulkLoad> {
   const targets = Array.from({ length: streams }, (_, i) => target(streams, i));
-  const timeout = Math.ceil((bytes * 8) / (SLOWEST_MBPS * 1e6)) + 5;
-  const fetched = await run(NET_BINARY, ["exec", TOPOLOGY, "client", "--", FETCH, "--connect", `${address}:443`, "--host", HOST, "--local", a, "--local", b, "--multipath", "--timeout-s", String(timeout), ...targets], { maxBuffer: 1 << 20 }).catch((e) => ({ error: String(e.stderr || e.message).trim() }));
-  if ("error" in fetched) return { failed: fetched.error.split("\n").at(-1)! };
-  const { stdout } = fetched;
-  const report = JSON.parse(stdout.trim().split("\n").at(-1)!);
-  const responses: any[] = report.responses;
-  const got = responses.reduce((sum, r) => sum + r.bytes, 0);
-  if (responses.some((r) => r.status !== 200) || got !== bytes) return { failed: `statuses ${responses.map((r) => r.status).join(",")} and ${got} bytes of ${bytes}` };
-  const start = Math.min(...responses.map((r) => r.startUs));
-  const end = Math.max(...responses.map((r) => r.endUs));
-  const pathBytes = [a, b].map((local) => report.paths.find((p: any) => p.local.startsWith(`${local}:`))?.bytesReceived ?? 0);
-  return { mbps: (bytes * 8) / (end - start), pathBytes };
-}
-
-/** The topology's client address on `path` (docs/formats/topology.md). */
-function networkAddress(path: number): string {
-  return `10.10.${path}.2`;
+  return bulkFetch({ topology: TOPOLOGY, address, host: HOST, locals: [clientAddress(0), clientAddress(1)], multipath: true, targets, bytes });
 }
 
 export async function benchSchedulerThroughput(megabytes: number, loads: number, log: (line: string) => void): Promise<ThroughputResult> {
@@ -126,7 +104,7 @@ export async function benchSchedulerThroughput(megabytes: number, loads: number,
       servers.push(await startReplayServer([recording, "--out", out, "--protocol", "h3", "--transport", "mpquic", "--scheduler", s.name, "--no-qlog", "--delays", "zero", "--first-address", address], [NET_BINARY, "exec", TOPOLOGY, "server", "--"]));
       addresses.push(address);
     }
-    const runs = WORKLOADS.map(() => measured.map(() => [] as Load[]));
+    const runs = WORKLOADS.map(() => measured.map(() => [] as BulkLoad[]));
     for (let load = 0; load < loads; load++) {
       for (const [w, streams] of WORKLOADS.entries()) {
         // a different scheduler first in each round, so no one always follows the same one
@@ -140,7 +118,7 @@ export async function benchSchedulerThroughput(megabytes: number, loads: number,
       }
     }
     const median = (xs: number[]) => (xs.length ? quantile(xs, 0.5) : null);
-    const finished = (loads: Load[]) => loads.filter((l): l is { mbps: number; pathBytes: number[] } => !("failed" in l));
+    const finished = (loads: BulkLoad[]) => loads.filter((l): l is Exclude<BulkLoad, { failed: string }> => !("failed" in l));
     const rows = WORKLOADS.flatMap((streams, w) => {
       const referenceMbps = median(finished(runs[w]![0]!).map((r) => r.mbps));
       return measured.map((s, i): SchedulerThroughput => {

@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { benchExperiment, benchGraphBuild, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, type SimulateBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { availableParallelism } from "node:os";
+import { benchExperiment, benchGraphBuild, benchMultipathCost, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, type SimulateBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { requireRoot } from "@pagepath/runner";
 import { reportSchedulers } from "./bench-schedulers-report.js";
+import { reportMultipathCost } from "./bench-multipath-report.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 
@@ -10,7 +12,7 @@ export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer|net|replay|experiment|schedulers|simulate [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
+usage: pagepath bench profiler|build|viewer|net|replay|experiment|schedulers|multipath|simulate [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -43,6 +45,11 @@ schedulers the multipath QUIC schedulers (needs root): each registered scheduler
            in turns, as a ratio to tquic's own minrtt; path-only schedulers are held to a ratio of
            at least 0.95. A load that does not finish is reported (exit status 1) and that
            scheduler is not run again on those responses.
+multipath  the cost of multipath in the stack (needs root; seed 002 Ch. 5): M MB over HTTP/3
+           with tquic on 1, 2 and 3 emulated paths without a rate limit (1 ms RTT), multipath QUIC
+           (lowest-rtt) against single-path QUIC, median of N loads each in turns, as a ratio to
+           single-path QUIC, with the CPU the client, the server, the link emulator and the
+           machine used while each load ran, in cores, and which of them saturated.
 simulate   the simulator against the real replay it stands for (needs root and a built corpus):
            the realistic corpus page of median size (--graphs) at 10 Mbit/s, 40 ms over HTTP/3 and HTTP/2,
            loaded N times each way, alternating: wall time of one real-time replay with the emulated
@@ -55,14 +62,14 @@ simulate   the simulator against the real replay it stands for (needs root and a
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
   --data DIR   experiment: the corpus (default corpus-data)
   --sites N    experiment: how many corpus pages (default 4)
-  --megabytes M schedulers: bytes of the bulk transfer (default 30)
+  --megabytes M schedulers: bytes of the bulk transfer (default 30); multipath: (default 100)
   --out DIR    where the JSON result goes (default bench/results)
 `,
   paths: { options: ["graphs", "data", "out"] },
   options: { loads: { type: "string" }, seconds: { type: "string" }, graphs: { type: "string", default: "corpus-data/graphs" }, data: { type: "string", default: "corpus-data" }, sites: { type: "string" }, megabytes: { type: "string" }, out: { type: "string", default: "bench/results" } },
   async run(values, positionals) {
     const which = positionals[0];
-    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers" && which !== "simulate") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay, experiment, schedulers or simulate`);
+    if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers" && which !== "multipath" && which !== "simulate") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay, experiment, schedulers, multipath or simulate`);
     const loads = numberOption(values, "loads", 10, 1, 1000);
     const log = (l: string) => process.stderr.write(l + "\n");
     if (which === "schedulers") {
@@ -71,6 +78,13 @@ simulate   the simulator against the real replay it stands for (needs root and a
       if (!Number.isInteger(loads)) throw new UsageError(`--loads "${values.loads}": expected a whole number`);
       requireRoot();
       return reportSchedulers(await benchSchedulers(megabytes, loads, log), String(values.out));
+    }
+    if (which === "multipath") {
+      const megabytes = numberOption(values, "megabytes", 100, 1, 10_000);
+      if (!Number.isInteger(megabytes)) throw new UsageError(`--megabytes "${values.megabytes}": expected a whole number of megabytes`);
+      if (!Number.isInteger(loads)) throw new UsageError(`--loads "${values.loads}": expected a whole number`);
+      requireRoot();
+      return reportMultipathCost(await benchMultipathCost(megabytes, loads, availableParallelism(), log), String(values.out));
     }
     if (which === "simulate") {
       requireRoot();

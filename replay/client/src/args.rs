@@ -37,8 +37,10 @@ for each replay.
 On success one JSON line goes to stdout:
   {\"protocol\":\"h3\",\"transport\":\"quic\"|\"mpquic\",\"handshakeUs\":N,
    \"responses\":[{\"target\",\"status\",\"bytes\",\"sha256\",\"startUs\",\"headersUs\",\"endUs\"}],
-   \"paths\":[{\"local\",\"remote\",\"bytesSent\",\"bytesReceived\",\"packetsSent\",\"packetsLost\",\"rttUs\"}]}
-with times in µs since the connection was opened and bytes counted on this side.
+   \"paths\":[{\"local\",\"remote\",\"bytesSent\",\"bytesReceived\",\"packetsSent\",\"packetsLost\",\"rttUs\"}],
+   \"cpuUs\":N}
+with times in µs since the connection was opened, bytes counted on this side, and cpuUs the CPU
+time (user and system) the fetch used.
 Exit status: 0 success, 1 the connection or a request failed or timed out, 2 bad arguments.
 ";
 

@@ -108,6 +108,7 @@ fn run(args: Args) -> Result<Report, String> {
         responses: f.exchanges.iter().map(report::response).collect(),
         paths: pagepath_server::io::quic::paths::path_logs(conn),
         handshake_us: f.handshake_us,
+        cpu_us: report::cpu_us(),
     };
     drop(f);
     close(&mut endpoint, index, H3_NO_ERROR);

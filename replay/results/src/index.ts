@@ -27,5 +27,6 @@ export { logGamma, regularizedIncompleteBeta, normalCdf } from "./analysis/speci
 export { wilcoxonSignedRank, oneWayAnova, fDistributionUpperTail, type WilcoxonResult, type AnovaResult } from "./analysis/significance.js";
 export { summaryMarkdown } from "./analysis/summary-markdown.js";
 export { heatmapSvg, comparisonHeatmaps, type HeatmapPlot } from "./analysis/heatmap-svg.js";
+export { bootstrapDifference, type Difference } from "./analysis/bootstrap-difference.js";
 export { linePlotSvg, cdfPoints, activeCountPoints, type LinePlot, type LineSeries } from "./analysis/line-plot-svg.js";
 export { ANALYSIS_FILES, comparisonPlotFiles } from "./analysis/analysis-files.js";

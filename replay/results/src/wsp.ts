@@ -4,6 +4,7 @@
  * each other, walking from the centre to each next-nearest survivor; dmin is tuned until the design
  * has the requested number of points. Pure and seeded: the same arguments give the same points.
  */
+import { mulberry32 } from "./seeded-random.js";
 
 /** `points` points in the unit cube of `dims` dimensions, spread as evenly as WSP manages. */
 export function wspUnitDesign(points: number, dims: number, seed: number): number[][] {
@@ -57,14 +58,3 @@ function distance(a: number[], b: number[]): number {
   return Math.sqrt(sum);
 }
 
-/** A small, well-mixed 32-bit generator: enough for spreading candidates, and the same everywhere. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
