@@ -40,8 +40,14 @@ export function buildRenderNodes(ctx: BuildContext): void {
     const nested = ctx.computations.filter((c) => c.start >= task.start - EPS && c.end <= task.end + EPS).reduce((sum, c) => sum + c.duration, 0);
     const render = d.add({ kind: "render", frameId: main.id, label: "rendering (style, layout, paint)", start: task.start, end: task.end, duration: Math.max(0, task.end - task.start - nested) });
     d.edge(previous, render, "render", "observed");
-    d.edge(latestEnded(inMain, task.start), render, "render", "inferred");
-    for (const sheet of sheets) if (sheet.end <= task.start + EPS && sheet.end > (previous?.start ?? -Infinity)) d.edge(sheet, render, "render", "inferred");
+    const before = latestEnded(inMain, task.start);
+    d.edge(before, render, "render", "inferred");
+    const sheetsBefore = sheets.filter((sheet) => sheet.end <= task.start + EPS && sheet.end > (previous?.start ?? -Infinity));
+    for (const sheet of sheetsBefore) d.edge(sheet, render, "render", "inferred");
+    // The first rendering can share its task with the work it shows (the parser's first chunk, a
+    // style sheet's evaluation, run just before the frame was styled, as a loaded machine's
+    // Chromium was seen to do): then that work, not nothing, comes before it.
+    if (!previous && !before && sheetsBefore.length === 0) d.edge(latestEnded(inMain.filter((c) => c.start >= task.start - EPS), task.end), render, "render", "inferred");
     for (const r of renderBound) if (r.start >= task.start - EPS && r.start <= task.end + EPS) d.edge(render, r, "render", "observed");
     const resumed = chunkPairs.find(([before, after]) => before.end <= task.start + EPS && after.start >= task.end - EPS);
     d.edge(render, resumed?.[1], "render", "observed");
