@@ -54,8 +54,3 @@ export async function bulkFetch(f: BulkFetch): Promise<BulkLoad> {
   const pathBytes = f.locals.map((local) => report.paths.find((p: any) => p.local.startsWith(`${local}:`))?.bytesReceived ?? 0);
   return { mbps: (f.bytes * 8) / (end - start), pathBytes, clientCpuUs: report.cpuUs, wallMs, responses: responses.map((r) => ({ target: r.target, startUs: r.startUs, endUs: r.endUs })) };
 }
-
-/** The topology's client address on `path` (docs/formats/topology.md). */
-export function clientAddress(path: number): string {
-  return `10.10.${path}.2`;
-}

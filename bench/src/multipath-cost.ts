@@ -5,7 +5,7 @@ import { quantile, writeSyntheticRecording } from "@pagepath/corpus";
 import { NET_BINARY, networkUp, startReplayServer, topologyDown, type RunningReplayServer } from "@pagepath/runner";
 import type { NetworkConfig } from "@pagepath/results";
 import { tempDir } from "@pagepath/temp-dirs";
-import { bulkFetch, clientAddress, type BulkLoad } from "./bulk-fetch.js";
+import { bulkFetch, type BulkLoad } from "./bulk-fetch.js";
 
 /**
  * The cost of multipath in the stack (seed 002 Ch. 5; issue 23, experiment 5): one bulk download
@@ -18,7 +18,7 @@ import { bulkFetch, clientAddress, type BulkLoad } from "./bulk-fetch.js";
 const ORIGIN = "https://www.mpcost.test";
 const HOST = "www.mpcost.test";
 const TOPOLOGY = "bmpcost";
-export const MAX_PATHS = 3;
+const MAX_PATHS = 3;
 const PATH = { upMbps: null, downMbps: null, rttMs: 1, loss: 0, queue: null };
 /** Linux's USER_HZ: /proc's CPU times are in these ticks. */
 const TICKS_PER_SECOND = 100;
@@ -30,7 +30,7 @@ export interface Configuration {
 }
 
 /** Single-path QUIC (the reference), then multipath QUIC on 1, 2 and 3 paths. */
-export const CONFIGURATIONS: Configuration[] = [
+const CONFIGURATIONS: Configuration[] = [
   { label: "QUIC, 1 path", transport: "quic", paths: 1 },
   ...Array.from({ length: MAX_PATHS }, (_, i): Configuration => ({ label: `multipath QUIC, ${i + 1} path${i ? "s" : ""}`, transport: "mpquic", paths: i + 1 })),
 ];
@@ -89,9 +89,9 @@ const EMULATOR = "pagepath-net";
 
 type Measured = Exclude<BulkLoad, { failed: string }> & { cpu: CpuShare };
 
-async function measuredFetch(address: string, c: Configuration, bytes: number, cores: number): Promise<Measured | { failed: string }> {
+async function measuredFetch(address: string, locals: string[], c: Configuration, bytes: number, cores: number): Promise<Measured | { failed: string }> {
   const before = cpuTicks([SERVER, EMULATOR]);
-  const load = await bulkFetch({ topology: TOPOLOGY, address, host: HOST, locals: Array.from({ length: c.paths }, (_, i) => clientAddress(i)), multipath: c.transport === "mpquic", targets: ["/bulk.bin"], bytes });
+  const load = await bulkFetch({ topology: TOPOLOGY, address, host: HOST, locals: locals.slice(0, c.paths), multipath: c.transport === "mpquic", targets: ["/bulk.bin"], bytes });
   const after = cpuTicks([SERVER, EMULATOR]);
   if ("failed" in load) return load;
   const seconds = load.wallMs / 1000;
@@ -105,7 +105,7 @@ export async function benchMultipathCost(megabytes: number, loads: number, cores
   const root = tempDir("bench-multipath-cost");
   const recording = writeSyntheticRecording(join(root, "recording"), ORIGIN, [{ path: "/bulk.bin", mimeType: "application/octet-stream", bytes, body: randomBytes(bytes), delayMs: 0 }]);
   const network: NetworkConfig = { name: "multipath-cost", paths: Array.from({ length: MAX_PATHS }, () => ({ ...PATH })) };
-  await networkUp(TOPOLOGY, network, 1, process.cwd());
+  const { clientAddresses } = await networkUp(TOPOLOGY, network, 1, process.cwd());
   const servers: RunningReplayServer[] = [];
   try {
     // One server per transport, both listening at once, so loads take turns without a restart.
@@ -121,7 +121,7 @@ export async function benchMultipathCost(megabytes: number, loads: number, cores
         // a different configuration first in each round, so none always follows the same one
         const i = (k + load) % CONFIGURATIONS.length;
         const c = CONFIGURATIONS[i]!;
-        const got = await measuredFetch(addresses.get(c.transport)!, c, bytes, cores);
+        const got = await measuredFetch(addresses.get(c.transport)!, clientAddresses, c, bytes, cores);
         runs[i]!.push(got);
         log(`[${load + 1}/${loads}] ${c.label.padEnd(24)} ${"failed" in got ? `failed: ${got.failed}` : `${got.mbps.toFixed(0)} Mbit/s, cores: client ${got.cpu.client.toFixed(2)} server ${got.cpu.server.toFixed(2)} emulator ${got.cpu.emulator.toFixed(2)} machine ${got.cpu.machine.toFixed(2)}`}`);
       }

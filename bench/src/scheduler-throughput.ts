@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { quantile, writeSyntheticRecording } from "@pagepath/corpus";
-import { bulkFetch, clientAddress, type BulkLoad } from "./bulk-fetch.js";
+import { bulkFetch, type BulkLoad } from "./bulk-fetch.js";
 import { NET_BINARY, REPLAY_SERVER, networkSpec, startReplayServer, topologyDown, topologyUp, type RunningReplayServer } from "@pagepath/runner";
 import { tempDir } from "@pagepath/temp-dirs";
 
@@ -70,10 +70,10 @@ export async function listedSchedulers(): Promise<Listed[]> {
   return JSON.parse(stdout).schedulers.map((s: Listed) => ({ name: s.name, family: s.family }));
 }
 
-/** One fetch of `streams` responses over both paths. */
-function fetchOnce(address: string, bytes: number, streams: number): Promise<BulkLoad> {
+/** One fetch of `streams` responses over both paths, from the client's addresses on them. */
+function fetchOnce(address: string, locals: string[], bytes: number, streams: number): Promise<BulkLoad> {
   const targets = Array.from({ length: streams }, (_, i) => target(streams, i));
-  return bulkFetch({ topology: TOPOLOGY, address, host: HOST, locals: [clientAddress(0), clientAddress(1)], multipath: true, targets, bytes });
+  return bulkFetch({ topology: TOPOLOGY, address, host: HOST, locals, multipath: true, targets, bytes });
 }
 
 export async function benchSchedulerThroughput(megabytes: number, loads: number, log: (line: string) => void): Promise<ThroughputResult> {
@@ -92,7 +92,7 @@ export async function benchSchedulerThroughput(megabytes: number, loads: number,
   );
   const recording = writeSyntheticRecording(join(root, "recording"), ORIGIN, resources);
   const spec = networkSpec("schedulers", LINK);
-  await topologyUp(TOPOLOGY, spec, 1);
+  const { clientAddresses } = await topologyUp(TOPOLOGY, spec, 1);
   const servers: RunningReplayServer[] = [];
   try {
     // one server per scheduler, all listening at once on addresses of their own, so that the
@@ -111,7 +111,7 @@ export async function benchSchedulerThroughput(megabytes: number, loads: number,
         for (let k = 0; k < measured.length; k++) {
           const i = (k + load) % measured.length;
           if (runs[w]![i]!.some((l) => "failed" in l)) continue;
-          const got = await fetchOnce(addresses[i]!, bytes, streams);
+          const got = await fetchOnce(addresses[i]!, clientAddresses, bytes, streams);
           runs[w]![i]!.push(got);
           log(`[${load + 1}/${loads}] ${String(streams).padStart(2)} stream${streams === 1 ? " " : "s"} ${measured[i]!.name.padEnd(16)} ${"failed" in got ? `failed: ${got.failed}` : `${got.mbps.toFixed(1)} Mbit/s`}`);
         }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { cdfPoints, experimentalAggregationBenefit, linePlotSvg, wilcoxonSignedRank, type Transport } from "@pagepath/results";
 import { cellKey, FILE_BYTES, type CellResult } from "./mpquic-vs-mptcp-runs.js";
 import { SCENARIO_CLASSES, type Scenario } from "./mpquic-vs-mptcp-scenarios.js";
+import { median } from "./report-statistics.js";
 
 /** One multipath experiment: a scenario with one of its paths first. */
 interface Experiment {
@@ -70,10 +71,6 @@ export function classResults(all: Scenario[], cells: Map<string, CellResult>): C
   });
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const share = (xs: boolean[]) => (xs.length === 0 ? NaN : xs.filter(Boolean).length / xs.length);
 const pct = (x: number) => (Number.isFinite(x) ? `${(100 * x).toFixed(1)}%` : "-");
 const num = (x: number) => (Number.isFinite(x) ? x.toFixed(3) : "-");

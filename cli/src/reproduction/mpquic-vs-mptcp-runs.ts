@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { writeBulkTransferPage } from "@pagepath/corpus";
 import { prepareExperiment, requireRoot } from "@pagepath/runner";
-import { readExperiment, type ExperimentPlan, type RunResult, type Transport } from "@pagepath/results";
+import { median, readExperiment, type ExperimentPlan, type RunResult, type Transport } from "@pagepath/results";
 import { sweepPending } from "./run.js";
 import { scenarioNetworks, type Scenario } from "./mpquic-vs-mptcp-scenarios.js";
 
@@ -81,8 +81,3 @@ export function cellResults(runs: RunResult[]): Map<string, CellResult> {
 }
 
 export const cellKey = (network: string, transport: Transport) => `${network} ${transport}`;
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-}

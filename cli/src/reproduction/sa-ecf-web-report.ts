@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { bootstrapDifference, cdfPoints, linePlotSvg, type Difference } from "@pagepath/results";
 import { TABLE_6_8, WEB_PATHS, WEB_SCHEDULERS, type WebRun } from "./sa-ecf-web-runs.js";
+import { mean, median } from "./report-statistics.js";
 
 export interface Verdict {
   claim: string;
@@ -14,11 +15,6 @@ export interface Verdict {
   figures: string;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
-const mean = (xs: number[]) => (xs.length === 0 ? NaN : xs.reduce((a, b) => a + b, 0) / xs.length);
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "-");
 const ok = (runs: WebRun[], scheduler: string) => runs.filter((r) => r.scheduler === scheduler && r.streams !== null);
 

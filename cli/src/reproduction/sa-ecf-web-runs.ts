@@ -10,9 +10,9 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeSyntheticRecording } from "@pagepath/corpus";
-import { NET_BINARY, networkUp, requireRoot, startReplayServer, topologyDown, type RunningReplayServer } from "@pagepath/runner";
+import { NET_BINARY, networkSpec, networkUp, requireRoot, startReplayServer, topologyDown, type RunningReplayServer } from "@pagepath/runner";
 import type { NetworkConfig } from "@pagepath/results";
-import { bulkFetch, clientAddress } from "@pagepath/bench";
+import { bulkFetch } from "@pagepath/bench";
 import { Progress } from "../progress.js";
 
 export const SA_ECF_WEB = "sa-ecf-web";
@@ -78,9 +78,10 @@ export async function runSaEcfWeb(work: string, runs: number): Promise<WebRun[]>
   const recording = writeSyntheticRecording(join(work, "recording"), ORIGIN, TABLE_6_8.map((c) => ({ path: `/${c.file}`, mimeType: "application/octet-stream", bytes: c.bytes, body: randomBytes(c.bytes), delayMs: 0 })));
   const network: NetworkConfig = {
     name: "seed004-6.2",
-    paths: WEB_PATHS.map((p) => ({ upMbps: p.rateMbit, downMbps: p.rateMbit, rttMs: p.rttMs, loss: 0, queue: { discipline: "droptail", packets: Math.max(16, Math.ceil((p.rateMbit * 1e6 * p.rttMs) / 1000 / 12000)) } })),
+    // each path's buffer as pagepath replay sizes it: one bandwidth-delay product, at least 16 packets
+    paths: WEB_PATHS.map((p) => ({ upMbps: p.rateMbit, downMbps: p.rateMbit, rttMs: p.rttMs, loss: 0, queue: { discipline: "droptail", packets: networkSpec(SA_ECF_WEB, { paths: 1, ...p, loss: 0 }).queuePackets } })),
   };
-  await networkUp(TOPOLOGY, network, 1, process.cwd());
+  const { clientAddresses } = await networkUp(TOPOLOGY, network, 1, process.cwd());
   const servers: RunningReplayServer[] = [];
   const logs: string[] = [];
   const results: WebRun[] = [];
@@ -95,12 +96,13 @@ export async function runSaEcfWeb(work: string, runs: number): Promise<WebRun[]>
       for (let k = 0; k < WEB_SCHEDULERS.length; k++) {
         const i = (k + run) % WEB_SCHEDULERS.length;
         const load = await bulkFetch({
-          topology: TOPOLOGY, address: `10.200.1.${i + 1}`, host: HOST, locals: WEB_PATHS.map((_, p) => clientAddress(p)), multipath: true,
+          topology: TOPOLOGY, address: `10.200.1.${i + 1}`, host: HOST, locals: clientAddresses, multipath: true,
           targets: TABLE_6_8.map((c) => `/${c.file}@u=${c.urgency}`), bytes: TABLE_6_8.reduce((a, c) => a + c.bytes, 0),
         });
-        const failed = "failed" in load ? load.failed : null;
-        results.push({ scheduler: WEB_SCHEDULERS[i]!.name, run, streams: "failed" in load ? null : load.responses.map((r) => ({ className: classOf(r.target).name, completionMs: (r.endUs - r.startUs) / 1000, pathBytes: [], rateMbps: null })), error: failed });
-        progress.finished(`${WEB_SCHEDULERS[i]!.label} run ${run + 1}`, failed === null, failed ?? "");
+        const streams = "failed" in load ? null : load.responses.map((r) => ({ className: classOf(r.target).name, completionMs: (r.endUs - r.startUs) / 1000, pathBytes: [], rateMbps: null }));
+        const error = "failed" in load ? load.failed : null;
+        results.push({ scheduler: WEB_SCHEDULERS[i]!.name, run, streams, error });
+        progress.finished(`${WEB_SCHEDULERS[i]!.label} run ${run + 1}`, error === null, error ?? "");
       }
     }
     progress.end();
@@ -108,18 +110,19 @@ export async function runSaEcfWeb(work: string, runs: number): Promise<WebRun[]>
     for (const s of servers) await s.stop();
     await topologyDown(TOPOLOGY);
   }
-  WEB_SCHEDULERS.forEach((s, i) => addServerSide(results.filter((r) => r.scheduler === s.name), join(logs[i]!, "streams.jsonl")));
+  WEB_SCHEDULERS.forEach((s, i) => addServerSide(results.filter((r) => r.scheduler === s.name), join(logs[i]!, "streams.jsonl"), clientAddresses));
   return results;
 }
 
 const classOf = (target: string) => TABLE_6_8.find((c) => target === `/${c.file}`)!;
 
 /**
- * Each stream's bytes per path and sending rate, from the server's streams.jsonl: one connection
- * per fetch, numbered in the order the fetches came, so the scheduler's ok runs take its
- * connections in turn (a failed fetch may have opened one: then the log is not matched).
+ * Each stream's bytes per path (by the client address at the path's far end) and sending rate,
+ * from the server's streams.jsonl: one connection per fetch, numbered in the order the fetches
+ * came, so the scheduler's runs take its connections in turn; where the counts differ (a failed
+ * fetch opened none) the log is not matched.
  */
-function addServerSide(runs: WebRun[], file: string): void {
+function addServerSide(runs: WebRun[], file: string, clientAddresses: string[]): void {
   const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const connections = [...new Set(lines.map((l) => l.connection as number))].sort((a, b) => a - b);
   if (connections.length !== runs.length) return;
@@ -127,7 +130,7 @@ function addServerSide(runs: WebRun[], file: string): void {
     for (const stream of run.streams ?? []) {
       const line = lines.find((l) => l.connection === connections[i] && new URL(l.url).pathname === `/${TABLE_6_8.find((c) => c.name === stream.className)!.file}`);
       const paths: any[] = line?.paths ?? [];
-      stream.pathBytes = WEB_PATHS.map((_, p) => paths.filter((x) => String(x.remote).startsWith(`${clientAddress(p)}:`)).reduce((a, x) => a + x.bytes, 0));
+      stream.pathBytes = clientAddresses.map((address) => paths.filter((x) => String(x.remote).startsWith(`${address}:`)).reduce((a, x) => a + x.bytes, 0));
       const first = Math.min(...paths.map((x) => x.firstUs));
       const last = Math.max(...paths.map((x) => x.lastUs));
       const bytes = stream.pathBytes.reduce((a, b) => a + b, 0);

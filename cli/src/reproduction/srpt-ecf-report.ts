@@ -7,6 +7,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { activeCountPoints, cdfPoints, linePlotSvg, wilcoxonSignedRank } from "@pagepath/results";
 import { noCompletions, SEED_PATHS, SEED_SCHEDULERS, type Completions, type PageMessages } from "./srpt-ecf-messages.js";
+import { median } from "./report-statistics.js";
 
 export interface SettingResult {
   /** Per scheduler name. */
@@ -24,10 +25,6 @@ export interface Verdict {
 const quantile = (xs: number[], q: number) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length === 0 ? NaN : s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-};
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 === 1 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
 };
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)} ms` : "-");
 

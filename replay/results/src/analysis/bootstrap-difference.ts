@@ -5,6 +5,7 @@
  * differences. Nonparametric, so skewed completion times need no normality; seeded, so a report
  * is the same each time it is written.
  */
+import { mean } from "../accuracy.js";
 import { mulberry32 } from "../seeded-random.js";
 
 export interface Difference {
@@ -13,8 +14,6 @@ export interface Difference {
   high: number;
   level: number;
 }
-
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export function bootstrapDifference(baseline: readonly number[], candidate: readonly number[], o: { statistic?: (xs: readonly number[]) => number; resamples?: number; level?: number; seed?: number } = {}): Difference | null {
   if (baseline.length === 0 || candidate.length === 0) return null;
