@@ -15,8 +15,10 @@
 #
 # smoltcp 0.14.0, the simulator's TCP (docs/simulator.md), where it differs from Linux in ways a
 # page load shows (linux-defaults): the initial congestion window and the retransmission timeout's
-# floor settable, slow start grown by the bytes acknowledged, CUBIC's HyStart on an RTT from every
-# ACK, the holes of a SACK scoreboard sent again in recovery, and the unsent bytes
+# floor settable, slow start grown by the bytes acknowledged, CUBIC counting every segment an ACK
+# acknowledges, HyStart's delay and ACK-train tests on rounds of a window, Linux's loss recovery
+# (one cut an episode, SACK's pipe with PRR, RACK for retransmissions and partial ACKs with its
+# reorder timer, tail loss probes), new data in whole segments, and the unsent bytes
 # TCP_NOTSENT_LOWAT bounds; and what a multipath scheduler reads of a simulated MPTCP subflow
 # (path-state): its congestion window, bytes in flight and smoothed RTT.
 set -euo pipefail

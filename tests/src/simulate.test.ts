@@ -292,7 +292,7 @@ describe("pagepath simulate", () => {
     assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
   });
 
-  it("runs MPTCP over two simulated paths, a subflow a path split by the scheduler asked, within 25% of the kernel's MPTCP replayed", async () => {
+  it("runs MPTCP over two simulated paths, a subflow a path split by the scheduler asked, within 25% of the kernel's MPTCP replayed (the median of three)", async () => {
     const args = ["--protocol", "h2", "--transport", "mptcp", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
     const simulated = await load(["simulate"], "real-sb-admin-2", args);
     assert.equal(simulated.configuration.scheduler?.name, "default");
@@ -302,10 +302,14 @@ describe("pagepath simulate", () => {
     assert.ok(simulated.metrics.loadMs! < single.metrics.loadMs! * 0.85, `two paths ${simulated.metrics.loadMs} ms against one ${single.metrics.loadMs} ms`);
     const ecf = await load(["simulate"], "real-sb-admin-2", [...args, "--scheduler", "ecf"]);
     assert.equal(ecf.configuration.scheduler?.name, "ecf");
-    const real = await load(["replay", "--client", "emulated"], "real-sb-admin-2", args);
-    const error = Math.abs(simulated.metrics.loadMs! - real.metrics.loadMs!) / real.metrics.loadMs!;
-    console.log(`mptcp: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${real.metrics.loadMs!.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
-    assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${real.metrics.loadMs} ms replayed`);
+    // The kernel's MPTCP varies from load to load more than its TCP does (real-sb-admin-2 here:
+    // 1,098-1,322 ms in six replays, 908 ms once in CI), so the simulator meets a median.
+    const replayed: number[] = [];
+    for (let i = 0; i < 3; i++) replayed.push((await load(["replay", "--client", "emulated"], "real-sb-admin-2", args)).metrics.loadMs!);
+    const real = replayed.sort((a, b) => a - b)[1]!;
+    const error = Math.abs(simulated.metrics.loadMs! - real) / real;
+    console.log(`mptcp: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${replayed.map((r) => r.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
+    assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${replayed.join(", ")} ms replayed`);
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {

@@ -45,7 +45,10 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
     let loaded = match (setup.server.protocol, setup.server.transport) {
         (Protocol::H3, _) => super::quic_load::load(&setup, kept, wall)?,
         (_, transport) => {
-            let profile = TcpProfile::parse(&args.tcp_profile, &setup.server.congestion)?;
+            let mut profile = TcpProfile::parse(&args.tcp_profile, &setup.server.congestion)?;
+            if !setup.server.tail_loss_probes {
+                profile = profile.without_server_probes();
+            }
             let mptcp = (transport == Transport::Mptcp).then(|| args.mptcp_scheduler.clone());
             super::tcp::world::load(&setup, profile, mptcp, kept, wall)?
         }

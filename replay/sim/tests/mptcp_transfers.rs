@@ -60,11 +60,13 @@ fn transfer_logged(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler
 }
 
 #[test]
-fn two_equal_paths_carry_half_each_and_finish_a_bulk_transfer_in_about_half_the_time() {
-    // 2 MB at 10 Mbit/s and 40 ms per path: one path needs 1.7 s of wire time for its ~2.1 MB of
-    // segments. Over MPTCP the second subflow starts one round trip later and both then run at the
-    // link's rate, so the transfer takes a little over half as long and each path carries about
-    // half of the bytes; the in-band DSS headers add 24 bytes a segment (1.7%).
+fn two_equal_paths_share_a_bulk_transfer_as_the_kernels_mptcp_does() {
+    // 2 MB at 10 Mbit/s and 40 ms per path, one-BDP queues. The kernel's MPTCP (CUBIC, its
+    // default scheduler) over the link emulator took 1,123-1,136 ms against one path's 1,792 ms
+    // (0.63), with 56-58% of the bytes on the first path: the second subflow starts a round trip
+    // later and the scheduler keeps feeding the subflow whose queue drains soonest (four
+    // downloads, python over `pagepath net up --mptcp`, 2026-11-28). The in-band DSS headers add
+    // 24 bytes a segment (1.7%).
     let equal = [(10.0, 40.0, false), (10.0, 40.0, false)];
     let tcp = transfer("tcp", 2_000_000, &equal, None);
     assert_eq!(tcp.transport, "tcp");
@@ -72,13 +74,11 @@ fn two_equal_paths_carry_half_each_and_finish_a_bulk_transfer_in_about_half_the_
     let mp = transfer("equal", 2_000_000, &equal, Some("default"));
     assert_eq!(mp.transport, "mptcp");
     let total: u64 = mp.down.iter().sum();
-    for (i, d) in mp.down.iter().enumerate() {
-        let share = *d as f64 / total as f64;
-        assert!((0.4..0.6).contains(&share), "path {i} carried {share:.2} of the bytes: {:?}", mp.down);
-    }
+    let first = mp.down[0] as f64 / total as f64;
+    assert!((0.5..0.68).contains(&first), "the first path carried {first:.2} of the bytes: {:?}", mp.down);
     assert!(total as f64 <= tcp.down[0] as f64 * 1.03, "MPTCP's framing costs {total} wire bytes against TCP's {}", tcp.down[0]);
     let ratio = mp.done_ms / tcp.done_ms;
-    assert!((0.5..0.62).contains(&ratio), "two equal paths took {:.0} ms against one path's {:.0} ms ({ratio:.2})", mp.done_ms, tcp.done_ms);
+    assert!((0.55..0.72).contains(&ratio), "two equal paths took {:.0} ms against one path's {:.0} ms ({ratio:.2})", mp.done_ms, tcp.done_ms);
 }
 
 #[test]

@@ -119,3 +119,33 @@ fn the_same_seed_gives_the_same_transfer_and_losses_cost_time() {
     assert!(a.done_ms[0] > lossless.done_ms[0], "2% loss ({:.0} ms) must cost time against none ({:.0} ms)", a.done_ms[0], lossless.done_ms[0]);
 }
 
+
+#[test]
+fn losses_behind_a_shallow_queue_cost_little_as_linux_repairs_them() {
+    // 2 MB at 10 Mbit/s, 40 ms through a queue of half the path's bandwidth-delay product: slow
+    // start overflows it, and Linux's CUBIC over the link emulator finishes in 1,795 ms against
+    // 1,792 ms through a queue that never drops (python over `pagepath net up`, 2026-11-28), its
+    // SACK recovery sending holes and new data as ACKs come (PRR) and in whole segments. Before
+    // smoltcp did, the same transfer took 2,572 ms against 1,864.
+    let deep = transfer("shallow-deep", &[2_000_000], 10.0, 40.0, 0.0, 1000, 1, linux());
+    let shallow = transfer("shallow-16", &[2_000_000], 10.0, 40.0, 0.0, 16, 1, linux());
+    assert!(shallow.retransmitted > 0, "a 16-packet queue must overflow in slow start");
+    assert!(shallow.done_ms[0] < deep.done_ms[0] * 1.05, "2 MB took {:.0} ms behind 16 packets against {:.0} ms with no loss", shallow.done_ms[0], deep.done_ms[0]);
+}
+
+#[test]
+fn tail_loss_probes_repair_lost_tails_sooner_than_the_retransmission_timeout() {
+    // 20 KB responses over a 100 ms RTT with 5% loss: when a response's last segments are lost
+    // no later one arrives to show it, so without probes the sender waits for the RTO (200 ms
+    // at least); Linux's probe after two RTTs draws the ACK that does. A loss with data after it
+    // is RACK's to find, probes or not (4 of these 60 seeds lose a tail: 714 against 1,060 ms).
+    let without = TcpProfile { client_probes: false, server_probes: false, ..linux() };
+    let (mut with_ms, mut without_ms) = (0.0, 0.0);
+    for seed in 1..=60 {
+        let a = transfer(&format!("tlp-on-{seed}"), &[20_000], 1000.0, 100.0, 0.05, 1000, seed, linux());
+        let b = transfer(&format!("tlp-off-{seed}"), &[20_000], 1000.0, 100.0, 0.05, 1000, seed, without);
+        with_ms += a.done_ms[0];
+        without_ms += b.done_ms[0];
+    }
+    assert!(with_ms < without_ms * 0.97, "60 lossy transfers took {with_ms:.0} ms with tail loss probes against {without_ms:.0} ms without");
+}

@@ -254,7 +254,7 @@ impl Fabric {
         let host = self.host_of(from).ok_or_else(|| format!("{from}: not an address of the simulated client"))?;
         let port = self.next_port;
         self.next_port = self.next_port.checked_add(1).ok_or("the simulated client ran out of ports")?;
-        let mut socket = new_socket(&self.profile, &mut self.buffers);
+        let mut socket = new_socket(&self.profile, &mut self.buffers, false);
         let remote = IpEndpoint::new(smol_ip(to.ip())?, to.port());
         let h = &mut self.hosts[host];
         socket.connect(h.iface.context(), remote, port).map_err(|e| format!("cannot connect: {e}"))?;
@@ -379,7 +379,7 @@ impl Fabric {
         if !self.tending.contains(&at) {
             self.tending.push(at);
         }
-        let mut socket = new_socket(&self.profile, &mut self.buffers);
+        let mut socket = new_socket(&self.profile, &mut self.buffers, true);
         let ip = smol_ip(at.ip()).expect("listen() took only IPv4 addresses");
         if socket.listen(IpEndpoint::new(ip, at.port())).is_ok() {
             l.listening.push(host.add(socket, Some((at.port(), remote))));
@@ -443,9 +443,9 @@ fn path_of(client_ips: &[Ipv4Addr], ip: IpAddr) -> Option<usize> {
     client_ips.iter().position(|c| IpAddr::V4(*c) == ip)
 }
 
-fn new_socket(profile: &TcpProfile, buffers: &mut Buffers) -> tcp::Socket<'static> {
+fn new_socket(profile: &TcpProfile, buffers: &mut Buffers, server: bool) -> tcp::Socket<'static> {
     let mut socket = tcp::Socket::new(tcp::SocketBuffer::new(buffers.take()), tcp::SocketBuffer::new(buffers.take()));
-    profile.apply(&mut socket);
+    profile.apply(&mut socket, server);
     socket
 }
 

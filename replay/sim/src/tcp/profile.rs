@@ -13,6 +13,10 @@ pub struct TcpProfile {
     pub min_rto_ms: u64,
     /// How long a lone segment's ACK may wait; a second full segment is ACKed at once.
     pub ack_delay_ms: u64,
+    /// Tail loss probes (RFC 8985 §7) on the client's sockets and on the servers', which the
+    /// servers' `--tail-loss-probes` turns off as it does in a replay's server namespace.
+    pub client_probes: bool,
+    pub server_probes: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,16 +36,16 @@ impl Congestion {
 }
 
 impl TcpProfile {
-    /// Linux's defaults: CUBIC, RFC 6928's initial window of 10, TCP_RTO_MIN 200 ms and
-    /// TCP_DELACK_MIN 40 ms.
+    /// Linux's defaults: CUBIC, RFC 6928's initial window of 10, TCP_RTO_MIN 200 ms,
+    /// TCP_DELACK_MIN 40 ms and tail loss probes.
     pub fn linux(congestion: Congestion) -> TcpProfile {
-        TcpProfile { congestion, initial_window: 10, min_rto_ms: 200, ack_delay_ms: 40 }
+        TcpProfile { congestion, initial_window: 10, min_rto_ms: 200, ack_delay_ms: 40, client_probes: true, server_probes: true }
     }
 
     /// The thesis's ns-3 settings (seed 001 Table 3.3): New Reno, an initial window of 4, a
-    /// 200 ms minimum RTO and delayed ACKs after 100 ms or two segments.
+    /// 200 ms minimum RTO, delayed ACKs after 100 ms or two segments, and no tail loss probes.
     pub fn thesis() -> TcpProfile {
-        TcpProfile { congestion: Congestion::Reno, initial_window: 4, min_rto_ms: 200, ack_delay_ms: 100 }
+        TcpProfile { congestion: Congestion::Reno, initial_window: 4, min_rto_ms: 200, ack_delay_ms: 100, client_probes: false, server_probes: false }
     }
 
     /// `--tcp-profile NAME` with the server's `--congestion`.
@@ -58,7 +62,13 @@ impl TcpProfile {
         }
     }
 
-    pub fn apply(&self, socket: &mut Socket) {
+    /// The servers' tail loss probes off, as `--tail-loss-probes off` turns them off.
+    pub fn without_server_probes(self) -> TcpProfile {
+        TcpProfile { server_probes: false, ..self }
+    }
+
+    /// Sets a new socket up, a server's (`server`) or the client's.
+    pub fn apply(&self, socket: &mut Socket, server: bool) {
         socket.set_congestion_control(match self.congestion {
             Congestion::Cubic => CongestionControl::Cubic,
             Congestion::Reno => CongestionControl::Reno,
@@ -66,6 +76,7 @@ impl TcpProfile {
         socket.set_initial_window(self.initial_window);
         socket.set_min_rto(Duration::from_millis(self.min_rto_ms));
         socket.set_ack_delay(Some(Duration::from_millis(self.ack_delay_ms)));
+        socket.set_tail_loss_probes(if server { self.server_probes } else { self.client_probes });
         // Chromium and the replay servers both set TCP_NODELAY.
         socket.set_nagle_enabled(false);
     }
