@@ -128,3 +128,25 @@ fn a_window_larger_than_the_send_buffer_still_carries_every_byte_in_order() {
     let wire_ms = 20_000_000.0 * 8.0 / 100e6 * 1000.0;
     assert!(deep.done_ms > wire_ms, "{} ms for what the link needs {wire_ms} ms to carry", deep.done_ms);
 }
+
+#[test]
+fn the_client_joins_other_paths_once_the_server_has_answered_as_linuxs_path_manager_does() {
+    // Linux's client opens its other subflows when its first one is fully established, which is
+    // when the server's first packet after the handshake arrives (net/mptcp/options.c,
+    // check_fully_established): here the TLS ServerHello, a round trip after the SYN-ACK. So the
+    // second path's first packet down (the join's SYN-ACK) comes 2.5 round trips (100 ms at 40 ms)
+    // after the start, not 1.5 as if the join went with the SYN-ACK.
+    let mut first_down_ms = Vec::new();
+    transfer_logged("join-time", 200_000, &[(10.0, 40.0, false), (10.0, 40.0, false)], Some("default"), |dir| {
+        for p in ["p0", "p1"] {
+            let text = std::fs::read_to_string(dir.join("logs").join(format!("{p}.downlink.log"))).unwrap();
+            let first = text.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (w.get(1) == Some(&"-")).then(|| w[0].parse::<f64>().unwrap())
+            });
+            first_down_ms.push(first.expect("each path carries packets down"));
+        }
+    });
+    let after = first_down_ms[1] - first_down_ms[0];
+    assert!((75.0..130.0).contains(&after), "the second path's first packet down came {after:.0} ms after the first path's: {first_down_ms:?}");
+}

@@ -99,14 +99,15 @@ impl Mptcp {
     }
 
     /// Places greeted subflows and pumps every connection; returns whether any subflow was given
-    /// bytes, and the client connections whose other subflows are due (their first is up).
+    /// bytes, and the client connections whose other subflows are due (their first has brought
+    /// the server's first data, as Linux's path manager waits for).
     pub fn pump(&mut self, hosts: &mut [Host], now: Duration) -> (bool, Vec<usize>) {
         self.place_greeted(hosts);
         let mut wrote = false;
         let mut joins = Vec::new();
         for (id, e) in self.endpoints.iter_mut().enumerate() {
             wrote |= e.pump(hosts, now);
-            if e.side == Side::Client && !e.joined && established(hosts, &e.subflows[0]) {
+            if e.side == Side::Client && !e.joined && established(hosts, &e.subflows[0]) && e.fully_established() {
                 e.joined = true;
                 joins.push(id);
             }

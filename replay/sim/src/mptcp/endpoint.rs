@@ -151,6 +151,13 @@ impl Endpoint {
         None
     }
 
+    /// Linux's "fully established": a client's first subflow has carried data from the server
+    /// (the packet after the handshake that acknowledges MP_CAPABLE's keys), when its in-kernel
+    /// path manager opens the other subflows (net/mptcp/options.c, check_fully_established).
+    pub fn fully_established(&self) -> bool {
+        self.receiving.heard()
+    }
+
     pub fn close(&mut self) {
         self.sending.close();
     }

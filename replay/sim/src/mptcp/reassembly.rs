@@ -53,6 +53,11 @@ impl Reassembly {
         n
     }
 
+    /// Any of the peer's data has come, in order or not.
+    pub fn heard(&self) -> bool {
+        self.next > 0 || !self.early.is_empty()
+    }
+
     pub fn has_readable(&self) -> bool {
         !self.readable.is_empty()
     }
