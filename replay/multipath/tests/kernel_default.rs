@@ -43,3 +43,22 @@ fn when_the_subflow_that_drains_soonest_is_full_it_waits_rather_than_spill_onto_
     let emptier = pagepath_multipath::PathSnapshot { bytes_in_flight: 2_000, ..slow };
     assert_eq!(choose(&[fast, emptier]), PathChoice::One(PathId(1)));
 }
+
+#[test]
+fn a_subflow_keeps_its_averaged_pacing_rate_while_much_is_queued_on_it() {
+    // Both subflows 25 Mbit/s paced (3.125 MB/s); the first is chosen with 60 KB queued, then its
+    // window is cut to a third (1.04 MB/s). The kernel's average changes only when it chooses the
+    // subflow, so it is still 3.125 MB/s: with 30 KB queued the first lingers 9.6 ms, less than
+    // the other's 16 ms with 50 KB, and the kernel keeps feeding it. By the rate now it would
+    // linger 29 ms and the data would move to the other.
+    let mut s = build("kernel-default", &Options::default()).unwrap();
+    let streams = [stream_snapshot(0, 1_000_000, 3)];
+    let mut decide = |paths: &[pagepath_multipath::PathSnapshot]| s.decide(&Context { now: ms(0.0), paths, streams: &streams }).path;
+    let first = path_snapshot(0, 20.0, 3_125_000.0, 60_000, 60_000, true);
+    let other = path_snapshot(1, 20.0, 3_125_000.0, 60_000, 70_000, true);
+    assert_eq!(decide(&[first.clone(), other.clone()]), PathChoice::One(PathId(0)));
+    let cut = pagepath_multipath::PathSnapshot { pacing_rate: Some(1_041_667), bytes_in_flight: 30_000, ..first };
+    let other = pagepath_multipath::PathSnapshot { bytes_in_flight: 50_000, ..other };
+    assert_eq!(decide(&[cut.clone(), other.clone()]), PathChoice::One(PathId(0)));
+    assert_eq!(choose(&[cut, other]), PathChoice::One(PathId(1)), "a fresh scheduler goes by the rate now");
+}

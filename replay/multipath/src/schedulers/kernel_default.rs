@@ -17,11 +17,22 @@ pub const ENTRY: Entry = Entry {
     summary: "Linux's default MPTCP scheduler: the subflow whose queue drains soonest at its pacing rate (net/mptcp/protocol.c)",
     build: |opts| {
         opts.check_all_read("kernel-default")?;
-        Ok(Box::new(Paired { name: "kernel-default", paths: KernelDefault, streams: TransportOrder }))
+        Ok(Box::new(Paired { name: "kernel-default", paths: KernelDefault::default(), streams: TransportOrder }))
     },
 };
 
-pub struct KernelDefault;
+/// The kernel's send burst (MPTCP_SEND_BURST_SIZE), what one choice hands a subflow.
+const BURST: f64 = 65_428.0;
+
+/// Each subflow's pacing rate as the kernel averages it (subflow->avg_pacing_rate): the socket's
+/// until the subflow is first chosen (the kernel takes it then from a socket whose handshake has
+/// measured an RTT), then, each time it is chosen, the mean of the old average weighted by the
+/// bytes it has queued and the socket's rate now weighted by the burst. A subflow whose window was
+/// just cut keeps most of its old rate while much is queued on it.
+#[derive(Default)]
+pub struct KernelDefault {
+    avg_pacing: std::collections::HashMap<crate::snapshot::PathId, f64>,
+}
 
 /// Bytes per second, as tcp_update_pacing_rate sets sk_pacing_rate where the controller does not
 /// pace itself.
@@ -38,9 +49,16 @@ impl PathScheduler for KernelDefault {
     /// until it has, rather than on a slower subflow ("according to the blest algorithm, to avoid
     /// HoL blocking for the faster flow", as the source comments it).
     fn select_path(&mut self, cx: &Context) -> PathChoice {
-        let linger = |p: &PathSnapshot| p.bytes_in_flight as f64 / pacing_rate(p);
+        let avg = &self.avg_pacing;
+        let rate = |p: &PathSnapshot| avg.get(&p.id).copied().unwrap_or_else(|| pacing_rate(p));
+        let linger = |p: &PathSnapshot| p.bytes_in_flight as f64 / rate(p);
         match cx.candidates().min_by(|a, b| linger(a).total_cmp(&linger(b)).then(a.id.cmp(&b.id))) {
-            Some(p) if p.can_send => PathChoice::One(p.id),
+            Some(p) if p.can_send => {
+                let queued = p.bytes_in_flight as f64;
+                let old = rate(p);
+                self.avg_pacing.insert(p.id, (old * queued + pacing_rate(p) * BURST) / (BURST + queued));
+                PathChoice::One(p.id)
+            }
             _ => PathChoice::Wait,
         }
     }
