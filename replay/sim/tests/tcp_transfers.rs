@@ -96,9 +96,8 @@ fn a_lost_segment_is_recovered_by_fast_retransmit_in_about_a_round_trip() {
 #[test]
 fn a_bulk_transfer_runs_at_the_links_rate() {
     // 2 MB at 10 Mbit/s through a queue deep enough not to drop: 1.6 s of data on the wire, of
-    // which TCP's, IP's, TLS's and HTTP/2's headers add about 3%, and smoltcp's runts about 2%
-    // more: it counts its window in bytes and fills what is left of it with a short segment,
-    // where Linux counts segments (docs/simulator.md).
+    // which TCP's, IP's, TLS's and HTTP/2's headers add about 3%. New data goes in whole segments,
+    // as Linux sends it (smoltcp's own runts, filling a window's last bytes, added 2% more).
     let t = transfer("bulk", &[2_000_000], 10.0, 20.0, 0.0, 1000, 1, linux());
     let wire_s = t.bytes_down as f64 * 8.0 / 10e6;
     assert!((2_000_000..2_130_000).contains(&t.bytes_down), "{} wire bytes down for a 2 MB body", t.bytes_down);
