@@ -99,7 +99,7 @@ describe("pagepath simulate", () => {
     assert.ok(median <= 0.04, `median error ${(median * 100).toFixed(1)}% over ${errors.length} cells`);
   });
 
-  it("agrees with the real emulated replay over TCP (smoltcp against the kernel), HTTP/2 and HTTP/1.1, within 8% where no queue overflows", async () => {
+  it("agrees with the real emulated replay over TCP (smoltcp against the kernel), HTTP/2 and HTTP/1.1, within 8% of the median of three where no queue overflows", async () => {
     const errors: number[] = [];
     // HTTP/1.1 on real-sb-admin-2 is left out: on this suite's recording the simulator loads it
     // 14% faster at 25 Mbit/s, 20 ms (597 against 696 ms, the median of three replays; the main
@@ -111,12 +111,19 @@ describe("pagepath simulate", () => {
         const args = ["--protocol", protocol, "--rate-mbit", rate!, "--rtt-ms", rtt!, "--queue-packets", "2000"];
         const sim = await load(["simulate"], site, args);
         assert.ok(sim.connections.every((c) => c.transport === "tcp"), JSON.stringify(sim.connections.map((c) => c.transport)));
-        const replayed = await load(["replay", "--client", "emulated"], site, args);
+        // The median of three replays, so one replay's luck does not decide. Each run of this suite
+        // records its pages anew: one CI run's recording of real-sb-admin-2 at 25 Mbit/s, 20 ms
+        // loaded in 643 ms simulated against 592 ms replayed, its fonts' connection 70 ms later,
+        // where other recordings agree within 1% (659 against 659-667 ms); not explained yet.
+        const replays: RunResult[] = [];
+        for (let i = 0; i < 3; i++) replays.push(await load(["replay", "--client", "emulated"], site, args));
+        replays.sort((a, b) => a.metrics.loadMs! - b.metrics.loadMs!);
+        const replayed = replays[1]!;
         assert.equal(sim.connections.length, replayed.connections.length, "the same connections");
         const [simulated, real] = [sim.metrics.loadMs!, replayed.metrics.loadMs!];
         const error = Math.abs(simulated - real) / real;
         errors.push(error);
-        console.log(`${protocol} ${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${real.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
+        console.log(`${protocol} ${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${replays.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
         assert.ok(error <= 0.08, `${protocol} ${site} at ${rate} Mbit/s, ${rtt} ms: simulated ${simulated.toFixed(0)} ms against ${real.toFixed(0)} ms replayed: ${largestDifferences(sim, replayed)}`);
       }
     }
