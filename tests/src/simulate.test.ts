@@ -55,6 +55,13 @@ describe("pagepath simulate", () => {
     return run;
   }
 
+  /** Three real emulated replays of one cell, fastest first: the middle one is their median. */
+  async function threeReplays(site: string, args: string[]): Promise<RunResult[]> {
+    const replays: RunResult[] = [];
+    for (let i = 0; i < 3; i++) replays.push(await load(["replay", "--client", "emulated"], site, args));
+    return replays.sort((a, b) => a.metrics.loadMs! - b.metrics.loadMs!);
+  }
+
   it("loads a page as the emulated browser does, the same way every time", async () => {
     const args = ["--rate-mbit", "25", "--rtt-ms", "20"];
     const a = await load(["simulate"], "real-jquery-ui", args);
@@ -115,9 +122,7 @@ describe("pagepath simulate", () => {
         // records its pages anew: one CI run's recording of real-sb-admin-2 at 25 Mbit/s, 20 ms
         // loaded in 643 ms simulated against 592 ms replayed, its fonts' connection 70 ms later,
         // where other recordings agree within 1% (659 against 659-667 ms); not explained yet.
-        const replays: RunResult[] = [];
-        for (let i = 0; i < 3; i++) replays.push(await load(["replay", "--client", "emulated"], site, args));
-        replays.sort((a, b) => a.metrics.loadMs! - b.metrics.loadMs!);
+        const replays = await threeReplays(site, args);
         const replayed = replays[1]!;
         assert.equal(sim.connections.length, replayed.connections.length, "the same connections");
         const [simulated, real] = [sim.metrics.loadMs!, replayed.metrics.loadMs!];
@@ -311,9 +316,8 @@ describe("pagepath simulate", () => {
     assert.equal(ecf.configuration.scheduler?.name, "ecf");
     // The kernel's MPTCP varies from load to load more than its TCP does (real-sb-admin-2 here:
     // 1,098-1,322 ms in six replays, 908 ms once in CI), so the simulator meets a median.
-    const replayed: number[] = [];
-    for (let i = 0; i < 3; i++) replayed.push((await load(["replay", "--client", "emulated"], "real-sb-admin-2", args)).metrics.loadMs!);
-    const real = replayed.sort((a, b) => a - b)[1]!;
+    const replayed = (await threeReplays("real-sb-admin-2", args)).map((r) => r.metrics.loadMs!);
+    const real = replayed[1]!;
     const error = Math.abs(simulated.metrics.loadMs! - real) / real;
     console.log(`mptcp: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${replayed.map((r) => r.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
     assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${replayed.join(", ")} ms replayed`);

@@ -118,7 +118,6 @@ fn the_same_seed_gives_the_same_transfer_and_losses_cost_time() {
     assert!(a.done_ms[0] > lossless.done_ms[0], "2% loss ({:.0} ms) must cost time against none ({:.0} ms)", a.done_ms[0], lossless.done_ms[0]);
 }
 
-
 #[test]
 fn losses_behind_a_shallow_queue_cost_little_as_linux_repairs_them() {
     // 2 MB at 10 Mbit/s, 40 ms through a queue of half the path's bandwidth-delay product: slow
