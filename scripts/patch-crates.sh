@@ -18,7 +18,8 @@
 # floor settable, slow start grown by the bytes acknowledged, CUBIC counting every segment an ACK
 # acknowledges, HyStart's delay and ACK-train tests on rounds of a window, Linux's loss recovery
 # (one cut an episode, SACK's pipe with PRR, RACK for retransmissions and partial ACKs with its
-# reorder timer, tail loss probes), new data in whole segments, and the unsent bytes
+# reorder timer, tail loss probes), a receiver that ACKs each segment in quick ACK mode as Linux's
+# does, new data in whole segments, and the unsent bytes
 # TCP_NOTSENT_LOWAT bounds; and what a multipath scheduler reads of a simulated MPTCP subflow
 # (path-state): its congestion window, bytes in flight and smoothed RTT.
 set -euo pipefail

@@ -55,11 +55,12 @@ describe("pagepath simulate", () => {
     return run;
   }
 
-  /** Three real emulated replays of one cell, fastest first: the middle one is their median. */
-  async function threeReplays(site: string, args: string[]): Promise<RunResult[]> {
-    const replays: RunResult[] = [];
-    for (let i = 0; i < 3; i++) replays.push(await load(["replay", "--client", "emulated"], site, args));
-    return replays.sort((a, b) => a.metrics.loadMs! - b.metrics.loadMs!);
+  /** `n` real emulated replays of one cell, fastest first, and their median. */
+  async function replays(n: number, site: string, args: string[]): Promise<{ sorted: RunResult[]; median: RunResult }> {
+    const sorted: RunResult[] = [];
+    for (let i = 0; i < n; i++) sorted.push(await load(["replay", "--client", "emulated"], site, args));
+    sorted.sort((a, b) => a.metrics.loadMs! - b.metrics.loadMs!);
+    return { sorted, median: sorted[Math.floor(n / 2)]! };
   }
 
   it("loads a page as the emulated browser does, the same way every time", async () => {
@@ -122,13 +123,12 @@ describe("pagepath simulate", () => {
         // records its pages anew: one CI run's recording of real-sb-admin-2 at 25 Mbit/s, 20 ms
         // loaded in 643 ms simulated against 592 ms replayed, its fonts' connection 70 ms later,
         // where other recordings agree within 1% (659 against 659-667 ms); not explained yet.
-        const replays = await threeReplays(site, args);
-        const replayed = replays[1]!;
+        const { sorted, median: replayed } = await replays(3, site, args);
         assert.equal(sim.connections.length, replayed.connections.length, "the same connections");
         const [simulated, real] = [sim.metrics.loadMs!, replayed.metrics.loadMs!];
         const error = Math.abs(simulated - real) / real;
         errors.push(error);
-        console.log(`${protocol} ${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${replays.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
+        console.log(`${protocol} ${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${sorted.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
         assert.ok(error <= 0.08, `${protocol} ${site} at ${rate} Mbit/s, ${rtt} ms: simulated ${simulated.toFixed(0)} ms against ${real.toFixed(0)} ms replayed: ${largestDifferences(sim, replayed)}`);
       }
     }
@@ -315,12 +315,14 @@ describe("pagepath simulate", () => {
     const ecf = await load(["simulate"], "real-sb-admin-2", [...args, "--scheduler", "ecf"]);
     assert.equal(ecf.configuration.scheduler?.name, "ecf");
     // The kernel's MPTCP varies from load to load more than its TCP does (real-sb-admin-2 here:
-    // 1,098-1,322 ms in six replays, 908 ms once in CI), so the simulator meets a median.
-    const replayed = (await threeReplays("real-sb-admin-2", args)).map((r) => r.metrics.loadMs!);
-    const real = replayed[1]!;
+    // 991-1,165 ms in 18 replays of three recordings; in one CI run 944, 1,867 and 1,891 ms), so
+    // the simulator meets the median of five.
+    const { sorted, median } = await replays(5, "real-sb-admin-2", args);
+    const replayed = sorted.map((r) => r.metrics.loadMs!);
+    const real = median.metrics.loadMs!;
     const error = Math.abs(simulated.metrics.loadMs! - real) / real;
     console.log(`mptcp: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${replayed.map((r) => r.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
-    assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${replayed.join(", ")} ms replayed`);
+    assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${replayed.join(", ")} ms replayed: ${largestDifferences(simulated, median)}`);
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {

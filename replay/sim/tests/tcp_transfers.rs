@@ -147,3 +147,20 @@ fn tail_loss_probes_repair_lost_tails_sooner_than_the_retransmission_timeout() {
     }
     assert!(with_ms < without_ms * 0.97, "60 lossy transfers took {with_ms:.0} ms with tail loss probes against {without_ms:.0} ms without");
 }
+
+#[test]
+fn slow_start_ends_before_a_deep_queue_overflows_as_linux_receiver_and_hystart_make_it() {
+    // 2 MB at 10 Mbit/s, 40 ms behind one and two bandwidth-delay products of queue. Linux's
+    // receiver ACKs each segment through slow start (its growing window keeps it in quick ACK
+    // mode: 1,123 ACKs for 1,386 segments captured on the server's TUN device), so HyStart sees
+    // the queue build and leaves slow start at 89 segments: 1,755 and 1,752 ms, 26 and 5
+    // retransmissions (python over `pagepath net up`, `ss -ti`, 2026-11-29; it left at 176 in one
+    // run of the 64-packet queue, its delay test a fraction of a millisecond from firing earlier). With an ACK every second segment the simulator left slow
+    // start a round later, at 161 segments: 2,604 ms and 1,238 retransmissions behind 34 packets.
+    let deep = transfer("hystart-deep", &[2_000_000], 10.0, 40.0, 0.0, 1000, 1, linux());
+    for queue in [34, 64] {
+        let t = transfer(&format!("hystart-{queue}"), &[2_000_000], 10.0, 40.0, 0.0, queue, 1, linux());
+        assert!(t.retransmitted < 60, "{} segments sent again behind {queue} packets", t.retransmitted);
+        assert!(t.done_ms[0] < deep.done_ms[0] * 1.05, "2 MB took {:.0} ms behind {queue} packets against {:.0} ms with no loss", t.done_ms[0], deep.done_ms[0]);
+    }
+}

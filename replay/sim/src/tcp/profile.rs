@@ -17,6 +17,9 @@ pub struct TcpProfile {
     /// servers' `--tail-loss-probes` turns off as it does in a replay's server namespace.
     pub client_probes: bool,
     pub server_probes: bool,
+    /// Linux's receiver: an ACK for each segment in quick ACK mode, which growing its window
+    /// keeps it in through slow start (smoltcp's quick_ack.rs in the patch).
+    pub quick_acks: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,15 +40,15 @@ impl Congestion {
 
 impl TcpProfile {
     /// Linux's defaults: CUBIC, RFC 6928's initial window of 10, TCP_RTO_MIN 200 ms,
-    /// TCP_DELACK_MIN 40 ms and tail loss probes.
+    /// TCP_DELACK_MIN 40 ms, tail loss probes and quick ACKs.
     pub fn linux(congestion: Congestion) -> TcpProfile {
-        TcpProfile { congestion, initial_window: 10, min_rto_ms: 200, ack_delay_ms: 40, client_probes: true, server_probes: true }
+        TcpProfile { congestion, initial_window: 10, min_rto_ms: 200, ack_delay_ms: 40, client_probes: true, server_probes: true, quick_acks: true }
     }
 
     /// The thesis's ns-3 settings (seed 001 Table 3.3): New Reno, an initial window of 4, a
     /// 200 ms minimum RTO, delayed ACKs after 100 ms or two segments, and no tail loss probes.
     pub fn thesis() -> TcpProfile {
-        TcpProfile { congestion: Congestion::Reno, initial_window: 4, min_rto_ms: 200, ack_delay_ms: 100, client_probes: false, server_probes: false }
+        TcpProfile { congestion: Congestion::Reno, initial_window: 4, min_rto_ms: 200, ack_delay_ms: 100, client_probes: false, server_probes: false, quick_acks: false }
     }
 
     /// `--tcp-profile NAME` with the server's `--congestion`.
@@ -77,6 +80,7 @@ impl TcpProfile {
         socket.set_min_rto(Duration::from_millis(self.min_rto_ms));
         socket.set_ack_delay(Some(Duration::from_millis(self.ack_delay_ms)));
         socket.set_tail_loss_probes(if server { self.server_probes } else { self.client_probes });
+        socket.set_linux_quick_acks(self.quick_acks);
         // Chromium and the replay servers both set TCP_NODELAY.
         socket.set_nagle_enabled(false);
     }
