@@ -21,7 +21,8 @@
 # reorder timer, tail loss probes), a receiver that ACKs each segment in quick ACK mode as Linux's
 # does, new data in whole segments, and the unsent bytes
 # TCP_NOTSENT_LOWAT bounds; and what a multipath scheduler reads of a simulated MPTCP subflow
-# (path-state): its congestion window, bytes in flight and smoothed RTT.
+# (path-state): its congestion window, bytes in flight and smoothed RTT, with the share of Reno's
+# growth a coupled controller (LIA, OLIA) gives it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -332,5 +332,21 @@ describe("pagepath simulate", () => {
     const missing = await runCli(["simulate", join(work, "no-such-graph.json")]);
     assert.notEqual(missing.code, 0, missing.stderr);
     assert.match(missing.stderr, /no-such-graph\.json/);
+    // Coupled congestion control is the simulator's MPTCP's alone.
+    for (const verb of [["simulate", "--transport", "tcp"], ["replay", "--client", "emulated", "--transport", "mptcp", "--paths", "2"]]) {
+      const refused = await runCli([...verb, graph("real-jquery-ui"), "--protocol", "h2", "--congestion", "lia", "--out", join(work, "lia.json")]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, /--congestion lia: the kernel's MPTCP couples no subflows; coupled congestion control runs in `pagepath simulate --transport mptcp` only/);
+    }
+  });
+
+  it("couples the simulated MPTCP's subflows with --congestion lia or olia, and says so in the run and the servers' log", async () => {
+    const args = ["--protocol", "h2", "--transport", "mptcp", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
+    for (const name of ["lia", "olia"]) {
+      const run = await load(["simulate"], "real-jquery-ui", [...args, "--congestion", name]);
+      assert.equal(run.configuration.congestion, name);
+      assert.deepEqual(run.warnings.filter((w) => /congestion/.test(w)), [], "the servers ran what the run asked for");
+      assert.ok(run.paths.every((p) => p.bytesDown! > 10_000), `both paths carry the page: ${JSON.stringify(run.paths)}`);
+    }
   });
 });

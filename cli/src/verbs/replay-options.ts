@@ -35,7 +35,8 @@ export const RUN_OPTIONS_HELP = `
   --scheduler-opt KEY=VALUE  an option of the mpquic scheduler, e.g. beta=1 (repeatable)
   --congestion NAME       the servers' congestion controller (default cubic): tcp/mptcp one the
                           kernel lists in net.ipv4.tcp_available_congestion_control, quic/mpquic
-                          tquic's cubic, bbr, bbr3 or copa
+                          tquic's cubic, bbr, bbr3 or copa; pagepath simulate's mptcp also lia
+                          or olia, coupled subflows, which the kernel's MPTCP does not have
   --tail-loss-probes on|off  TCP tail loss probes in the servers' namespace (default on; tcp and
                           mptcp only: QUIC's probe timeout cannot be switched off)
   --no-preloader          emulated browser: no fetching ahead of a blocked parser
@@ -85,7 +86,7 @@ export function runSettings(values: Record<string, unknown>, client: Client): Ru
   };
   if (named.http1) configuration.http1 = oneOf("protocol", named.http1, HTTP1_MODES);
   configuration.scheduler = schedulerOption(transport, values, client);
-  Object.assign(configuration, transportKnobOptions(transport, values));
+  Object.assign(configuration, transportKnobOptions(transport, values, client));
   return {
     configuration,
     timeoutMs: numberOption(values, "timeout", 120, 1, 3600) * 1000,
@@ -105,11 +106,11 @@ export function schedulerOption(transport: Transport, values: Record<string, unk
 }
 
 /** --congestion and --tail-loss-probes for `transport`, checked by pagepath-server, which will run them. */
-export function transportKnobOptions(transport: Transport, values: Record<string, unknown>): TransportKnobs {
+export function transportKnobOptions(transport: Transport, values: Record<string, unknown>, client?: Client): TransportKnobs {
   const probes = values["tail-loss-probes"] as string | undefined;
   if (probes !== undefined && probes !== "on" && probes !== "off") throw new UsageError(`--tail-loss-probes "${probes}": expected on or off`);
   try {
-    return resolveTransportKnobs(transport, values.congestion as string | undefined, probes === undefined ? undefined : probes === "on");
+    return resolveTransportKnobs(transport, values.congestion as string | undefined, probes === undefined ? undefined : probes === "on", client);
   } catch (e) {
     throw e instanceof TransportKnobRefusal ? new UsageError(e.message) : e;
   }

@@ -11,7 +11,7 @@ import { defaultScheduler } from "./multipath-scheduler.js";
 import { assembleRunResult, type ReplayRun } from "./run-replay.js";
 import { backupPeerArgs, serverArgs } from "./server-args.js";
 import { topologyDocument, type Topology } from "./topology.js";
-import { resolveTransportKnobs } from "./transport-knobs.js";
+import { isCoupled, resolveTransportKnobs } from "./transport-knobs.js";
 
 export interface SimulationRun extends Omit<ReplayRun, "client" | "topology" | "qlog"> {
   network: NetworkConfig;
@@ -60,16 +60,21 @@ export function simulationCommand(r: SimulationRun): { args: string[]; configura
   if (refusal) throw new Error(`the simulated client over ${r.configuration.transport}: ${refusal}`);
   const { graph, recording } = checkedInputs(r.graphFile, r.recording);
   const scheduler = r.configuration.scheduler === undefined ? defaultScheduler(r.configuration.transport) : r.configuration.scheduler;
-  const knobs = resolveTransportKnobs(r.configuration.transport, r.configuration.congestion, r.configuration.tailLossProbes ?? undefined);
+  const knobs = resolveTransportKnobs(r.configuration.transport, r.configuration.congestion, r.configuration.tailLossProbes ?? undefined, "simulated");
   const configuration: RunConfiguration = { ...r.configuration, scheduler, ...knobs, network: r.network };
+  // A coupled controller is the simulator's alone: the servers run Reno, the simulated MPTCP
+  // couples its subflows' growth.
+  const coupled = isCoupled("simulated", configuration.transport, configuration.congestion) ? configuration.congestion : undefined;
   const topology: Topology = { name: "simulated", clientAddresses: clientAddresses(r.network.paths.length), network: r.network };
   emptyFolder(r.serverOut);
   const topologyFile = join(r.serverOut, "topology.json");
   writeFileSync(topologyFile, JSON.stringify(topologyDocument(r.network, process.cwd())));
-  const serve = ["serve", recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(configuration, r.graphFile, r.seed), ...backupPeerArgs(configuration, topology.clientAddresses)];
+  const served = coupled ? { ...configuration, congestion: "reno" } : configuration;
+  const serve = ["serve", recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(served, r.graphFile, r.seed), ...backupPeerArgs(configuration, topology.clientAddresses)];
   const browse = browserArgs({ graphFile: r.graphFile, originsFile: join(r.serverOut, "origins.json"), configuration, topology, timeoutMs: r.timeoutMs });
   const profile = configuration.tcpProfile === undefined ? [] : ["--tcp-profile", configuration.tcpProfile];
-  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...mptcpSchedulerArgs(configuration), ...serve, "--", ...browse], configuration, topology, graph };
+  const coupling = coupled ? ["--coupled", coupled] : [];
+  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...mptcpSchedulerArgs(configuration), ...coupling, ...serve, "--", ...browse], configuration, topology, graph };
 }
 
 /** The simulator's MPTCP scheduler: the kernel's in a real replay, so the simulator's own option. */

@@ -4,7 +4,7 @@
 
 use crate::mptcp::connections::SchedulerChoice;
 
-pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
        pagepath-sim --messages < INPUT.json   (messages alone over idealised paths, below)
 
@@ -26,6 +26,9 @@ stdin, each a JSON array of the arguments above, and prints one report line for 
                        (`pagepath-server schedulers` lists them) or default (the kernel's default,
                        simulated as kernel-default); in the real replay the kernel's net.mptcp.scheduler
   --mptcp-scheduler-opt K=V  its options, as --scheduler-opt gives them for mpquic
+  --coupled lia|olia   with --transport mptcp and the servers' --congestion reno: couple the
+                       subflows' congestion avoidance, LIA (RFC 6356) or OLIA; the kernel's MPTCP
+                       has neither, so a real replay cannot run it
 ";
 
 #[derive(Debug)]
@@ -34,6 +37,8 @@ pub struct SimArgs {
     pub seed: Option<u64>,
     pub tcp_profile: String,
     pub mptcp_scheduler: SchedulerChoice,
+    /// `--coupled`: the MPTCP subflows' coupled congestion control.
+    pub coupled: Option<String>,
     pub server: Vec<String>,
     pub browser: Vec<String>,
 }
@@ -47,6 +52,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     let mut seed = None;
     let mut tcp_profile = "linux".to_string();
     let mut mptcp_scheduler = SchedulerChoice { name: "default".into(), options: Vec::new() };
+    let mut coupled = None;
     let mut rest = items;
     loop {
         match rest {
@@ -70,7 +76,12 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
                 mptcp_scheduler.options.push(value.clone());
                 rest = more;
             }
-            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt"].contains(&flag.as_str()) => {
+            [flag, value, more @ ..] if flag == "--coupled" => {
+                crate::tcp::profile::Congestion::coupled(value)?;
+                coupled = Some(value.clone());
+                rest = more;
+            }
+            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt", "--coupled"].contains(&flag.as_str()) => {
                 return Err(format!("{flag}: a value is required"))
             }
             _ => break,
@@ -88,7 +99,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
     }
     mptcp_scheduler.build()?;
-    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, server: server[1..].to_vec(), browser: browser.to_vec() }))
 }
 
 #[cfg(test)]

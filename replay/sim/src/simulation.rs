@@ -5,7 +5,7 @@
 use super::cli::SimArgs;
 use super::kept::Kept;
 use super::paths::Delivered;
-use super::tcp::profile::TcpProfile;
+use super::tcp::profile::{Congestion, TcpProfile};
 use pagepath_browser::cli::{self as browser_cli, RunArgs};
 use pagepath_browser::core::Graph;
 use pagepath_browser::io::report::Report;
@@ -48,6 +48,12 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
             let mut profile = TcpProfile::parse(&args.tcp_profile, &setup.server.congestion)?;
             if !setup.server.tail_loss_probes {
                 profile = profile.without_server_probes();
+            }
+            if let Some(name) = &args.coupled {
+                if transport != Transport::Mptcp || profile.congestion != Congestion::Reno {
+                    return Err(format!("--coupled {name}: couples an MPTCP connection's Reno subflows; give --transport mptcp and --congestion reno to the servers"));
+                }
+                profile.congestion = Congestion::coupled(name)?;
             }
             let mptcp = (transport == Transport::Mptcp).then(|| args.mptcp_scheduler.clone());
             super::tcp::world::load(&setup, profile, mptcp, kept, wall)?

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{client_config, fetch_all, paths, serve_config, write_recording};
+use common::{client_config, fetch_all, lossy_paths, serve_config, write_recording};
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::tcp::TcpProtocol;
 use pagepath_server::config::Protocol;
@@ -26,21 +26,22 @@ struct Transfer {
 /// Fetches one `size`-byte body over HTTP/2 from the paths `each`, over MPTCP with `scheduler`
 /// (None: plain TCP on the first path).
 fn transfer(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler: Option<&str>) -> Transfer {
-    transfer_logged(name, size, each, scheduler, |_| {})
+    transfer_logged(name, size, each, scheduler, Congestion::Cubic, 0.0, |_| {})
 }
 
-/// `transfer`, with `look` shown the run's folder before it is removed.
-fn transfer_logged(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler: Option<&str>, look: impl FnOnce(&std::path::Path)) -> Transfer {
+/// `transfer` with the subflows' `congestion`, each downlink dropping a share `loss` of its
+/// packets, and `look` shown the run's folder before it is removed.
+fn transfer_logged(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler: Option<&str>, congestion: Congestion, loss: f64, look: impl FnOnce(&std::path::Path)) -> Transfer {
     let dir: PathBuf = std::env::temp_dir().join(format!("pagepath-sim-mptcp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     write_recording(&dir.join("rec"), &[size]);
-    let mut topology = paths(&dir, each, 1);
+    let mut topology = lossy_paths(&dir, each, 1, loss);
     for p in &mut topology.paths {
         p.downlink_log = Some(dir.join("logs").join(format!("{}.downlink.log", p.name)));
     }
     let ips: Vec<IpAddr> = (0..each.len()).map(|i| format!("10.10.{i}.2").parse().unwrap()).collect();
     let choice = scheduler.map(|s| SchedulerChoice { name: s.into(), options: Vec::new() });
-    let mut world = TcpWorld::new(&topology, ips.clone(), TcpProfile::linux(Congestion::Cubic), choice).unwrap();
+    let mut world = TcpWorld::new(&topology, ips.clone(), TcpProfile::linux(congestion), choice).unwrap();
     let replay = prepare(&serve_config(&dir, "h2")).unwrap();
     world.serve(&replay, Protocol::H2).unwrap();
     let (tx, rx) = channel();
@@ -84,7 +85,7 @@ fn two_equal_paths_share_a_bulk_transfer_as_the_kernels_mptcp_does() {
 #[test]
 fn each_path_writes_mm_links_log_in_virtual_time_where_the_topology_asks() {
     let mut delivered = Vec::new();
-    let t = transfer_logged("logged", 500_000, &[(10.0, 40.0, false), (10.0, 40.0, false)], Some("default"), |dir| {
+    let t = transfer_logged("logged", 500_000, &[(10.0, 40.0, false), (10.0, 40.0, false)], Some("default"), Congestion::Cubic, 0.0, |dir| {
         for p in ["p0", "p1"] {
             let text = std::fs::read_to_string(dir.join("logs").join(format!("{p}.downlink.log"))).unwrap();
             assert!(text.starts_with("# mahimahi mm-link (p"), "{text:.200}");
@@ -137,7 +138,7 @@ fn the_client_joins_other_paths_once_the_server_has_answered_as_linuxs_path_mana
     // second path's first packet down (the join's SYN-ACK) comes 2.5 round trips (100 ms at 40 ms)
     // after the start, not 1.5 as if the join went with the SYN-ACK.
     let mut first_down_ms = Vec::new();
-    transfer_logged("join-time", 200_000, &[(10.0, 40.0, false), (10.0, 40.0, false)], Some("default"), |dir| {
+    transfer_logged("join-time", 200_000, &[(10.0, 40.0, false), (10.0, 40.0, false)], Some("default"), Congestion::Cubic, 0.0, |dir| {
         for p in ["p0", "p1"] {
             let text = std::fs::read_to_string(dir.join("logs").join(format!("{p}.downlink.log"))).unwrap();
             let first = text.lines().filter(|l| !l.starts_with('#')).find_map(|l| {
@@ -149,4 +150,25 @@ fn the_client_joins_other_paths_once_the_server_has_answered_as_linuxs_path_mana
     });
     let after = first_down_ms[1] - first_down_ms[0];
     assert!((75.0..130.0).contains(&after), "the second path's first packet down came {after:.0} ms after the first path's: {first_down_ms:?}");
+}
+
+#[test]
+fn lia_takes_about_one_flows_share_where_uncoupled_subflows_take_one_each() {
+    // Two equal paths whose random loss (1% of downlink packets), not their rate, bounds Reno:
+    // uncoupled subflows each take what one TCP flow would; LIA's (RFC 6356) grow a quarter as
+    // fast between losses, so the connection takes about what one flow on one path takes,
+    // which is the RFC's aim of doing no harm to flows sharing either path.
+    let equal = [(100.0, 40.0, false), (100.0, 40.0, false)];
+    let size = 6_000_000;
+    let single = transfer_logged("reno-single", size, &equal, None, Congestion::Reno, 0.01, |_| {});
+    let uncoupled = transfer_logged("reno-both", size, &equal, Some("default"), Congestion::Reno, 0.01, |_| {});
+    let lia = transfer_logged("lia-both", size, &equal, Some("default"), Congestion::coupled("lia").unwrap(), 0.01, |_| {});
+    let olia = transfer_logged("olia-both", size, &equal, Some("default"), Congestion::coupled("olia").unwrap(), 0.01, |_| {});
+    eprintln!("single {:.0} ms, uncoupled {:.0}, lia {:.0}, olia {:.0}", single.done_ms, uncoupled.done_ms, lia.done_ms, olia.done_ms);
+    assert!(uncoupled.done_ms < single.done_ms * 0.7, "uncoupled: {:.0} ms against one path's {:.0}", uncoupled.done_ms, single.done_ms);
+    for (name, t) in [("lia", &lia), ("olia", &olia)] {
+        assert!(t.done_ms > uncoupled.done_ms * 1.25, "{name}: {:.0} ms against uncoupled {:.0}", t.done_ms, uncoupled.done_ms);
+        assert!(t.done_ms > single.done_ms * 0.6 && t.done_ms < single.done_ms * 1.4, "{name}: {:.0} ms against one path's {:.0}", t.done_ms, single.done_ms);
+        assert!(t.down.iter().all(|&d| d > 1_000_000), "{name} uses both paths: {:?}", t.down);
+    }
 }

@@ -101,7 +101,7 @@ function knobProblems(plan: ExperimentPlan): string[] {
   };
   return writtenCongestion(plan).flatMap((name, i) => {
     for (const t of plan.transports) {
-      const problem = refused(at("congestion", i), () => resolveTransportKnobs(t, name, undefined));
+      const problem = refused(at("congestion", i), () => resolveTransportKnobs(t, name, undefined, plan.client));
       if (problem.length > 0) return problem.map((p) => `${p} (the plan runs ${t})`);
     }
     return [];

@@ -26,6 +26,9 @@ pub fn check(name: &str, transport: Transport) -> Result<(), String> {
             if listed.split_whitespace().any(|n| n == name) {
                 return Ok(());
             }
+            if ["lia", "olia"].contains(&name) {
+                return Err(format!("--congestion {name}: the kernel's MPTCP couples no subflows; coupled congestion control runs in `pagepath simulate --transport mptcp` only"));
+            }
             Err(format!("--congestion: this kernel has no \"{name}\"; {KERNEL_LIST} lists {}", listed.trim()))
         }
     }

@@ -94,9 +94,12 @@ pub async fn serve_connection<S: AsyncRead + AsyncWrite + Unpin + Send + 'static
         served: AtomicU64::new(0),
     });
     let mut stop = site.stop.clone();
+    // A connection still open when the servers stop (a simulation ends with its load) keeps
+    // the protocol it negotiated in its log.
+    let spoken = Arc::new(std::sync::OnceLock::new());
     let protocol = tokio::select! {
-        p = speak(&site, conn.clone(), stream) => p,
-        _ = stop.changed() => "closed at stop",
+        p = speak(&site, conn.clone(), stream, spoken.clone()) => p,
+        _ = stop.changed() => spoken.get().copied().unwrap_or("closed at stop"),
     };
     service.log_connection(ConnectionLog {
         connection: id,
@@ -117,9 +120,11 @@ fn one_path(stream: &TcpStream) -> Option<(String, String)> {
     Some((stream.local_addr().ok()?.to_string(), stream.peer_addr().ok()?.to_string()))
 }
 
-/// Runs the connection to its end; returns the protocol it spoke.
-async fn speak<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(o: &Site, conn: Arc<Connection>, stream: S) -> &'static str {
+/// Runs the connection to its end; returns the protocol it spoke, which goes into `spoken` as
+/// soon as it is known.
+async fn speak<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(o: &Site, conn: Arc<Connection>, stream: S, spoken: Arc<std::sync::OnceLock<&'static str>>) -> &'static str {
     let Some(tls) = &o.tls else {
+        let _ = spoken.set("http/1.1");
         http1(conn, stream).await;
         return "http/1.1";
     };
@@ -127,9 +132,11 @@ async fn speak<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(o: &Site, con
         return "tls-failed";
     };
     if stream.get_ref().1.alpn_protocol() == Some(b"h2") {
+        let _ = spoken.set("h2");
         http2(conn, stream, o.service.chunk_bytes()).await;
         "h2"
     } else {
+        let _ = spoken.set("http/1.1");
         http1(conn, stream).await;
         "http/1.1"
     }

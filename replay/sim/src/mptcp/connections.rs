@@ -2,6 +2,7 @@
 //! first frame to say which connection they belong to, the connections each listener has
 //! accepted, and the scheduler each end runs.
 
+use super::coupled::Coupling;
 use super::endpoint::{receive, Admission, Endpoint, Side, Subflow};
 use crate::tcp::counts::ConnectionCounts;
 use crate::tcp::host::SockId;
@@ -62,12 +63,14 @@ pub struct Mptcp {
     server_lowat: usize,
     /// Per path: a backup (the topology's), used only when no other path can send.
     backups: Vec<bool>,
+    /// The subflows' coupled congestion control, None: uncoupled.
+    coupling: Option<Coupling>,
 }
 
 impl Mptcp {
-    pub fn new(scheduler: SchedulerChoice, server_lowat: usize, backups: Vec<bool>) -> Result<Mptcp, String> {
+    pub fn new(scheduler: SchedulerChoice, server_lowat: usize, backups: Vec<bool>, coupling: Option<Coupling>) -> Result<Mptcp, String> {
         scheduler.build()?;
-        Ok(Mptcp { endpoints: Vec::new(), greeting: Vec::new(), by_token: HashMap::new(), accepting: HashMap::new(), scheduler, server_lowat, backups })
+        Ok(Mptcp { endpoints: Vec::new(), greeting: Vec::new(), by_token: HashMap::new(), accepting: HashMap::new(), scheduler, server_lowat, backups, coupling })
     }
 
     /// A subflow of host `host`'s socket on path `path`, a backup if the path is one.
@@ -79,7 +82,7 @@ impl Mptcp {
     pub fn open(&mut self, remote: SocketAddr, first: Subflow) -> usize {
         let token = self.endpoints.len() as u64 + 1;
         let scheduler = self.scheduler.build().expect("checked in new()");
-        self.endpoints.push(Endpoint::new(token, Side::Client, remote, first, scheduler, None));
+        self.endpoints.push(Endpoint::new(token, Side::Client, remote, first, scheduler, self.coupling, None));
         self.endpoints.len() - 1
     }
 
@@ -130,7 +133,7 @@ impl Mptcp {
             match hello {
                 Ok(Some(Frame::Capable(token))) => {
                     let scheduler = self.scheduler.build().expect("checked in new()");
-                    let endpoint = Endpoint::new(token, Side::Server, at, subflow.greeted(decoder), scheduler, Some(self.server_lowat));
+                    let endpoint = Endpoint::new(token, Side::Server, at, subflow.greeted(decoder), scheduler, self.coupling, Some(self.server_lowat));
                     self.endpoints.push(endpoint);
                     let id = self.endpoints.len() - 1;
                     self.by_token.insert(token, id);

@@ -4,8 +4,10 @@
 //! a subflow. How much a subflow is offered is the `Admission`: with pagepath's schedulers only
 //! what its congestion window can send at once, so the scheduler decides packet by packet with the
 //! paths' state as it is, as in the seeds' senders (seed 000 §4.4, seed 004 §3); with the model of
-//! the kernel's (`kernel-default`) what Linux queues on a subflow. Each subflow runs its own congestion control
-//! (uncoupled, as Linux's MPTCP does).
+//! the kernel's (`kernel-default`) what Linux queues on a subflow. Each subflow runs its own congestion control,
+//! uncoupled as Linux's MPTCP does, or coupled (LIA or OLIA, coupled.rs) where the run asks.
+
+use super::coupled::{lia_scales, olia_scales, Coupling, LossIntervals, Window};
 
 use super::frame::{Decoder, Frame, DATA_HEADER};
 use super::reassembly::Reassembly;
@@ -55,11 +57,14 @@ pub struct Subflow {
     decoder: Decoder,
     /// Its first frame (MP_CAPABLE or MP_JOIN) has been sent, or received.
     greeted: bool,
+    /// Bytes of frames put into its send buffer, and OLIA's record of its losses.
+    written: u64,
+    intervals: LossIntervals,
 }
 
 impl Subflow {
     pub fn new(host: usize, handle: SockId, path: usize, backup: bool, counts: Arc<ConnectionCounts>) -> Subflow {
-        Subflow { host, handle, path, backup, counts, decoder: Decoder::default(), greeted: false }
+        Subflow { host, handle, path, backup, counts, decoder: Decoder::default(), greeted: false, written: 0, intervals: LossIntervals::default() }
     }
 
     /// A server's subflow whose greeting was read, with what followed it.
@@ -86,6 +91,8 @@ pub struct Endpoint {
     receiving: Reassembly,
     scheduler: Box<dyn Scheduler>,
     admission: Admission,
+    /// The subflows' coupled congestion control; None: each its own.
+    coupling: Option<Coupling>,
     /// Writes wait while this many bytes are unmapped (TCP_NOTSENT_LOWAT, the servers').
     lowat: Option<usize>,
     /// When the unmapped bytes last went from none to some.
@@ -101,7 +108,7 @@ pub struct Endpoint {
 const BUFFER: usize = 4 << 20;
 
 impl Endpoint {
-    pub fn new(token: u64, side: Side, remote: std::net::SocketAddr, first: Subflow, scheduler: (Box<dyn Scheduler>, Admission), lowat: Option<usize>) -> Endpoint {
+    pub fn new(token: u64, side: Side, remote: std::net::SocketAddr, first: Subflow, scheduler: (Box<dyn Scheduler>, Admission), coupling: Option<Coupling>, lowat: Option<usize>) -> Endpoint {
         let (scheduler, admission) = scheduler;
         Endpoint {
             token,
@@ -112,6 +119,7 @@ impl Endpoint {
             receiving: Reassembly::default(),
             scheduler,
             admission,
+            coupling,
             lowat,
             ready_at: Duration::ZERO,
             reader: None,
@@ -169,6 +177,7 @@ impl Endpoint {
         for i in 0..self.subflows.len() {
             wrote |= self.tend_subflow(i, hosts);
         }
+        self.couple(hosts);
         wrote |= self.map(hosts, now);
         wrote |= self.send_fin(hosts);
         if self.receiving.has_readable() || self.receiving.at_end() || self.error.is_some() {
@@ -189,7 +198,7 @@ impl Endpoint {
         let mut wrote = false;
         if self.side == Side::Client && !self.subflows[i].greeted && hosts[host].socket(handle).may_send() {
             let hello = if i == 0 { Frame::Capable(self.token) } else { Frame::Join(self.token) };
-            wrote = send_frame(&hello, hosts, host, handle);
+            wrote = send_frame(&hello, hosts, &mut self.subflows[i]);
             self.subflows[i].greeted = true;
         }
         let sf = &mut self.subflows[i];
@@ -252,6 +261,36 @@ impl Endpoint {
             .collect()
     }
 
+    /// With coupled congestion control, each subflow's share of congestion avoidance's growth
+    /// from the subflows' windows and RTTs as they are now (those with an RTT sample; the others
+    /// are in slow start, which the coupling leaves alone).
+    fn couple(&mut self, hosts: &mut [Host]) {
+        let Some(coupling) = self.coupling else { return };
+        let mut live = Vec::new();
+        let mut windows = Vec::new();
+        for (i, sf) in self.subflows.iter_mut().enumerate() {
+            let socket = hosts[sf.host].socket(sf.handle);
+            let Some((srtt, _)) = socket.smoothed_rtt().filter(|_| sf.greeted) else { continue };
+            let rtt = Duration::from(srtt).as_secs_f64().max(1e-6);
+            let acked = sf.written.saturating_sub(socket.send_queue() as u64) as f64;
+            let losses = match self.side {
+                Side::Client => sf.counts.retransmitted_up.load(std::sync::atomic::Ordering::Relaxed),
+                Side::Server => sf.counts.retransmitted_down.load(std::sync::atomic::Ordering::Relaxed),
+            };
+            sf.intervals.update(acked, losses);
+            live.push(i);
+            windows.push(Window { cwnd: socket.congestion_window() as f64, rtt });
+        }
+        let scales = match coupling {
+            Coupling::Lia => lia_scales(&windows),
+            Coupling::Olia => olia_scales(&windows, &live.iter().map(|&i| self.subflows[i].intervals).collect::<Vec<_>>()),
+        };
+        for (i, scale) in live.into_iter().zip(scales) {
+            let sf = &self.subflows[i];
+            hosts[sf.host].socket_mut(sf.handle).set_increase_scale(scale);
+        }
+    }
+
     fn map(&mut self, hosts: &mut [Host], now: Duration) -> bool {
         let mut wrote = false;
         while self.sending.unmapped() > 0 {
@@ -289,11 +328,10 @@ impl Endpoint {
                 let len = bytes.len() as u64;
                 let frame = Frame::Data { dsn, bytes };
                 for &i in &chosen {
-                    let sf = &self.subflows[i];
-                    if !send_frame(&frame, hosts, sf.host, sf.handle) {
-                        self.error = Some(format!("a data frame did not fit into subflow {}'s send buffer", sf.path));
+                    if !send_frame(&frame, hosts, &mut self.subflows[i]) {
+                        self.error = Some(format!("a data frame did not fit into subflow {}'s send buffer", self.subflows[i].path));
                     }
-                    self.scheduler.on_event(now, &Event::Sent { path: PathId(sf.path), stream: Some(STREAM), bytes: len });
+                    self.scheduler.on_event(now, &Event::Sent { path: PathId(self.subflows[i].path), stream: Some(STREAM), bytes: len });
                 }
             }
             wrote = true;
@@ -303,11 +341,11 @@ impl Endpoint {
 
     /// The DATA_FIN on the first subflow that can carry it, then every subflow's FIN.
     fn send_fin(&mut self, hosts: &mut [Host]) -> bool {
-        let Some(sf) = self.subflows.iter().find(|sf| sf.greeted && hosts[sf.host].socket(sf.handle).may_send() && free_space(hosts, sf) >= DATA_HEADER) else {
+        let Some(i) = self.subflows.iter().position(|sf| sf.greeted && hosts[sf.host].socket(sf.handle).may_send() && free_space(hosts, sf) >= DATA_HEADER) else {
             return false;
         };
         let Some(dsn) = self.sending.fin_due() else { return false };
-        send_frame(&Frame::DataFin { dsn }, hosts, sf.host, sf.handle);
+        send_frame(&Frame::DataFin { dsn }, hosts, &mut self.subflows[i]);
         for sf in &self.subflows {
             hosts[sf.host].socket_mut(sf.handle).close();
         }
@@ -335,9 +373,11 @@ fn free_space(hosts: &[Host], sf: &Subflow) -> usize {
 }
 
 /// A frame into a subflow's send buffer, whole; false if it did not fit (the caller checks first).
-fn send_frame(frame: &Frame, hosts: &mut [Host], host: usize, handle: SockId) -> bool {
+fn send_frame(frame: &Frame, hosts: &mut [Host], sf: &mut Subflow) -> bool {
     let mut bytes = Vec::with_capacity(MSS);
     frame.encode(&mut bytes);
-    let socket = hosts[host].socket_mut(handle);
-    matches!(socket.send_slice(&bytes), Ok(n) if n == bytes.len())
+    let socket = hosts[sf.host].socket_mut(sf.handle);
+    let sent = socket.send_slice(&bytes).unwrap_or(0);
+    sf.written += sent as u64;
+    sent == bytes.len()
 }

@@ -4,6 +4,7 @@
 //! in-band (frame.rs), in as many bytes.
 
 pub mod connections;
+pub mod coupled;
 pub mod endpoint;
 pub mod frame;
 pub mod reassembly;

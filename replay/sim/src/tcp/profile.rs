@@ -2,6 +2,7 @@
 //! kernel runs, or the thesis's settings (seed 001 §3.7.7.2, Table 3.3), so that its experiments
 //! can be rerun as it ran them.
 
+use crate::mptcp::coupled::Coupling;
 use smoltcp::socket::tcp::{CongestionControl, Socket};
 use smoltcp::time::Duration;
 
@@ -26,6 +27,8 @@ pub struct TcpProfile {
 pub enum Congestion {
     Cubic,
     Reno,
+    /// Reno on each subflow of an MPTCP connection, their growth coupled (mptcp/coupled.rs).
+    Coupled(Coupling),
 }
 
 impl Congestion {
@@ -34,6 +37,24 @@ impl Congestion {
         match self {
             Congestion::Cubic => "cubic",
             Congestion::Reno => "reno",
+            Congestion::Coupled(Coupling::Lia) => "lia",
+            Congestion::Coupled(Coupling::Olia) => "olia",
+        }
+    }
+
+    /// `--coupled lia|olia`, the simulator's own option (the kernel has neither).
+    pub fn coupled(name: &str) -> Result<Congestion, String> {
+        match name {
+            "lia" => Ok(Congestion::Coupled(Coupling::Lia)),
+            "olia" => Ok(Congestion::Coupled(Coupling::Olia)),
+            other => Err(format!("--coupled {other}: the simulated MPTCP couples its subflows with lia (RFC 6356) or olia")),
+        }
+    }
+
+    pub fn coupling(self) -> Option<Coupling> {
+        match self {
+            Congestion::Coupled(c) => Some(c),
+            _ => None,
         }
     }
 }
@@ -74,7 +95,7 @@ impl TcpProfile {
     pub fn apply(&self, socket: &mut Socket, server: bool) {
         socket.set_congestion_control(match self.congestion {
             Congestion::Cubic => CongestionControl::Cubic,
-            Congestion::Reno => CongestionControl::Reno,
+            Congestion::Reno | Congestion::Coupled(_) => CongestionControl::Reno,
         });
         socket.set_initial_window(self.initial_window);
         socket.set_min_rto(Duration::from_millis(self.min_rto_ms));

@@ -58,7 +58,7 @@ impl TcpWorld {
             let client_ips: Vec<Ipv4Addr> = path_ips.iter().filter_map(|ip| v4(*ip)).collect();
             let lowat = pagepath_server::io::sockets::NOTSENT_LOWAT as usize;
             let backups = topology.paths.iter().map(|p| p.backup).collect();
-            let mptcp = mptcp.map(|choice| Mptcp::new(choice, lowat, backups)).transpose()?;
+            let mptcp = mptcp.map(|choice| Mptcp::new(choice, lowat, backups, profile.congestion.coupling())).transpose()?;
             Net::new(Paths::new(topology, path_ips)?, client_ips, profile, topology.seed, mptcp)
         };
         runtime.spawn(net.clone().run());

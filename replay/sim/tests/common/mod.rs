@@ -108,12 +108,19 @@ pub fn fetch_all<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant
 /// Paths of (`rate_mbit`, `rtt_ms`, backup) each, lossless, with drop-tail queues of 1,000
 /// packets.
 pub fn paths(dir: &Path, each: &[(f64, f64, bool)], seed: u64) -> Topology {
+    lossy_paths(dir, each, seed, 0.0)
+}
+
+/// `paths`, each downlink dropping a share `loss` of its packets at random.
+#[allow(dead_code)]
+pub fn lossy_paths(dir: &Path, each: &[(f64, f64, bool)], seed: u64, loss: f64) -> Topology {
     let paths: Vec<serde_json::Value> = each
         .iter()
         .enumerate()
         .map(|(i, &(rate_mbit, rtt_ms, backup))| {
-            let direction = json!({"delayMs": rtt_ms / 2.0, "rateMbit": rate_mbit, "queue": {"type": "droptail", "packets": 1000}});
-            json!({"name": format!("p{i}"), "uplink": direction, "downlink": direction, "backup": backup})
+            let up = json!({"delayMs": rtt_ms / 2.0, "rateMbit": rate_mbit, "queue": {"type": "droptail", "packets": 1000}});
+            let down = json!({"delayMs": rtt_ms / 2.0, "rateMbit": rate_mbit, "queue": {"type": "droptail", "packets": 1000}, "loss": loss});
+            json!({"name": format!("p{i}"), "uplink": up, "downlink": down, "backup": backup})
         })
         .collect();
     let topology = json!({"schemaVersion": 1, "paths": paths});
