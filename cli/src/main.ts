@@ -36,6 +36,8 @@ function overview(): string {
 }
 
 export async function main(argv: string[]): Promise<number> {
+  // `pagepath help VERB [SUBVERB]` is `pagepath VERB [SUBVERB] --help`.
+  if (argv[0] === "help" && argv.length > 1) return main([...argv.slice(1), "--help"]);
   const [name, ...rest] = argv;
   if (!name || name === "--help" || name === "-h" || name === "help") {
     process.stdout.write(overview());

@@ -21,6 +21,21 @@ describe("the CLI's options", () => {
     }
   });
 
+  it("answers --help on every verb and subverb, and pagepath help VERB is the same text", async () => {
+    for (const words of [["replay"], ["corpus", "build"], ["net"], ["net", "up"], ["net", "plot"], ["bench"]]) {
+      const asked = await runCli([...words, "--help"], 30_000);
+      assert.equal(asked.code, 0, `${words.join(" ")} --help: ${asked.stderr}`);
+      assert.match(asked.stdout, /^usage: pagepath /, `${words.join(" ")} --help`);
+      const help = await runCli(["help", ...words], 30_000);
+      assert.equal(help.code, 0, help.stderr);
+      assert.equal(help.stdout, asked.stdout, `pagepath help ${words.join(" ")}`);
+    }
+    // exec passes what follows its topology to the command, --help included.
+    const exec = await runCli(["net", "exec", "no-such-topology", "client", "ls", "--help"], 30_000);
+    assert.notEqual(exec.code, 0);
+    assert.doesNotMatch(exec.stdout, /^usage:/);
+  });
+
   it("accuracy names a bad protocol in its --protocols list before anything runs", async () => {
     const r = await runCli(["accuracy", "--protocols", "h2,h9", "--data", tempDir("no-corpus")], 30_000);
     assert.equal(r.code, 2, r.stderr);

@@ -27,7 +27,8 @@ DOMContentLoaded, first and largest contentful paint) and protocol, the emulated
 against Chromium's median per site and condition: the median and p90 absolute percentage error, the
 signed error per cell, the rank correlation across cells, and beside them Chromium's own run-to-run
 spread (each Chromium run against the median of the cell's others). Runs are appended to
-OUT/runs.jsonl as they finish, so running it again with the same --out resumes. Writes
+OUT/runs.jsonl as they finish, so running it again with the same --out resumes (a last line a
+crash left half-written is skipped with a warning and its run done again). Writes
 OUT/accuracy.json, OUT/accuracy.md (the tables, the command and its scale) and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
 against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)

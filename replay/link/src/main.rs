@@ -1,6 +1,7 @@
 //! `pagepath-net`: the link emulator's command line (also reached as `pagepath net`).
 
 use pagepath_link::cli;
+use std::io::Write;
 
 fn main() {
     let argv: Vec<String> = std::env::args().skip(1).collect();
@@ -9,6 +10,17 @@ fn main() {
         std::process::exit(2);
     };
     let rest = &argv[1..];
+    // --help anywhere among a verb's own options; exec and shell pass what follows to a command,
+    // so for them only right after the verb.
+    let own = match verb.as_str() {
+        "exec" | "shell" => &rest[..rest.len().min(1)],
+        _ => &rest[..rest.iter().position(|a| a == "--").unwrap_or(rest.len())],
+    };
+    if own.iter().any(|a| a == "--help" || a == "-h") {
+        // A reader that stops early (| head) is no error.
+        let _ = writeln!(std::io::stdout(), "{}", cli::USAGE);
+        std::process::exit(0);
+    }
     let result = match verb.as_str() {
         "up" => cli::up::run(rest),
         "down" => cli::down::run(rest),

@@ -1,4 +1,5 @@
-import { appendFileSync, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { appendRun } from "./sweep/runs-file.js";
 import { join } from "node:path";
 import { stackLabel, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
@@ -68,15 +69,34 @@ export interface SweepCallbacks {
 export const cellKey = (site: string, condition: string, stack: string) => `${site}|${condition}|${stack}`;
 const key = (site: string, condition: string, stack: string, client: string, run: number) => `${cellKey(site, condition, stack)}|${client}|${run}`;
 
-/** Runs already in runs.jsonl, by site, condition, stack, client and run. */
-export function finishedRuns(out: string): Map<string, RunResult> {
+const warnedTorn = new Set<string>();
+
+/**
+ * Runs already in runs.jsonl, by site, condition, stack, client and run. A last line without its
+ * newline is what a crash mid-write leaves: it is skipped, `warn` told once a file, and its run
+ * done again (appendRun cuts it off before the next line goes in). Any other bad line throws,
+ * naming the file and line.
+ */
+export function finishedRuns(out: string, warn: (message: string) => void = (m) => process.stderr.write(`${m}\n`)): Map<string, RunResult> {
   const file = join(out, "runs.jsonl");
   const done = new Map<string, RunResult>();
   if (!existsSync(file)) return done;
-  for (const line of readFileSync(file, "utf8").split("\n").filter(Boolean)) {
-    const r = JSON.parse(line) as RunResult;
-    done.set(key(r.site.name, r.configuration.network.name, stackLabel(r.configuration), r.client, r.run), r);
+  const lines = readFileSync(file, "utf8").split("\n");
+  const tail = lines.pop()!;
+  if (tail.trim() !== "" && !warnedTorn.has(file)) {
+    warnedTorn.add(file);
+    warn(`${file}: line ${lines.length + 1} is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its run is done again`);
   }
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    let r: RunResult;
+    try {
+      r = JSON.parse(line) as RunResult;
+    } catch (e) {
+      throw new Error(`${file}: line ${i + 1}: not JSON (${(e as Error).message})`);
+    }
+    done.set(key(r.site.name, r.configuration.network.name, stackLabel(r.configuration), r.client, r.run), r);
+  });
   return done;
 }
 
@@ -124,7 +144,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
         try {
           const result =
             item.client === "simulated" ? (await runSimulation({ ...run, network })).result : await runReplay({ ...run, client: item.client, topology: topology! });
-          appendFileSync(file, JSON.stringify(result) + "\n");
+          appendRun(file, result);
           on.finished(item, result, result.status === "ok" ? null : result.error);
         } catch (e) {
           on.finished(item, null, (e as Error).message);

@@ -8,7 +8,11 @@ use super::args::Args;
 /// Reads the link flags; None when none was given (then a topology file is expected).
 pub fn topology_from_flags(a: &mut Args) -> Result<Option<Value>, String> {
     let paths = a.number("--paths", 1.0, crate::topology::MAX_PATHS as f64)?;
-    let delay = a.number("--delay-ms", f64::MIN, f64::MAX)?;
+    // --rtt-ms as replay and accuracy take it, each direction half; --delay-ms is one way.
+    let delay = match (a.number("--delay-ms", f64::MIN, f64::MAX)?, a.number("--rtt-ms", f64::MIN, f64::MAX)?) {
+        (Some(_), Some(_)) => return Err("--delay-ms and --rtt-ms: give one (--rtt-ms T is --delay-ms T/2 each way)".into()),
+        (one_way, rtt) => one_way.or(rtt.map(|r| r / 2.0)),
+    };
     let rate = a.number("--rate-mbit", f64::MIN, f64::MAX)?;
     let rates = [a.number("--uplink-rate-mbit", f64::MIN, f64::MAX)?, a.number("--downlink-rate-mbit", f64::MIN, f64::MAX)?];
     let traces = [a.value("--uplink-trace")?, a.value("--downlink-trace")?];
@@ -61,4 +65,24 @@ fn queue_spec(text: &str) -> Result<Value, String> {
         o.insert(key.into(), json!(v));
     }
     Ok(Value::Object(o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flags(s: &str) -> Result<Option<Value>, String> {
+        let items: Vec<String> = s.split_whitespace().map(String::from).collect();
+        topology_from_flags(&mut Args::new(&items))
+    }
+
+    #[test]
+    fn rtt_is_split_between_the_directions_as_replay_takes_it() {
+        let top = flags("--rtt-ms 40 --rate-mbit 10").unwrap().unwrap();
+        assert_eq!(top["paths"][0]["uplink"]["delayMs"], json!(20.0));
+        assert_eq!(top["paths"][0]["downlink"]["delayMs"], json!(20.0));
+        let one_way = flags("--delay-ms 20 --rate-mbit 10").unwrap().unwrap();
+        assert_eq!(one_way["paths"][0]["downlink"]["delayMs"], json!(20.0));
+        assert!(flags("--rtt-ms 40 --delay-ms 20").unwrap_err().contains("give one"));
+    }
 }

@@ -12,7 +12,7 @@ pub mod up;
 
 pub const USAGE: &str = "usage: pagepath net <verb> ...
   up [TOPOLOGY.json] [--name N] [--seed S] [--log-dir D] [--foreground]
-     [--paths N] [--delay-ms D] [--rate-mbit R] [--uplink-rate-mbit R] [--downlink-rate-mbit R]
+     [--paths N] [--rtt-ms T | --delay-ms D (one way)] [--rate-mbit R] [--uplink-rate-mbit R] [--downlink-rate-mbit R]
      [--uplink-trace F] [--downlink-trace F] [--once] [--queue TYPE[:ARG=V,...]] [--loss P]
      [--jitter-ms J] [--mptcp | --no-mptcp] [--backup PATH_INDEX]
   down NAME | --all
