@@ -1,0 +1,40 @@
+/** `pagepath validate` on the formats experiments write: run results, plans and runs files, each known by its name or kind. */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, it } from "node:test";
+import { runCli } from "./cli-run.js";
+import { tempDir } from "./fixture-profile.js";
+import { samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
+
+describe("pagepath validate on results", () => {
+  const plan = samplePlan("validated");
+  const cell = (site: string) => ({ site, network: plan.networks[0]!.name, protocol: "h2" as const, transport: "tcp" as const, serverModel: "out-of-order" as const, priority: "none" as const, run: 0 });
+
+  it("knows a run result, a plan and an experiment's runs file, and reports a torn last line without failing", async () => {
+    const dir = tempDir("validate-formats");
+    const files = writeExperiment(dir, plan, [sampleRun(plan, cell("alpha"), 500), sampleRun(plan, cell("beta"), 600)], '{"schemaVersion":1,"ki');
+    const run = join(dir, "run.json");
+    writeFileSync(run, JSON.stringify(sampleRun(plan, cell("gamma"), 700)));
+    const r = await runCli(["validate", run, files.plan, files.runs]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stdout, /ok {7}.*run\.json: run result, emulated, ok, load 700 ms/);
+    assert.match(r.stdout, /ok {7}.*validated\.plan\.json: experiment plan validated, 3 sites, 4 networks/);
+    assert.match(r.stdout, /ok {7}.*validated\.runs\.jsonl: runs file of experiment validated, 2 runs; .*line 3: is incomplete/);
+  });
+
+  it("names the file and line of a bad run in a runs file without a plan, and of a bad run result", async () => {
+    const dir = tempDir("validate-formats-bad");
+    const runs = join(dir, "runs.jsonl");
+    const bad = { ...sampleRun(plan, cell("alpha"), 500), client: "netscape" };
+    writeFileSync(runs, `${JSON.stringify(sampleRun(plan, cell("beta"), 600))}\n${JSON.stringify(bad)}\n`);
+    const run = join(dir, "bad-run.json");
+    writeFileSync(run, JSON.stringify(bad));
+    const r = await runCli(["validate", runs, run]);
+    assert.equal(r.code, 1, r.stdout);
+    assert.match(r.stdout, /INVALID  .*runs\.jsonl: not a valid runs file:\n.*runs\.jsonl: line 2: .*client/);
+    assert.match(r.stdout, /INVALID  .*bad-run\.json: not a valid pagepath run result/);
+    const usage = await runCli(["validate"]);
+    assert.equal(usage.code, 2);
+  });
+});
