@@ -1,7 +1,7 @@
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { readGraphFile } from "@pagepath/graph-builder";
 import { readRecording } from "@pagepath/profiler";
-import { readExperiment, readPlanFile, readRunResultFile, validateRunResult } from "@pagepath/results";
+import { readExperiment, readPlanFile, readRunResultFile, runsFileLines, validateRunResult } from "@pagepath/results";
 import { UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 
@@ -55,13 +55,23 @@ function describe(path: string): string {
   return `graph, ${g.nodes.length} nodes, ${g.edges.length} edges, ${g.mode}`;
 }
 
-/** The "kind" a JSON file says it is, or undefined (graphs of the first version have none). */
+/**
+ * The "kind" a JSON file says it is, from its first 4 KB (pagepath's writers put it before the
+ * bulk), or undefined; the reader it picks parses the file once and says what is wrong with it.
+ */
 function kindOf(path: string): string | undefined {
+  let fd: number;
   try {
-    const v = JSON.parse(readFileSync(path, "utf8")) as { kind?: unknown };
-    return typeof v.kind === "string" ? v.kind : undefined;
+    fd = openSync(path, "r");
   } catch {
-    return undefined; // the graph reader says what is wrong with the file
+    return undefined; // the graph reader names the file and what is wrong
+  }
+  try {
+    const head = Buffer.alloc(4096);
+    const n = readSync(fd, head, 0, head.length, 0);
+    return /"kind"\s*:\s*"([^"]+)"/.exec(head.subarray(0, n).toString("utf8"))?.[1];
+  } finally {
+    closeSync(fd);
   }
 }
 
@@ -72,21 +82,19 @@ function describeRunsFile(path: string): string {
     const e = readExperiment(plan, { light: true });
     return `runs file of experiment ${e.plan.name}, ${e.runs.length} runs${e.warnings.length ? `; ${e.warnings.join("; ")}` : ""}`;
   }
-  const lines = readFileSync(path, "utf8").split("\n");
-  const tail = lines.pop()!;
+  const { lines, tornLine } = runsFileLines(readFileSync(path, "utf8"));
   const problems: string[] = [];
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
+  for (const { n, text } of lines) {
     let value: unknown;
     try {
-      value = JSON.parse(line);
+      value = JSON.parse(text);
     } catch (err) {
-      problems.push(`${path}: line ${i + 1}: not JSON (${(err as Error).message})`);
-      return;
+      problems.push(`${path}: line ${n}: not JSON (${(err as Error).message})`);
+      continue;
     }
-    problems.push(...validateRunResult(value, `${path}: line ${i + 1}`));
-  });
+    problems.push(...validateRunResult(value, `${path}: line ${n}`));
+  }
   if (problems.length > 0) throw new Error(`${path}: not a valid runs file:\n${problems.slice(0, 20).join("\n")}${problems.length > 20 ? `\n(and ${problems.length - 20} more)` : ""}`);
-  const torn = tail.trim() !== "" ? `; line ${lines.length + 1} is incomplete (no newline: a write a crash cut off), not counted` : "";
-  return `runs file, ${lines.filter((l) => l.trim() !== "").length} runs${torn}`;
+  const torn = tornLine !== null ? `; line ${tornLine} is incomplete (no newline: a write a crash cut off), not counted` : "";
+  return `runs file, ${lines.length} runs${torn}`;
 }

@@ -6,6 +6,7 @@ export { validateRunResult, readRunResultFile } from "./validate-run.js";
 export { validatePlan, readPlanFile } from "./validate-plan.js";
 export { planMismatches } from "./plan-match.js";
 export { readExperiment, runsFileFor, type Experiment, type ReadOptions } from "./read-experiment.js";
+export { runsFileLines } from "./runs-file-lines.js";
 export { experimentOutput, findExperimentResults, planName, type ExperimentLocation } from "./experiment-location.js";
 export { runToTrace, urlTail, type GraphLike, type RunTrace, type TraceEvent } from "./trace-events.js";
 export { pathShares, schedulerLabel, type PathShare } from "./path-shares.js";

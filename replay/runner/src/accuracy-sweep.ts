@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { appendRun } from "./sweep/runs-file.js";
 import { join } from "node:path";
-import { stackLabel, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { runsFileLines, stackLabel, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
 import { runSimulation } from "./simulate.js";
 import { networkSpec, networkUp, topologyDown } from "./topology.js";
@@ -81,22 +81,20 @@ export function finishedRuns(out: string, warn: (message: string) => void = (m) 
   const file = join(out, "runs.jsonl");
   const done = new Map<string, RunResult>();
   if (!existsSync(file)) return done;
-  const lines = readFileSync(file, "utf8").split("\n");
-  const tail = lines.pop()!;
-  if (tail.trim() !== "" && !warnedTorn.has(file)) {
+  const { lines, tornLine } = runsFileLines(readFileSync(file, "utf8"));
+  if (tornLine !== null && !warnedTorn.has(file)) {
     warnedTorn.add(file);
-    warn(`${file}: line ${lines.length + 1} is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its run is done again`);
+    warn(`${file}: line ${tornLine} is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its run is done again`);
   }
-  lines.forEach((line, i) => {
-    if (line.trim() === "") return;
+  for (const { n, text } of lines) {
     let r: RunResult;
     try {
-      r = JSON.parse(line) as RunResult;
+      r = JSON.parse(text) as RunResult;
     } catch (e) {
-      throw new Error(`${file}: line ${i + 1}: not JSON (${(e as Error).message})`);
+      throw new Error(`${file}: line ${n}: not JSON (${(e as Error).message})`);
     }
     done.set(key(r.site.name, r.configuration.network.name, stackLabel(r.configuration), r.client, r.run), r);
-  });
+  }
   return done;
 }
 

@@ -3,6 +3,7 @@
 //! exactly as the real replay it stands for.
 
 use crate::mptcp::connections::SchedulerChoice;
+use crate::tcp::profile::Congestion;
 
 pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
@@ -38,7 +39,7 @@ pub struct SimArgs {
     pub tcp_profile: String,
     pub mptcp_scheduler: SchedulerChoice,
     /// `--coupled`: the MPTCP subflows' coupled congestion control.
-    pub coupled: Option<String>,
+    pub coupled: Option<Congestion>,
     pub server: Vec<String>,
     pub browser: Vec<String>,
 }
@@ -77,8 +78,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
                 rest = more;
             }
             [flag, value, more @ ..] if flag == "--coupled" => {
-                crate::tcp::profile::Congestion::coupled(value)?;
-                coupled = Some(value.clone());
+                coupled = Some(Congestion::coupled(value)?);
                 rest = more;
             }
             [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt", "--coupled"].contains(&flag.as_str()) => {

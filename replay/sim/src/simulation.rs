@@ -49,11 +49,11 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
             if !setup.server.tail_loss_probes {
                 profile = profile.without_server_probes();
             }
-            if let Some(name) = &args.coupled {
+            if let Some(coupled) = args.coupled {
                 if transport != Transport::Mptcp || profile.congestion != Congestion::Reno {
-                    return Err(format!("--coupled {name}: couples an MPTCP connection's Reno subflows; give --transport mptcp and --congestion reno to the servers"));
+                    return Err(format!("--coupled {}: couples an MPTCP connection's Reno subflows; give --transport mptcp and --congestion reno to the servers", coupled.name()));
                 }
-                profile.congestion = Congestion::coupled(name)?;
+                profile.congestion = coupled;
             }
             let mptcp = (transport == Transport::Mptcp).then(|| args.mptcp_scheduler.clone());
             super::tcp::world::load(&setup, profile, mptcp, kept, wall)?

@@ -67,6 +67,15 @@ impl Subflow {
         Subflow { host, handle, path, backup, counts, decoder: Decoder::default(), greeted: false, written: 0, intervals: LossIntervals::default() }
     }
 
+    /// Segments it has sent again, in the direction `side` sends.
+    fn retransmitted(&self, side: Side) -> u64 {
+        let counter = match side {
+            Side::Client => &self.counts.retransmitted_up,
+            Side::Server => &self.counts.retransmitted_down,
+        };
+        counter.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
     /// A server's subflow whose greeting was read, with what followed it.
     pub fn greeted(mut self, decoder: Decoder) -> Subflow {
         self.decoder = decoder;
@@ -237,10 +246,6 @@ impl Endpoint {
                     Admission::SendBuffer => send_buffer(cwnd).saturating_sub(queued).min(KERNEL_BURST),
                 };
                 let needed = MSS.min(DATA_HEADER + self.sending.unmapped());
-                let lost = match self.side {
-                    Side::Client => &sf.counts.retransmitted_up,
-                    Side::Server => &sf.counts.retransmitted_down,
-                };
                 let snapshot = PathSnapshot {
                     id: PathId(sf.path),
                     srtt,
@@ -251,7 +256,7 @@ impl Endpoint {
                     pacing_rate: None,
                     in_slow_start: ssthresh.is_none_or(|t| cwnd < t),
                     ssthresh: ssthresh.map(|t| t as u64),
-                    lost_packets: lost.load(std::sync::atomic::Ordering::Relaxed),
+                    lost_packets: sf.retransmitted(self.side),
                     usable,
                     can_send: usable && room >= needed.min(MSS - DATA_HEADER),
                     backup: sf.backup,
@@ -273,11 +278,7 @@ impl Endpoint {
             let Some((srtt, _)) = socket.smoothed_rtt().filter(|_| sf.greeted) else { continue };
             let rtt = Duration::from(srtt).as_secs_f64().max(1e-6);
             let acked = sf.written.saturating_sub(socket.send_queue() as u64) as f64;
-            let losses = match self.side {
-                Side::Client => sf.counts.retransmitted_up.load(std::sync::atomic::Ordering::Relaxed),
-                Side::Server => sf.counts.retransmitted_down.load(std::sync::atomic::Ordering::Relaxed),
-            };
-            sf.intervals.update(acked, losses);
+            sf.intervals.update(acked, sf.retransmitted(self.side));
             live.push(i);
             windows.push(Window { cwnd: socket.congestion_window() as f64, rtt });
         }
