@@ -304,14 +304,19 @@ describe("pagepath simulate", () => {
     assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
   });
 
-  it("runs MPTCP over two simulated paths, a subflow a path split by the scheduler asked, within 25% of the kernel's MPTCP replayed (the median of three)", async () => {
+  it("runs MPTCP over two simulated paths, a subflow a path split by the scheduler asked, within 25% of the kernel's MPTCP replayed (the median of five), and gains over one path", async () => {
     const args = ["--protocol", "h2", "--transport", "mptcp", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
     const simulated = await load(["simulate"], "real-sb-admin-2", args);
     assert.equal(simulated.configuration.scheduler?.name, "default");
     assert.ok(simulated.connections.every((c) => c.transport === "mptcp"), JSON.stringify(simulated.connections.map((c) => c.transport)));
     assert.ok(simulated.paths.every((p) => p.bytesDown! > 50_000), `both paths carry the page: ${JSON.stringify(simulated.paths)}`);
+    // Through one-BDP drop-tail queues which connection's burst meets a full queue, and whether a
+    // SYN-ACK or a handshake's flight waits out an RTO, changes from one load to the next: the
+    // kernel's own two-path load over its one-path load on this page was 0.56-0.85 (four recordings,
+    // three runs each), the simulator's 0.58-0.95 (13 recordings; 2026-11-29). So the gain is a gain,
+    // and each load is held to the kernel's.
     const single = await load(["simulate"], "real-sb-admin-2", ["--protocol", "h2", "--rate-mbit", "10", "--rtt-ms", "40"]);
-    assert.ok(simulated.metrics.loadMs! < single.metrics.loadMs! * 0.85, `two paths ${simulated.metrics.loadMs} ms against one ${single.metrics.loadMs} ms`);
+    assert.ok(simulated.metrics.loadMs! < single.metrics.loadMs!, `two paths ${simulated.metrics.loadMs} ms against one ${single.metrics.loadMs} ms`);
     const ecf = await load(["simulate"], "real-sb-admin-2", [...args, "--scheduler", "ecf"]);
     assert.equal(ecf.configuration.scheduler?.name, "ecf");
     // The kernel's MPTCP varies from load to load more than its TCP does (real-sb-admin-2 here:
@@ -323,6 +328,9 @@ describe("pagepath simulate", () => {
     const error = Math.abs(simulated.metrics.loadMs! - real) / real;
     console.log(`mptcp: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${replayed.map((r) => r.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
     assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${replayed.join(", ")} ms replayed: ${largestDifferences(simulated, median)}`);
+    const one = await replays(5, "real-sb-admin-2", ["--protocol", "h2", "--rate-mbit", "10", "--rtt-ms", "40"]);
+    const oneError = Math.abs(single.metrics.loadMs! - one.median.metrics.loadMs!) / one.median.metrics.loadMs!;
+    assert.ok(oneError <= 0.25, `one path: simulated ${single.metrics.loadMs} ms against ${one.sorted.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")} ms replayed: ${largestDifferences(single, one.median)}`);
   });
 
   it("refuses what it cannot simulate, naming the option", async () => {
