@@ -94,11 +94,13 @@ describe("pagepath simulate", () => {
       for (const [rate, rtt] of [["25", "20"], ["5", "50"]]) {
         const args = ["--protocol", "h3", "--rate-mbit", rate!, "--rtt-ms", rtt!, "--queue-packets", "2000"];
         const sim = await load(["simulate"], site, args);
-        const replayed = await load(["replay", "--client", "emulated"], site, args);
+        // The median of three replays, as over TCP below: one replay's luck (a CI run saw 419 ms
+        // against the simulator's 395 where the last run before had agreed) does not decide.
+        const { sorted: runs, median: replayed } = await replays(3, site, args);
         const [simulated, real] = [sim.metrics.loadMs!, replayed.metrics.loadMs!];
         const error = Math.abs(simulated - real) / real;
         errors.push(error);
-        console.log(`${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${real.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
+        console.log(`${site} ${rate} Mbit/s ${rtt} ms: simulated ${simulated.toFixed(0)} ms, replayed ${runs.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
         assert.ok(error <= 0.08, `${site} at ${rate} Mbit/s, ${rtt} ms: simulated ${simulated.toFixed(0)} ms against ${real.toFixed(0)} ms replayed: ${largestDifferences(sim, replayed)}`);
       }
     }
