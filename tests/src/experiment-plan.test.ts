@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { experimentOutput, planCells, plannedRunCount, readPlanFile, validatePlan, wspUnitDesign, type ExperimentPlan } from "@pagepath/results";
+import { owedCells } from "@pagepath/runner";
 import { runCli } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
 import { tempDir } from "./fixture-profile.js";
@@ -50,6 +51,17 @@ describe("experiment plans: grids, samples and topologies", () => {
     const cells = planCells(p);
     assert.equal(new Set(cells.map((c) => JSON.stringify(c))).size, cells.length);
     assert.ok(cells.slice(0, cells.length / 2).every((c) => c.run === 0));
+  });
+
+  it("owes a simulated plan's cells a site at a time within each run (a batch simulator keeps the pages it read last), a real one's in plan order", () => {
+    const real = samplePlan("p", { runs: 2 });
+    const simulated = samplePlan("p", { runs: 2, client: "simulated" });
+    assert.deepEqual(owedCells(real, [], false), planCells(real));
+    const owed = owedCells(simulated, [], false);
+    assert.deepEqual(new Set(owed.map((c) => JSON.stringify(c))), new Set(planCells(simulated).map((c) => JSON.stringify(c))));
+    // alpha's cells of run 0, beta's, gamma's, then run 1 the same way: a site's cells together.
+    const visits = owed.map((c) => `${c.run} ${c.site}`).filter((v, i, all) => i === 0 || all[i - 1] !== v);
+    assert.deepEqual(visits, ["0 alpha", "0 beta", "0 gamma", "1 alpha", "1 beta", "1 gamma"]);
   });
 
   it("spreads a WSP sample more evenly than random points, the same for the same seed", () => {

@@ -306,6 +306,21 @@ describe("pagepath simulate", () => {
     assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
   });
 
+  it("loads a page with the stand-in handshake crypto exactly as with ring's X25519 and ECDSA: the same timings and bytes on every connection", () => {
+    const network = specNetwork(networkSpec("10M-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 }));
+    // HTTP/1.1, six connections an origin: a handshake per connection.
+    const configuration = { protocol: "h1" as const, transport: "tcp" as const, serverModel: "out-of-order" as const, priority: "none" as const, chunkSizeBytes: 16_384, connectionsPerOrigin: 6, emulation: { preloader: true, cpuFactor: 1, waitFor: "load" as const } };
+    const { args } = simulationCommand({ configuration, network, seed: 3, timeoutMs: 60_000, resultFile: join(work, "crypto.json"), graphFile: graph("real-jquery-ui"), serverOut: join(work, "crypto") });
+    type Line = { status: string; error: string | null; metrics: unknown; nodeTimings: unknown; connections: { paths: unknown }[] };
+    const input = [["--handshake-crypto", "real", ...args], args].map((a) => JSON.stringify(a)).join("\n") + "\n";
+    const [real, standIn] = execFileSync(SIM_BINARY, ["--batch"], { input, encoding: "utf8" }).trim().split("\n").map((l) => JSON.parse(l) as Line);
+    assert.equal(real!.status, "ok", real!.error ?? "");
+    assert.ok(real!.connections.length > 6, `${real!.connections.length} connections`);
+    assert.deepEqual(standIn!.connections, real!.connections, "each connection's bytes, opened and closed");
+    assert.deepEqual(standIn!.nodeTimings, real!.nodeTimings);
+    assert.deepEqual(standIn!.metrics, real!.metrics);
+  });
+
   it("runs MPTCP over two simulated paths, a subflow a path split by the scheduler asked, within 25% of the kernel's MPTCP replayed (the median of five), and gains over one path", async () => {
     const args = ["--protocol", "h2", "--transport", "mptcp", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
     const simulated = await load(["simulate"], "real-sb-admin-2", args);

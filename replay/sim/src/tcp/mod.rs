@@ -7,6 +7,7 @@
 pub mod buffers;
 pub mod counts;
 pub mod fabric;
+pub mod handshake_crypto;
 pub mod host;
 pub mod profile;
 pub mod stream;

@@ -8,6 +8,7 @@ use crate::kept::Kept;
 use crate::mptcp::connections::{Mptcp, SchedulerChoice};
 use super::counts::ConnectionCounts;
 use super::fabric::Net;
+use super::handshake_crypto::{stand_ins, HandshakeCrypto, StandInVerifier};
 use super::profile::TcpProfile;
 use crate::paths::Paths;
 use crate::runtime_clock::{runtime_now, RuntimeClock};
@@ -15,6 +16,7 @@ use crate::simulation::{Loaded, Setup};
 use pagepath_browser::io::driver::{self, Network};
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::tcp::dialer::{Counts, Dialed, Dialer, Dialing};
+use pagepath_browser::io::tcp::tls::client_configs_with;
 use pagepath_browser::io::tcp::{Hosted, TcpProtocol, TcpTransport};
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Events, Fetch, PathBytes, Transport, TransportConfig};
 use pagepath_server::config::Protocol;
@@ -67,12 +69,15 @@ impl TcpWorld {
     }
 
     /// The replay's origins served as `serve` serves them over TCP, each at its own address.
-    pub fn serve(&self, replay: &Replay, protocol: Protocol) -> Result<(), String> {
+    pub fn serve(&self, replay: &Replay, protocol: Protocol, crypto: HandshakeCrypto) -> Result<(), String> {
         let congestion = self.net.lock().profile().congestion.name();
         for (origin, s) in replay.servers.iter().enumerate() {
             let at = SocketAddr::new(s.address, s.port);
             let tls = match serving(&s.origin, protocol) {
-                Serving::Tls(alpn) => Some(tls::server_config(&replay.cert, alpn)?),
+                Serving::Tls(alpn) => Some(match stand_ins(crypto) {
+                    Some((provider, key)) => tls::server_config_with(&replay.cert, alpn, provider, key)?,
+                    None => tls::server_config(&replay.cert, alpn)?,
+                }),
                 Serving::Clear => None,
                 Serving::Quic => return Err(format!("{}: HTTP/3 is not carried over TCP", s.origin)),
             };
@@ -89,10 +94,15 @@ impl TcpWorld {
     }
 
     /// The emulated browser's TCP transport, from `locals` (path 0 first).
-    pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>) -> Result<(), String> {
+    /// `certificate`: the servers' (DER), which the stand-in crypto's browser checks for.
+    pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>, crypto: HandshakeCrypto, certificate: &[u8]) -> Result<(), String> {
         let mptcp = self.net.lock().mptcp.is_some();
         let dialer = Box::new(SimDialer { net: self.net.clone(), locals, mptcp });
-        let hosted = Hosted { runtime: self.runtime.handle().clone(), dialer, on_event: self.woken.clone() };
+        let tls = match stand_ins(crypto) {
+            Some((provider, _)) => Some(client_configs_with(provider, Arc::new(StandInVerifier::new(certificate)))?),
+            None => None,
+        };
+        let hosted = Hosted { runtime: self.runtime.handle().clone(), dialer, on_event: self.woken.clone(), tls };
         self.transport = Some(TcpTransport::hosted(config, protocol, events, hosted)?);
         Ok(())
     }
@@ -103,17 +113,17 @@ impl TcpWorld {
     }
 }
 
-pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
+pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, crypto: HandshakeCrypto, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
     let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile, mptcp)?;
     let cfg = &setup.server;
     let replay = prepare_from(cfg, kept)?;
-    world.serve(&replay, cfg.protocol)?;
+    world.serve(&replay, cfg.protocol, crypto)?;
     let names = read_origins(&setup.browser.origins)?;
     let (tx, rx) = channel();
     let config = driver::transport_config(&names, &setup.browser);
     let started = config.started;
     let protocol = if cfg.protocol == Protocol::H2 { TcpProtocol::Http2 } else { TcpProtocol::Http1 };
-    world.open_client(config, protocol, tx, setup.locals.clone())?;
+    world.open_client(config, protocol, tx, setup.locals.clone(), crypto, &replay.cert.cert_der)?;
     let ready = wall.elapsed();
     let report = driver::run_on(&setup.graph, &names, &setup.browser, &mut world, &rx, (started, replay.service.start_wall()));
     replay.service.write_reports()?;

@@ -16,7 +16,7 @@ mod records;
 mod request;
 mod routes;
 mod shared;
-mod tls;
+pub mod tls;
 
 use crate::io::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
 use dialer::{Dialer, KernelDialer};
@@ -53,6 +53,8 @@ pub struct Hosted {
     pub dialer: Box<dyn Dialer>,
     /// Told of every event the transport sends.
     pub on_event: Arc<tokio::sync::Notify>,
+    /// TLS settings in place of the browser's own (tls::client_configs).
+    pub tls: Option<tls::TlsConfigs>,
 }
 
 impl TcpTransport {
@@ -66,14 +68,14 @@ impl TcpTransport {
             .build()
             .map_err(|e| format!("cannot start the TCP transport's runtime: {e}"))?;
         let dialer = Box::new(KernelDialer { multipath: config.multipath });
-        let mut transport = Self::make(config, protocol, events, runtime.handle().clone(), dialer, None)?;
+        let mut transport = Self::make(config, protocol, events, runtime.handle().clone(), dialer, None, None)?;
         transport.runtime = Some(runtime);
         Ok(transport)
     }
 
     /// On `hosted`'s runtime and dialer; close() ends it there.
     pub fn hosted(config: TransportConfig, protocol: TcpProtocol, events: Events, hosted: Hosted) -> Result<TcpTransport, String> {
-        Self::make(config, protocol, events, hosted.runtime, hosted.dialer, Some(hosted.on_event))
+        Self::make(config, protocol, events, hosted.runtime, hosted.dialer, Some(hosted.on_event), hosted.tls)
     }
 
     fn make(
@@ -83,8 +85,12 @@ impl TcpTransport {
         runtime: tokio::runtime::Handle,
         dialer: Box<dyn Dialer>,
         on_event: Option<Arc<tokio::sync::Notify>>,
+        tls: Option<tls::TlsConfigs>,
     ) -> Result<TcpTransport, String> {
-        let tls = tls::client_configs(&config.spki_hash)?;
+        let tls = match tls {
+            Some(tls) => tls,
+            None => tls::client_configs(&config.spki_hash)?,
+        };
         let records = Arc::new(Registry::new(config.started, config.locals.clone()));
         let origins = config.origins.clone();
         let shared = Arc::new(Shared { config, events, tls, records, tasks: TaskTracker::new(), stop: CancellationToken::new(), runtime, dialer, on_event });

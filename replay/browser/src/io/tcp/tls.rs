@@ -12,7 +12,7 @@ use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
 use std::sync::Arc;
 
 /// Client settings per ALPN protocol offered: each offers exactly one, as the servers accept one.
-pub(super) struct TlsConfigs {
+pub struct TlsConfigs {
     pub http1: Arc<ClientConfig>,
     pub http2: Arc<ClientConfig>,
 }
@@ -22,14 +22,20 @@ pub(super) fn client_configs(spki_hash: &str) -> Result<TlsConfigs, String> {
         Ok(digest) if digest.len() == 32 => {}
         _ => return Err(format!("spki_hash {spki_hash:?} is not a base64 SHA-256 digest (44 characters ending in '=')")),
     }
+    let provider = rustls::crypto::ring::default_provider();
+    let verifier = ReplayKeyVerifier { spki_hash: spki_hash.to_string(), algorithms: provider.signature_verification_algorithms };
+    client_configs_with(provider, Arc::new(verifier))
+}
+
+/// The browser's settings on another crypto provider and certificate check (the simulator's).
+pub fn client_configs_with(provider: rustls::crypto::CryptoProvider, verifier: Arc<dyn ServerCertVerifier>) -> Result<TlsConfigs, String> {
+    let provider = Arc::new(chromium_order(provider));
     let config = |alpn: &[u8]| -> Result<Arc<ClientConfig>, String> {
-        let provider = Arc::new(chromium_order(rustls::crypto::ring::default_provider()));
-        let verifier = ReplayKeyVerifier { spki_hash: spki_hash.to_string(), algorithms: provider.signature_verification_algorithms };
-        let mut config = ClientConfig::builder_with_provider(provider)
+        let mut config = ClientConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()
             .map_err(|e| format!("TLS: {e}"))?
             .dangerous()
-            .with_custom_certificate_verifier(Arc::new(verifier))
+            .with_custom_certificate_verifier(verifier.clone())
             .with_no_client_auth();
         config.alpn_protocols = vec![alpn.to_vec()];
         Ok(Arc::new(config))
