@@ -45,5 +45,6 @@ describe("choosing the congestion controller and tail loss probes", () => {
   it("refuses reproduce's controller when the kernel lacks it (its experiments run TCP and MPTCP)", async () => {
     assert.match(await refused(["reproduce", "--congestion", "copa"]), /pagepath reproduce: --congestion: this kernel has no "copa"/);
     assert.match(await refused(["reproduce", "--tail-loss-probes", "sometimes"]), /--tail-loss-probes "sometimes": expected on or off/);
+    assert.match(await refused(["reproduce", "--links", "noisy"]), /--links "noisy": expected plain or thesis/);
   });
 });

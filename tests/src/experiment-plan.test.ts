@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { experimentOutput, planCells, plannedRunCount, readPlanFile, validatePlan, wspUnitDesign, type ExperimentPlan } from "@pagepath/results";
-import { owedCells } from "@pagepath/runner";
+import { owedCells, topologyDocument } from "@pagepath/runner";
 import { runCli } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
 import { tempDir } from "./fixture-profile.js";
@@ -44,6 +44,18 @@ describe("experiment plans: grids, samples and topologies", () => {
     assert.equal(experimentOutput("/x/plans/h2/h2.plan.json").dir, "/x/plans/h2", "the resolved plan run again is not nested in h2/h2/");
     assert.equal(experimentOutput("/x/plans/h2/h2.plan.json").runsFile, "/x/plans/h2/h2.runs.jsonl");
     assert.equal(experimentOutput("/x/plans/h2.plan.json", "/y/out").planFile, "/y/out/h2.plan.json");
+  });
+
+  it("gives a grid the thesis's link randomness when asked: RED buffers and each run's delays drawn within a fraction, named and written into the topology", () => {
+    const p = resolved(plan({ grid: { rateMbit: [10], rttMs: [200], queueDiscipline: "red", rttJitter: 0.1 } }));
+    assert.deepEqual(p.networks.map((n) => n.name), ["10M-200ms-red-jitter0.1"]);
+    assert.deepEqual(p.networks[0]!.paths, [{ upMbps: 10, downMbps: 10, rttMs: 200, loss: 0, queue: { discipline: "red", packets: 250 }, rttJitter: 0.1 }]);
+    const doc = topologyDocument(p.networks[0]!, "/") as { paths: { uplink: { delayMs: unknown; queue: unknown }; downlink: { delayMs: unknown } }[] };
+    assert.deepEqual(doc.paths[0]!.uplink.delayMs, { uniform: [90, 110] }, "drawn by the link from the run's seed");
+    assert.deepEqual(doc.paths[0]!.downlink.delayMs, { uniform: [90, 110] });
+    assert.deepEqual(doc.paths[0]!.uplink.queue, { type: "red", packets: 250 });
+    assert.equal((topologyDocument(resolved(plan()).networks[0]!, "/") as { paths: { uplink: { delayMs: unknown } }[] }).paths[0]!.uplink.delayMs, 10, "exact without it");
+    assert.match(validatePlan(plan({ grid: { rateMbit: [10], rttMs: [200], rttJitter: 0.9 } }), "p.plan.json").join("\n"), /rttJitter/);
   });
 
   it("runs every cell once per replication, replications outermost", () => {

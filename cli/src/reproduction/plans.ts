@@ -10,7 +10,7 @@ export interface ReproductionOptions {
   /** Site name and graph path (relative to the plans' folder). */
   sites: { name: string; graph: string }[];
   runs: number;
-  grid: Pick<NetworkGrid, "rateMbit" | "rttMs">;
+  grid: Pick<NetworkGrid, "rateMbit" | "rttMs" | "queueDiscipline" | "rttJitter">;
   /**
    * The MPTCP scheduler of the MPTCP experiments: the kernel's (emulated), the kernel's or one of
    * pagepath's (simulated); the kernel's default when absent.
@@ -25,6 +25,8 @@ export interface ReproductionOptions {
 }
 
 export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
+/** Seed 001 §3.7.7.3: each run adds to the server links' delays a δ drawn from ±0.1 of them. */
+export const THESIS_RTT_JITTER = 0.1;
 /** Seed 001 Table 4.1: its 10 bandwidths x 5 RTTs. */
 export const THESIS_GRID = { rateMbit: [0.5, 1, 2.5, 5, 10, 25, 50, 100, 500, 1000], rttMs: [8, 40, 100, 200, 400] };
 
@@ -49,7 +51,8 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
     chunkSizeBytes: 16384,
     metric: "load" as const,
   };
-  // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone.
+  // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone
+  // (RED's, with --links thesis).
   const grid = { ...o.grid, loss: [0], queueBdp: [1.5] };
   const twoPaths = (rttFactor: number): TopologyShape[] => [{ paths: 2, ...(rttFactor === 1 ? {} : { rttFactor }) }];
   // Only when asked, so that the plans of a reproduction begun without them resume unchanged.

@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { shownPath } from "../shown-path.js";
 import { analyzeExperiment, readExperiment, runsCsv } from "@pagepath/results";
-import { DEFAULT_GRID, THESIS_GRID } from "../reproduction/plans.js";
+import { DEFAULT_GRID, THESIS_GRID, THESIS_RTT_JITTER } from "../reproduction/plans.js";
 import { writeReport } from "../reproduction/report.js";
 import { runReproduction } from "../reproduction/run.js";
 import { corpusSites } from "../corpus-sites.js";
@@ -32,7 +32,7 @@ export const reproduceVerb: Verb = {
   summary: "run reduced versions of three thesis experiments over the corpus and write a report beside the thesis's findings",
   usage: `
 usage: pagepath reproduce [--only NAME,...] [--client emulated|simulated] [--data DIR] [--sites A,B,...] [--runs N]
-                          [--grid default|thesis] [--rates MBIT,...] [--rtts MS,...]
+                          [--grid default|thesis] [--rates MBIT,...] [--rtts MS,...] [--links plain|thesis]
                           [--scheduler NAME] [--congestion NAME] [--tcp-profile linux|thesis] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
 
 Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
@@ -66,6 +66,11 @@ Needs root, but for the simulated client.
                   ${THESIS_GRID.rateMbit.join(",")} Mbit/s x ${THESIS_GRID.rttMs.join(",")} ms
   --rates LIST    bandwidths in Mbit/s (default: the grid's)
   --rtts LIST     RTTs in ms (default: the grid's)
+  --links NAME    plain (default): drop-tail buffers of 1.5 BDPs, each path's delay exact, so
+                  the simulated client's runs of a cell are the same load; thesis: seed 001's
+                  randomness (§3.7.7.3): RED buffers of 1.5 BDPs with Table 3.4's thresholds, and
+                  each run's delays drawn within ±10% from its seed, so runs differ as the
+                  thesis's 50 did
   --scheduler NAME  the kernel's MPTCP scheduler for the MPTCP experiments: one that
                   net.mptcp.available_schedulers lists (default: default)
   --tcp-profile NAME  simulated: linux (default: the kernel's defaults, CUBIC, initial window 10)
@@ -90,6 +95,7 @@ Needs root, but for the simulated client.
     runs: { type: "string" },
     rates: { type: "string" },
     rtts: { type: "string" },
+    links: { type: "string", default: "plain" },
     workers: { type: "string" },
     scheduler: { type: "string" },
     "scheduler-opt": { type: "string", multiple: true },
@@ -111,7 +117,11 @@ Needs root, but for the simulated client.
     const grids: Record<string, typeof DEFAULT_GRID> = { default: DEFAULT_GRID, thesis: THESIS_GRID };
     const base = grids[String(values.grid)];
     if (!base) throw new UsageError(`--grid "${values.grid}": expected default or thesis`);
-    const grid = { rateMbit: list("rates", base.rateMbit), rttMs: list("rtts", base.rttMs) };
+    const links = String(values.links);
+    if (links !== "plain" && links !== "thesis") throw new UsageError(`--links "${links}": expected plain or thesis`);
+    // Only when asked, so that a reproduction begun without it resumes with the same plans.
+    const thesisLinks = links === "thesis" ? { queueDiscipline: "red" as const, rttJitter: THESIS_RTT_JITTER } : {};
+    const grid = { rateMbit: list("rates", base.rateMbit), rttMs: list("rtts", base.rttMs), ...thesisLinks };
     const runs = numberOption(values, "runs", 1, 1, 100);
     const workers = numberOption(values, "workers", client === "simulated" ? availableParallelism() : 2, 1, 64);
     // The experiments run MPTCP: the kernel's scheduler, or pagepath's in the simulator, checked before anything runs.

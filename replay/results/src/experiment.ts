@@ -105,6 +105,16 @@ export interface NetworkGrid {
   traces?: { name: string; uplink: string; downlink: string }[];
   /** A trace has no one rate to size a buffer by: its drop-tail buffer in packets (100 when absent). */
   traceQueuePackets?: number;
+  /**
+   * Every path's buffer: drop-tail (when absent), or RED with seed 001 Table 3.4's thresholds, the
+   * thesis's drop tail "with added randomness" (§3.7.7.3). Not an axis: one for the whole grid.
+   */
+  queueDiscipline?: "droptail" | "red";
+  /**
+   * Each run draws every path's one-way delays uniformly within this fraction of them, once per
+   * run from its seed (seed 001 §3.7.7.3: ±0.1); 0 when absent. Not an axis.
+   */
+  rttJitter?: number;
 }
 
 /** Ranges sampled by the WSP space-filling design (seed 003 Table 5.1): `points` networks. */

@@ -53,6 +53,6 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
 }
 
 function samePaths(a: PathConfig[], b: PathConfig[]): boolean {
-  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue?.discipline, p.queue?.packets, p.trace?.uplink, p.trace?.downlink].join(" ");
+  const key = (p: PathConfig) => [p.upMbps, p.downMbps, p.rttMs, p.loss, p.queue?.discipline, p.queue?.packets, p.trace?.uplink, p.trace?.downlink, p.rttJitter ?? 0].join(" ");
   return a.length === b.length && a.every((p, i) => key(p) === key(b[i]!));
 }

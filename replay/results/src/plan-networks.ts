@@ -21,6 +21,10 @@ interface Point {
   loss: number;
   queueBdp: number | null;
   queuePackets: number | null;
+  /** The grid's queueDiscipline; a sample's buffers are drop-tail. */
+  discipline: "droptail" | "red";
+  /** The grid's rttJitter; 0 for a sample's. */
+  rttJitter: number;
 }
 
 /** The networks the plan's grid and sample make, and what is wrong with them. */
@@ -52,13 +56,16 @@ function gridPoints(g: NetworkGrid, problems: string[]): Point[] {
   if (!g.rateMbit?.length && !g.traces?.length) problems.push(`/grid: has neither rateMbit nor traces: there is no link capacity to run over`);
   const losses = g.loss ?? [0];
   const queues = g.queueBdp ?? [DEFAULT_QUEUE_BDP];
+  const discipline = g.queueDiscipline ?? "droptail";
+  const rttJitter = g.rttJitter ?? 0;
+  const settings = joinName(discipline === "red" ? "red" : "", rttJitter > 0 ? `jitter${rttJitter}` : "");
   const points: Point[] = [];
   for (const rateMbit of g.rateMbit ?? []) {
     for (const rttMs of g.rttMs) {
       for (const loss of losses) {
         for (const queueBdp of queues) {
-          const name = joinName(`${rateMbit}M-${rttMs}ms`, lossSuffix(loss), queueBdp === DEFAULT_QUEUE_BDP ? "" : `q${queueBdp}bdp`);
-          points.push({ name, rateMbit, trace: null, rttMs, loss, queueBdp, queuePackets: null });
+          const name = joinName(`${rateMbit}M-${rttMs}ms`, lossSuffix(loss), queueBdp === DEFAULT_QUEUE_BDP ? "" : `q${queueBdp}bdp`, settings);
+          points.push({ name, rateMbit, trace: null, rttMs, loss, queueBdp, queuePackets: null, discipline, rttJitter });
         }
       }
     }
@@ -67,7 +74,7 @@ function gridPoints(g: NetworkGrid, problems: string[]): Point[] {
     for (const rttMs of g.rttMs) {
       for (const loss of losses) {
         const trace = { uplink: t.uplink, downlink: t.downlink };
-        points.push({ name: joinName(`trace-${t.name}-${rttMs}ms`, lossSuffix(loss)), rateMbit: null, trace, rttMs, loss, queueBdp: null, queuePackets: g.traceQueuePackets ?? DEFAULT_TRACE_QUEUE_PACKETS });
+        points.push({ name: joinName(`trace-${t.name}-${rttMs}ms`, lossSuffix(loss), settings), rateMbit: null, trace, rttMs, loss, queueBdp: null, queuePackets: g.traceQueuePackets ?? DEFAULT_TRACE_QUEUE_PACKETS, discipline, rttJitter });
       }
     }
   }
@@ -99,7 +106,7 @@ function samplePoints(s: NetworkSample, problems: string[]): Point[] {
     };
     const [rateMbit, rttMs, loss, queueBdp] = ["rateMbit", "rttMs", "loss", "queueBdp"].map(value) as [number, number, number, number];
     const name = joinName(`s${String(i + 1).padStart(String(design.length).length, "0")}`, `${rateMbit}M-${rttMs}ms`, lossSuffix(loss), queueBdp === DEFAULT_QUEUE_BDP ? "" : `q${queueBdp}bdp`);
-    return { name, rateMbit, trace: null, rttMs, loss, queueBdp, queuePackets: null };
+    return { name, rateMbit, trace: null, rttMs, loss, queueBdp, queuePackets: null, discipline: "droptail" as const, rttJitter: 0 };
   });
 }
 
@@ -113,7 +120,7 @@ function shapePaths(p: Point, s: TopologyShape): PathConfig[] {
 
 function pathOf(rateMbit: number | null, rttMs: number, p: Point): PathConfig {
   const packets = p.queuePackets ?? Math.max(MIN_QUEUE_PACKETS, Math.ceil((p.queueBdp! * rateMbit! * 1e6 * (rttMs / 1000)) / 8 / 1500));
-  const path: PathConfig = { upMbps: rateMbit, downMbps: rateMbit, rttMs, loss: p.loss, queue: { discipline: "droptail", packets } };
+  const path: PathConfig = { upMbps: rateMbit, downMbps: rateMbit, rttMs, loss: p.loss, queue: { discipline: p.discipline, packets }, ...(p.rttJitter > 0 ? { rttJitter: p.rttJitter } : {}) };
   return p.trace ? { ...path, trace: p.trace } : path;
 }
 

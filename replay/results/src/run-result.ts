@@ -85,6 +85,11 @@ export interface PathConfig {
   trace?: { uplink: string; downlink: string } | null;
   /** Kept as backup: only for when no other path is usable. Absent before the field, and when false. */
   backup?: boolean;
+  /**
+   * The run drew each direction's delay uniformly from rttMs / 2 x (1 ± rttJitter), once, from its
+   * seed (seed 001 §3.7.7.3). Absent: rttMs exactly.
+   */
+  rttJitter?: number;
 }
 
 export interface NetworkConfig {

@@ -94,7 +94,8 @@ export function topologyUp(name: string, spec: NetworkSpec, seed: number): Promi
  */
 export function topologyDocument(network: NetworkConfig, baseDir: string): object {
   const direction = (p: PathConfig, trace: string | undefined) => ({
-    delayMs: p.rttMs / 2,
+    // A jittered delay is drawn once per run from the topology's seed (the run's).
+    delayMs: p.rttJitter ? { uniform: [p.rttMs / 2 - (p.rttMs / 2) * p.rttJitter, p.rttMs / 2 + (p.rttMs / 2) * p.rttJitter] } : p.rttMs / 2,
     ...(trace ? { trace: resolve(baseDir, trace) } : p.downMbps === null ? {} : { rateMbit: p.downMbps }),
     ...(p.queue ? { queue: { type: p.queue.discipline, packets: p.queue.packets } } : {}),
     ...(p.loss ? { loss: p.loss } : {}),
