@@ -1,14 +1,15 @@
 //! TLS handshakes of the real size without their public-key arithmetic, for the simulator.
 //!
 //! In virtual time a handshake's cost is its bytes and round trips; the CPU it takes is not
-//! modelled. X25519 and ECDSA P-256 were a sixth of a thesis-grid sweep's time (a handshake per
-//! HTTP/1.1 connection, six an origin), so a simulation stands them in: the key shares are 32
-//! random bytes as X25519's are, the shared secret is their XOR (both ends derive it; it protects
-//! nothing, and nothing in a simulation needs protecting), and the server's signature is
-//! `SIGNATURE_LENGTH` bytes, the length the replay servers always send (one_length_signatures.rs).
-//! rustls runs its whole handshake, key schedule, record layer and AES-GCM as before, so every
-//! record and segment has the size it has with the real arithmetic: the simulate test holds a
-//! page's loads with both to the same timings. `--handshake-crypto real` keeps the arithmetic.
+//! modelled. X25519 and ECDSA P-256 (the servers' signing, the browser's verification) took about a
+//! quarter of the simulator's time on the thesis grid's pages (a handshake per HTTP/1.1
+//! connection, six an origin), so a simulation stands them in: the key shares are 32 random bytes
+//! as X25519's are, the shared secret is their XOR (both ends derive it; it protects nothing, and
+//! nothing in a simulation needs protecting), and the server's signature is `SIGNATURE_LENGTH`
+//! bytes, the length the replay servers always send (one_length_signatures.rs). rustls runs its
+//! whole handshake, key schedule, record layer and AES-GCM as before, so every record and segment
+//! has the size it has with the real arithmetic: the simulate test holds a page's loads with both
+//! to the same timings. `--handshake-crypto real` keeps the arithmetic.
 
 use pagepath_server::io::one_length_signatures::SIGNATURE_LENGTH;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
