@@ -90,15 +90,25 @@ function host(address: string): string {
   return address.replace(/:\d+$/, "");
 }
 
+/** sameUrl's answers: a sweep pairs the same few hundred URLs of a page run after run, and parsing one costs microseconds. */
+const spelled = new Map<string, string>();
+const SPELLED_KEPT = 100_000;
+
 /** A URL as both ends spell it: the default port and the fragment dropped. */
 function sameUrl(url: string): string {
+  const known = spelled.get(url);
+  if (known !== undefined) return known;
+  let same = url;
   try {
     const u = new URL(url);
     u.hash = "";
-    return u.href;
+    same = u.href;
   } catch {
-    return url;
+    // Not a URL the parser takes: compared as written.
   }
+  if (spelled.size >= SPELLED_KEPT) spelled.clear();
+  spelled.set(url, same);
+  return same;
 }
 
 /** The URLs a request of the emulated browser went through: its graph node's redirect hops, then its resource. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { release } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { DEFAULT_CONGESTION, transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type PathBytes, type RunConfiguration, type RunResult } from "@pagepath/results";
@@ -121,6 +121,15 @@ export function siteName(graphFile: string): string {
   return basename(graphFile, ".json").replace(/[^A-Za-z0-9._-]/g, "-");
 }
 
+/** Digests by file, kept while the file's size and time stay: a sweep records the same graph's digest in every run. */
+const digests = new Map<string, { stamp: string; digest: string }>();
+
 function sha256(file: string): string {
-  return createHash("sha256").update(readFileSync(file)).digest("hex");
+  const s = statSync(file);
+  const stamp = `${s.mtimeMs}:${s.size}`;
+  const kept = digests.get(resolve(file));
+  if (kept?.stamp === stamp) return kept.digest;
+  const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
+  digests.set(resolve(file), { stamp, digest });
+  return digest;
 }
