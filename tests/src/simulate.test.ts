@@ -191,6 +191,7 @@ describe("pagepath simulate", () => {
     const mptcp = readExperiment(join(w, "results", "mptcp-equal-paths", "mptcp-equal-paths.plan.json")).runs.filter((x) => x.configuration.transport === "mptcp");
     assert.ok(mptcp.length > 0 && mptcp.every((x) => x.status === "ok" && x.paths.every((p) => p.bytesDown! > 10_000)), JSON.stringify(mptcp.map((x) => [x.status, x.error, x.paths])));
     assert.match(report, /with the simulator \(docs\/simulator\.md\)/);
+    assert.match(report, /drop-tail buffers of 1\.5 bandwidth-delay products \(PCP's\), no random loss/);
     assert.match(report, /\| 50 Mbit\/s \| 40 ms \| 2 \| \d+ ms \| \d+ ms \|/, "a row per grid point with both sites");
     const runs = readExperiment(join(w, "results", "h1-vs-h2", "h1-vs-h2.plan.json")).runs;
     assert.equal(runs.length, SITES.length * 2 * 2);
@@ -212,6 +213,11 @@ describe("pagepath simulate", () => {
       const same = linux.find((l) => l.configuration.protocol === x.configuration.protocol)!;
       assert.ok(x.metrics.loadMs! > same.metrics.loadMs!, `${x.configuration.protocol}: ${x.metrics.loadMs} ms with the thesis's TCP against ${same.metrics.loadMs} ms with Linux's`);
     }
+    // On the thesis's links the report says so.
+    const l = join(work, "repro-links");
+    const links = await runCli(["reproduce", "--only", "h1-vs-h2", "--client", "simulated", "--links", "thesis", "--data", data, "--sites", "real-jquery-ui", "--rates", "50", "--rtts", "40", "--work", l, "--out", join(l, "report")], 180_000);
+    assert.equal(links.code, 0, links.stdout + links.stderr);
+    assert.match(readFileSync(join(l, "report", "README.md"), "utf8"), /RED buffers of 1\.5 bandwidth-delay products with the thesis's Table 3\.4 thresholds, each run's delays drawn within ±10% from its seed/);
     const refused = await runCli(["reproduce", "--tcp-profile", "thesis", "--data", data, "--work", join(work, "refused")]);
     assert.equal(refused.code, 2, refused.stderr);
     assert.match(refused.stderr, /--tcp-profile: the emulated client runs the kernel's TCP/);

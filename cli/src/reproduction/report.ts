@@ -29,7 +29,7 @@ export function writeReport(out: string, inputs: ReportInput[], command: string)
     "## Setup",
     "",
     `- **Corpus:** ${describeSites(sites)}, against the thesis's 300 Alexa sites.`,
-    `- **Grid:** ${gridText(first)}, one path per network as the thesis's bottleneck link, drop-tail buffers of 1.5 bandwidth-delay products (PCP's), no random loss.`,
+    `- **Grid:** ${gridText(first)}, one path per network as the thesis's bottleneck link, ${linksText(first)}.`,
     `- **Runs:** ${first.results.plan.runs} per cell (the thesis: 50), ${runsBy(first)}.`,
     `- **Metric:** the load event, as the thesis's PLT. "Equal or better" allows a ${first.analysis.marginMs} ms margin, as §6.3.2.`,
     "",
@@ -69,6 +69,18 @@ function simulatedTcp(i: ReportInput): string {
   return i.results.plan.tcpProfile === "thesis"
     ? "with the thesis's ns-3 settings (Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs)"
     : "with Linux's defaults (CUBIC with HyStart, initial window 10)";
+}
+
+/** The links the plan's networks run over (`reproduce --links`), as its first path has them. */
+function linksText(i: ReportInput): string {
+  const path = i.results.plan.networks[0]?.paths[0];
+  const buffers =
+    path?.queue?.discipline === "red"
+      ? "RED buffers of 1.5 bandwidth-delay products with the thesis's Table 3.4 thresholds"
+      : "drop-tail buffers of 1.5 bandwidth-delay products (PCP's)";
+  const jitter = path?.rttJitter ?? 0;
+  const delays = jitter > 0 ? `, each run's delays drawn within ±${Math.round(jitter * 100)}% from its seed (§3.7.7.3)` : "";
+  return `${buffers}${delays}, no random loss`;
 }
 
 function gridSize(i: ReportInput): string {
