@@ -144,9 +144,12 @@ describe("pagepath simulate", () => {
     assert.equal(simulated.configuration.scheduler?.name, "lowest-rtt");
     assert.ok(simulated.paths.every((p) => p.bytesDown! > 50_000), `both paths carry the page: ${JSON.stringify(simulated.paths)}`);
     assert.ok(simulated.connections.every((c) => c.transport === "mpquic"), JSON.stringify(simulated.connections.map((c) => c.transport)));
-    const real = await load(["replay", "--client", "emulated"], "real-sb-admin-2", args);
+    // The median of three replays: one CI replay took 1,795 ms where the simulation and other
+    // replays take about 0.9 s (not traced; QUIC loads are bimodal where a handshake packet is
+    // lost, docs/simulator.md, Calibration), and one replay's luck should not decide.
+    const { sorted, median: real } = await replays(3, "real-sb-admin-2", args);
     const error = Math.abs(simulated.metrics.loadMs! - real.metrics.loadMs!) / real.metrics.loadMs!;
-    console.log(`mpquic: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${real.metrics.loadMs!.toFixed(0)} ms (${(error * 100).toFixed(1)}%)`);
+    console.log(`mpquic: simulated ${simulated.metrics.loadMs!.toFixed(0)} ms, replayed ${sorted.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")} ms (${(error * 100).toFixed(1)}% from the median)`);
     assert.ok(error <= 0.25, `simulated ${simulated.metrics.loadMs} ms against ${real.metrics.loadMs} ms replayed`);
   });
 
