@@ -94,7 +94,7 @@ export function assembleRunResult(
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
     experiment: r.experiment ?? null,
-    site: { name: r.site ?? siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: sha256(r.graphFile) },
+    site: { name: r.site ?? siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: fileSha256(r.graphFile) },
     client: r.client,
     configuration,
     run: r.run ?? 0,
@@ -124,12 +124,13 @@ export function siteName(graphFile: string): string {
 /** Digests by file, kept while the file's size and time stay: a sweep records the same graph's digest in every run. */
 const digests = new Map<string, { stamp: string; digest: string }>();
 
-function sha256(file: string): string {
-  const s = statSync(file);
+export function fileSha256(file: string): string {
+  const path = resolve(file);
+  const s = statSync(path);
   const stamp = `${s.mtimeMs}:${s.size}`;
-  const kept = digests.get(resolve(file));
+  const kept = digests.get(path);
   if (kept?.stamp === stamp) return kept.digest;
-  const digest = createHash("sha256").update(readFileSync(file)).digest("hex");
-  digests.set(resolve(file), { stamp, digest });
+  const digest = createHash("sha256").update(readFileSync(path)).digest("hex");
+  digests.set(path, { stamp, digest });
   return digest;
 }

@@ -1,5 +1,4 @@
-import { createHash } from "node:crypto";
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { release, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import {
@@ -18,7 +17,7 @@ import {
 } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { atProcessEnd } from "@pagepath/temp-dirs";
-import { runReplay } from "../run-replay.js";
+import { fileSha256, runReplay } from "../run-replay.js";
 import { runSimulation } from "../simulate.js";
 import { networkUp, topologyDown } from "../topology.js";
 
@@ -163,7 +162,7 @@ export function failedRunResult(c: CellRun, network: NetworkConfig, error: strin
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
     experiment: c.plan.name,
-    site: { name: c.cell.site, graph, graphSha256: existsSync(graphFile) ? createHash("sha256").update(readFileSync(graphFile)).digest("hex") : "0".repeat(64) },
+    site: { name: c.cell.site, graph, graphSha256: existsSync(graphFile) ? fileSha256(graphFile) : "0".repeat(64) },
     client: c.plan.client,
     configuration: { ...cellConfiguration(c.plan, c.cell), network },
     run: c.cell.run,
