@@ -1,4 +1,4 @@
-import type { BuildContext } from "./context.js";
+import type { BuildContext, DocumentState } from "./context.js";
 import { urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { isFrameDocument, requestChains, resourceInfo } from "./resources.js";
@@ -44,6 +44,7 @@ export function buildNetworkOnly(ctx: BuildContext): void {
     return n;
   };
   const resources: GraphNode[] = [];
+  const guessed = new Set<GraphNode>();
   for (const [requestId, hops] of byRequest) {
     const first = hops[0]!;
     const final = hops.at(-1)!;
@@ -53,24 +54,26 @@ export function buildNetworkOnly(ctx: BuildContext): void {
     const node = d.add({ kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start), resource: resourceInfo(hops) });
     ctx.resourceByRequest.set(requestId, node);
     resources.push(node);
+    // An import's guess at an initiator the file did not name is not an observation.
+    if (first.initiator.inferred) guessed.add(node);
   }
   for (const node of resources) {
     const init = node.resource!;
     const frame = ctx.frames.get(node.frameId)!;
     const doc = frame.docs.find((x) => sameUrl(x.url, init.initiatorUrl));
     if (doc) {
-      d.edge(doc.parses[0], node, "R1", "observed");
+      d.edge(doc.parses[0], node, "R1", guessed.has(node) ? "inferred" : "observed");
       continue;
     }
     const initiator = resources.find((r) => sameUrl(r.resource!.url, init.initiatorUrl) && r.start <= node.start);
     if (initiator && /css/i.test(initiator.resource!.mimeType + initiator.resource!.resourceType)) {
       const css = evaluation("css", initiator.resource!.url, initiator.frameId, initiator.end);
       d.edge(initiator, css, "R18", "inferred");
-      d.edge(css, node, "R2", "observed");
+      d.edge(css, node, "R2", guessed.has(node) ? "inferred" : "observed");
     } else if (initiator) {
       const js = evaluation("script", initiator.resource!.url, initiator.frameId, initiator.end);
       d.edge(initiator, js, "R10", "inferred");
-      d.edge(js, node, "R2", "observed");
+      d.edge(js, node, "R2", guessed.has(node) ? "inferred" : "observed");
     } else {
       d.edge(frame.docs[0]!.parses[0], node, "R1", "inferred");
     }
@@ -78,6 +81,44 @@ export function buildNetworkOnly(ctx: BuildContext): void {
   for (const frame of ctx.frames.values()) {
     const parent = frame.parentId ? ctx.frames.get(frame.parentId) : undefined;
     if (parent) d.edge(parent.docs[0]?.parses[0], frame.docs[0]?.chunks[0], "R5", "inferred");
+    for (const doc of frame.docs) holdParsing(ctx, doc, resources, evaluation);
   }
   ctx.computations = d.nodes.filter((n) => n.kind !== "resource" && n.kind !== "download").sort((a, b) => a.start - b.start);
+}
+
+/**
+ * The document's parser-blocking and deferred scripts, from its tags: without a trace nothing else
+ * says that parsing, and so DOMContentLoaded, waits for them to arrive and run. A zero-time end of
+ * parsing follows the first parse and every such script of the document, each run after its file
+ * (deferred ones run after parsing but before DOMContentLoaded, which markers.ts adds by type).
+ */
+function holdParsing(
+  ctx: BuildContext,
+  doc: DocumentState,
+  resources: GraphNode[],
+  evaluation: (kind: "script", url: string, frameId: string, at: number) => GraphNode,
+): void {
+  const d = ctx.draft;
+  const first = doc.parses[0];
+  if (!first) return;
+  let end: GraphNode | null = null;
+  for (const tag of doc.scripts) {
+    if (!tag.src || tag.async || tag.type === "async") continue;
+    const file = resources.find((r) => r.frameId === doc.frameId && sameUrl(r.resource!.url, tag.src!));
+    if (!file) continue;
+    const run = evaluation("script", file.resource!.url, doc.frameId, file.end);
+    run.script!.type = tag.type;
+    d.edge(file, run, "R10", "inferred");
+    if (tag.type === "defer" || tag.type === "module") continue;
+    end ??= d.add({
+      kind: "parse", frameId: doc.frameId, label: `parse ${urlTail(doc.url)} (end)`, start: first.end, end: first.end, duration: 0,
+      parse: { url: doc.url, startLine: null, endLine: null, index: 1, last: true },
+    });
+    end.start = end.end = Math.max(end.end, run.end);
+    d.edge(run, end, "R4", "inferred");
+  }
+  if (!end) return;
+  first.parse!.last = false;
+  d.edge(first, end, "R3", "inferred");
+  doc.parses.push(end);
 }

@@ -93,12 +93,7 @@ function newEntry(id: string, p: P): ArchiveEntry {
     frameId: p.frameId ?? null,
     loaderId: p.loaderId ?? null,
     resourceType: p.type ?? "Other",
-    initiator: {
-      type: init.type ?? "other",
-      url: init.url ?? firstStackUrl(init.stack) ?? null,
-      lineNumber: init.lineNumber ?? null,
-      stackFunctions: stackFunctions(init.stack),
-    },
+    initiator: archivedInitiator(init),
     priority: { initial: p.request.initialPriority ?? null, final: p.request.initialPriority ?? null },
     requestHeaders: stringify(p.request.headers ?? {}),
     postData: p.request.postData ?? null,
@@ -145,6 +140,16 @@ function pickTiming(t: P): ResourceTiming {
 }
 
 /** Walks the stack and its async parents (setTimeout, Promise.then...) to the first frame with a URL. */
+/** A CDP Network.Initiator as the archive keeps it (HAR's `_initiator` is the same object). */
+export function archivedInitiator(init: P): ArchiveEntry["initiator"] {
+  return {
+    type: init.type ?? "other",
+    url: init.url ?? firstStackUrl(init.stack) ?? null,
+    lineNumber: init.lineNumber ?? null,
+    stackFunctions: stackFunctions(init.stack),
+  };
+}
+
 function firstStackUrl(stack: P | undefined): string | undefined {
   for (let s = stack; s; s = s.parent) {
     for (const f of s.callFrames ?? []) if (f.url) return f.url;

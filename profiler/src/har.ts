@@ -94,7 +94,8 @@ function entry(e: ArchiveEntry, initiator: P | null, body: (sha256: string) => B
     timings,
     serverIPAddress: r?.remoteAddress?.replace(/:\d*$/, "").replace(/^\[|\]$/g, "") ?? "",
     connection: r?.connectionId ?? "",
-    _initiator: initiator ?? { type: e.initiator.type, url: e.initiator.url ?? undefined },
+    // An initiator an import guessed is not Chrome's: left out, as the file it came from had none.
+    _initiator: e.initiator.inferred ? undefined : (initiator ?? { type: e.initiator.type, url: e.initiator.url ?? undefined }),
     _priority: e.priority.final,
     _resourceType: e.resourceType.toLowerCase(),
     _fromCache: e.fromCache ?? undefined,

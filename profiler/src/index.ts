@@ -19,3 +19,5 @@ export { REDACTED, CREDENTIAL_HEADERS } from "./redact.js";
 export { estimateServerDelays } from "./server-delay.js";
 export { StopCondition } from "./stop-condition.js";
 export { TOOL_VERSION } from "./version.js";
+export { importHar, type Imported } from "./har-import.js";
+export { ImportError } from "./imported-recording.js";

@@ -126,6 +126,18 @@ export interface RecordingManifest {
   lifecycle: Lifecycle;
   frameTree: FrameTreeNode | null;
   counts: { events: number; traceEvents: number; requests: number; bodies: number; failedRequests: number };
+  /** Set when the recording was made by `pagepath import` from another tool's file, not by the profiler. */
+  imported?: ImportedFrom;
+}
+
+export interface ImportedFrom {
+  format: "har" | "mahimahi" | "wpr";
+  /** The file or folder imported, as given. */
+  source: string;
+  /** The tool that wrote it, as the file names it (HAR's creator), or null. */
+  creator: string | null;
+  /** What the import assumed where the file is silent (timing, initiators, bodies), one sentence each. */
+  assumptions: string[];
 }
 
 export type InitiatorType = "parser" | "script" | "preload" | "SignedExchange" | "preflight" | "FedCM" | "other";
@@ -149,7 +161,14 @@ export interface ArchiveEntry {
   frameId: string | null;
   loaderId: string | null;
   resourceType: string;
-  initiator: { type: InitiatorType | string; url: string | null; lineNumber: number | null; stackFunctions: string[] };
+  initiator: {
+    type: InitiatorType | string;
+    url: string | null;
+    lineNumber: number | null;
+    stackFunctions: string[];
+    /** Set by an import whose file names no initiator: how it was inferred. Absent when recorded. */
+    inferred?: "referencing-response" | "document-order";
+  };
   priority: { initial: string | null; final: string | null };
   requestHeaders: Record<string, string>;
   postData: string | null;
@@ -169,7 +188,13 @@ export interface ArchiveEntry {
   fromCache: "memory" | "disk" | "prefetch" | "service-worker" | null;
   redirectedTo: string | null;
   sizes: { encodedDataLength: number | null; bodySize: number | null };
-  body: null | { sha256: string; size: number; base64Encoded: boolean };
+  body: null | {
+    sha256: string;
+    size: number;
+    base64Encoded: boolean;
+    /** Set by an import whose file has the response's size but not its bytes: the body is filler of that size. */
+    placeholder?: true;
+  };
   bodyMissing: string | null;
   failure: null | { errorText: string; canceled: boolean; blockedReason: string | null };
   serverDelay: { ms: number | null; method: ServerDelayMethod; rttMs: number | null };

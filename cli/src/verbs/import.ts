@@ -1,0 +1,19 @@
+import type { Verb } from "../verb.js";
+import { importHarCommand } from "./import-har.js";
+
+const SUBCOMMANDS: Verb[] = [importHarCommand];
+
+export const importVerb: Verb = {
+  name: "import",
+  summary: "recordings from other tools' files (HAR), to build and replay like pagepath's own",
+  usage: `
+usage: pagepath import <format> FILE... [options]    (pagepath import <format> --help)
+
+${SUBCOMMANDS.map((v) => `  ${v.name.padEnd(10)} ${v.summary}`).join("\n")}
+`,
+  options: {},
+  subcommands: SUBCOMMANDS,
+  async run() {
+    return 2;
+  },
+};

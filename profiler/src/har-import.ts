@@ -1,0 +1,141 @@
+import { archivedInitiator } from "./archive.js";
+import { hasTimings, resourceTiming } from "./har-timings.js";
+import { inferInitiator } from "./har-initiators.js";
+import { importedRecording, ImportError, type ImportedResponse } from "./imported-recording.js";
+import type { Recording } from "./recording.js";
+
+type P = Record<string, any>;
+
+export interface Imported {
+  recording: Recording;
+  /** What was left out or assumed, one line each, for the user. */
+  warnings: string[];
+}
+
+/**
+ * A HAR 1.2 file (Chrome's, Firefox's, WebPageTest's) as a recording: its first page's requests,
+ * their timing as the file gives it, bodies where it has them and filler of the stated size where
+ * it has not, and initiators from Chrome's `_initiator` where present, inferred otherwise.
+ */
+export function importHar(har: unknown, source: string, options: { keepCredentials?: boolean } = {}): Imported {
+  const log = (har as P)?.log;
+  if (!log || typeof log !== "object") throw new ImportError(source, "/log", "missing: not a HAR file (HAR keeps everything under \"log\")");
+  if (!Array.isArray(log.entries)) throw new ImportError(source, "/log/entries", "missing or not an array: HAR keeps its requests in log.entries");
+  const page: P | null = Array.isArray(log.pages) && log.pages.length ? log.pages[0] : null;
+  const warnings: string[] = [];
+  let otherPages = 0;
+  let otherSchemes = 0;
+  const taken: { e: P; at: string; startEpochMs: number }[] = [];
+  log.entries.forEach((e: P, i: number) => {
+    const at = `/log/entries/${i}`;
+    checkEntry(e, source, at);
+    if (page && e.pageref !== undefined && e.pageref !== page.id) return void otherPages++;
+    if (!/^https?:/i.test(e.request.url)) return void otherSchemes++;
+    taken.push({ e, at, startEpochMs: Date.parse(e.startedDateTime) });
+  });
+  if (!taken.length) throw new ImportError(source, "/log/entries", "no HTTP request of the first page to import");
+  if (otherPages) warnings.push(`${otherPages} requests of the file's other pages left out: the import takes its first page, "${page!.id}"`);
+  if (otherSchemes) warnings.push(`${otherSchemes} requests other than http(s) (data:, blob:, ...) left out: nothing serves them`);
+  taken.sort((a, b) => a.startEpochMs - b.startEpochMs);
+  const pageEpochMs = page && Number.isFinite(Date.parse(page.startedDateTime)) ? Math.min(Date.parse(page.startedDateTime), taken[0]!.startEpochMs) : taken[0]!.startEpochMs;
+
+  const responses: ImportedResponse[] = taken.map(({ e, startEpochMs }) => response(e, startEpochMs - pageEpochMs, startEpochMs));
+  const timings = page?.pageTimings ?? {};
+  const imported = importedRecording(responses, {
+    format: "har",
+    source,
+    creator: log.creator?.name ? `${log.creator.name}${log.creator.version ? " " + log.creator.version : ""}` : null,
+    browser: log.browser?.name ? `${log.browser.name}/${log.browser.version ?? ""}` : null,
+    pageEpochMs,
+    // pageTimings are ms since the page's start, which is where its first request began.
+    lifecycleMs: {
+      domContentLoaded: finite(timings.onContentLoad),
+      load: finite(timings.onLoad),
+      firstContentfulPaint: finite(page?._firstContentfulPaint ?? timings._firstContentfulPaint),
+      largestContentfulPaint: finite(page?._largestContentfulPaint ?? timings._largestContentfulPaint),
+    },
+    keepCredentials: options.keepCredentials ?? false,
+    timingAssumption: "each request's start and phases are the HAR's (startedDateTime, timings); the server's delay is timings.wait less the connection's handshake round trip, as for a recording",
+    infer: inferInitiator,
+  });
+  return { recording: imported.recording, warnings: [...warnings, ...imported.warnings] };
+}
+
+function checkEntry(e: P, source: string, at: string): void {
+  if (!e || typeof e !== "object") throw new ImportError(source, at, "not an object");
+  if (typeof e.request?.url !== "string") throw new ImportError(source, `${at}/request/url`, "missing or not a string");
+  if (!URL.canParse(e.request.url)) throw new ImportError(source, `${at}/request/url`, `"${e.request.url.slice(0, 100)}" is not a URL`);
+  if (typeof e.request.method !== "string") throw new ImportError(source, `${at}/request/method`, "missing or not a string");
+  if (!Number.isFinite(Date.parse(e.startedDateTime))) throw new ImportError(source, `${at}/startedDateTime`, `${JSON.stringify(e.startedDateTime)} is not an ISO 8601 date`);
+  if (!e.response || typeof e.response !== "object" || typeof e.response.status !== "number") throw new ImportError(source, `${at}/response/status`, "missing or not a number");
+}
+
+/** One HAR entry as the import's common form. */
+function response(e: P, startMs: number, startEpochMs: number): ImportedResponse {
+  const r = e.response;
+  const failed = r.status === 0 || typeof r._error === "string";
+  const t = hasTimings(e.timings) ? resourceTiming(e.timings, 0) : null;
+  const endMs = t ? t.endMs : Math.max(0, Number(e.time) || 0);
+  const content = r.content ?? {};
+  const text = typeof content.text === "string" ? content.text : null;
+  const body = text === null ? null : content.encoding === "base64" ? Buffer.from(text, "base64") : Buffer.from(text, "utf8");
+  const transfer = Number.isFinite(r._transferSize) ? r._transferSize : r.headersSize >= 0 && r.bodySize >= 0 ? r.headersSize + r.bodySize : null;
+  return {
+    url: e.request.url,
+    method: e.request.method,
+    requestHeaders: headerObject(e.request.headers),
+    postData: typeof e.request.postData?.text === "string" ? e.request.postData.text : null,
+    startMs,
+    startEpochMs,
+    headersMs: failed ? null : t ? t.headersMs : endMs,
+    endMs,
+    timing: failed ? null : (t?.timing ?? null),
+    status: failed ? null : r.status,
+    statusText: r.statusText ?? "",
+    responseHeaders: headerObject(r.headers),
+    mimeType: String(content.mimeType ?? "").split(";")[0]!.trim() || "x-unknown",
+    protocol: protocol(r.httpVersion ?? e.request.httpVersion),
+    remoteAddress: typeof e.serverIPAddress === "string" && e.serverIPAddress ? e.serverIPAddress : null,
+    connectionId: e._connectionId !== undefined ? String(e._connectionId) : typeof e.connection === "string" && e.connection ? e.connection : null,
+    redirectTo: typeof r.redirectURL === "string" && r.redirectURL ? r.redirectURL : null,
+    failure: failed ? String(r._error ?? "the HAR has no response for it") : null,
+    fromCache: e._fromCache === "memory" || e._fromCache === "disk" ? e._fromCache : null,
+    resourceType: typeof e._resourceType === "string" ? cdpResourceType(e._resourceType) : null,
+    priority: typeof e._priority === "string" ? e._priority : null,
+    initiator: e._initiator && typeof e._initiator === "object" && e._initiator.type ? archivedInitiator(e._initiator) : null,
+    body,
+    bodySize: Number.isFinite(content.size) && content.size >= 0 ? content.size : null,
+    encodedDataLength: transfer,
+  };
+}
+
+function finite(x: unknown): number | null {
+  return typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : null;
+}
+
+/** HAR's header list as CDP's object: a name given twice is one value of lines, as Chrome joins them. */
+function headerObject(list: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  if (!Array.isArray(list)) return out;
+  for (const h of list) {
+    if (typeof h?.name !== "string") continue;
+    const v = String(h.value ?? "");
+    out[h.name] = out[h.name] === undefined ? v : `${out[h.name]}\n${v}`;
+  }
+  return out;
+}
+
+function protocol(version: unknown): string | null {
+  const v = String(version ?? "").toLowerCase();
+  if (!v || v === "unknown") return null;
+  if (v === "http/2" || v === "http/2.0" || v === "h2") return "h2";
+  if (v === "http/3" || v === "h3" || v.startsWith("h3-")) return "h3";
+  return v;
+}
+
+/** Chrome's lower-case `_resourceType` as CDP spells it. */
+const RESOURCE_TYPES = ["Document", "Stylesheet", "Image", "Media", "Font", "Script", "TextTrack", "XHR", "Fetch", "Prefetch", "EventSource", "WebSocket", "Manifest", "SignedExchange", "Ping", "CSPViolationReport", "Preflight", "Other"];
+
+function cdpResourceType(t: string): string {
+  return RESOURCE_TYPES.find((x) => x.toLowerCase() === t.toLowerCase()) ?? "Other";
+}
