@@ -15,7 +15,9 @@ export function buildMarkers(ctx: BuildContext): void {
     const doc = frame.docs.at(-1);
     const lastParse = doc?.parses.at(-1);
     const dclAt = frame.recordedDcl ?? lastParse?.end ?? doc?.chunks.at(-1)?.end ?? 0;
-    const loadAt = frame.recordedLoad ?? dclAt;
+    // No recorded load event (an archive that keeps no timing, a load that never fired): what the
+    // frame fetched all holds it, as far as the recording knows.
+    const loadAt = frame.recordedLoad ?? Math.max(dclAt, ...[...ctx.resourceByRequest.values()].filter((r) => r.frameId === frame.id).map((r) => r.end));
     const short = frame.id === ctx.mainFrameId ? "page" : `frame ${frame.url}`;
     frame.dcl = d.add({ kind: "dcl", frameId: frame.id, label: `DOMContentLoaded (${short})`, start: dclAt, end: dclAt, duration: 0 });
     frame.load = d.add({ kind: "load", frameId: frame.id, label: `load (${short})`, start: loadAt, end: loadAt, duration: 0 });

@@ -1,6 +1,6 @@
 import { archivedInitiator } from "./archive.js";
 import { hasTimings, resourceTiming } from "./har-timings.js";
-import { inferInitiator } from "./har-initiators.js";
+import { inferInitiator } from "./inferred-initiators.js";
 import { importedRecording, ImportError, type ImportedResponse } from "./imported-recording.js";
 import type { Recording } from "./recording.js";
 
@@ -21,7 +21,8 @@ export function importHar(har: unknown, source: string, options: { keepCredentia
   const log = (har as P)?.log;
   if (!log || typeof log !== "object") throw new ImportError(source, "/log", "missing: not a HAR file (HAR keeps everything under \"log\")");
   if (!Array.isArray(log.entries)) throw new ImportError(source, "/log/entries", "missing or not an array: HAR keeps its requests in log.entries");
-  const page: P | null = Array.isArray(log.pages) && log.pages.length ? log.pages[0] : null;
+  // A page without an id cannot be told apart from the others: the entries are then all one page.
+  const page: P | null = Array.isArray(log.pages) && typeof log.pages[0]?.id === "string" ? log.pages[0] : null;
   const warnings: string[] = [];
   let otherPages = 0;
   let otherSchemes = 0;
@@ -39,7 +40,13 @@ export function importHar(har: unknown, source: string, options: { keepCredentia
   taken.sort((a, b) => a.startEpochMs - b.startEpochMs);
   const pageEpochMs = page && Number.isFinite(Date.parse(page.startedDateTime)) ? Math.min(Date.parse(page.startedDateTime), taken[0]!.startEpochMs) : taken[0]!.startEpochMs;
 
-  const responses: ImportedResponse[] = taken.map(({ e, startEpochMs }) => response(e, startEpochMs - pageEpochMs, startEpochMs));
+  const responses: ImportedResponse[] = taken.map(({ e, at, startEpochMs }) => {
+    const size = e.response.content?.size;
+    if (typeof e.response.content?.text !== "string" && Number.isFinite(size) && size > MAX_FILLER) {
+      throw new ImportError(source, `${at}/response/content/size`, `${size} bytes without the body: more than the ${MAX_FILLER} bytes of filler pagepath stores for one response`);
+    }
+    return response(e, startEpochMs - pageEpochMs, startEpochMs);
+  });
   const timings = page?.pageTimings ?? {};
   const imported = importedRecording(responses, {
     format: "har",
@@ -61,19 +68,23 @@ export function importHar(har: unknown, source: string, options: { keepCredentia
   return { recording: imported.recording, warnings: [...warnings, ...imported.warnings] };
 }
 
+/** The largest body an import makes up for a response the file has only the size of (256 MiB). */
+const MAX_FILLER = 256 * 1024 * 1024;
+
 function checkEntry(e: P, source: string, at: string): void {
   if (!e || typeof e !== "object") throw new ImportError(source, at, "not an object");
   if (typeof e.request?.url !== "string") throw new ImportError(source, `${at}/request/url`, "missing or not a string");
   if (!URL.canParse(e.request.url)) throw new ImportError(source, `${at}/request/url`, `"${e.request.url.slice(0, 100)}" is not a URL`);
   if (typeof e.request.method !== "string") throw new ImportError(source, `${at}/request/method`, "missing or not a string");
-  if (!Number.isFinite(Date.parse(e.startedDateTime))) throw new ImportError(source, `${at}/startedDateTime`, `${JSON.stringify(e.startedDateTime)} is not an ISO 8601 date`);
+  if (typeof e.startedDateTime !== "string") throw new ImportError(source, `${at}/startedDateTime`, "missing or not a string");
+  if (!Number.isFinite(Date.parse(e.startedDateTime))) throw new ImportError(source, `${at}/startedDateTime`, `${JSON.stringify(e.startedDateTime.slice(0, 40))} is not an ISO 8601 date`);
   if (!e.response || typeof e.response !== "object" || typeof e.response.status !== "number") throw new ImportError(source, `${at}/response/status`, "missing or not a number");
 }
 
 /** One HAR entry as the import's common form. */
 function response(e: P, startMs: number, startEpochMs: number): ImportedResponse {
   const r = e.response;
-  const failed = r.status === 0 || typeof r._error === "string";
+  const failed = failedEntry(e);
   const t = hasTimings(e.timings) ? resourceTiming(e.timings, 0) : null;
   const endMs = t ? t.endMs : Math.max(0, Number(e.time) || 0);
   const content = r.content ?? {};
@@ -99,7 +110,7 @@ function response(e: P, startMs: number, startEpochMs: number): ImportedResponse
     connectionId: e._connectionId !== undefined ? String(e._connectionId) : typeof e.connection === "string" && e.connection ? e.connection : null,
     redirectTo: typeof r.redirectURL === "string" && r.redirectURL ? r.redirectURL : null,
     failure: failed ? String(r._error ?? "the HAR has no response for it") : null,
-    fromCache: e._fromCache === "memory" || e._fromCache === "disk" ? e._fromCache : null,
+    fromCache: fromCache(e),
     resourceType: typeof e._resourceType === "string" ? cdpResourceType(e._resourceType) : null,
     priority: typeof e._priority === "string" ? e._priority : null,
     initiator: e._initiator && typeof e._initiator === "object" && e._initiator.type ? archivedInitiator(e._initiator) : null,
@@ -107,6 +118,20 @@ function response(e: P, startMs: number, startEpochMs: number): ImportedResponse
     bodySize: Number.isFinite(content.size) && content.size >= 0 ? content.size : null,
     encodedDataLength: transfer,
   };
+}
+
+/**
+ * Chrome's `_fromCache`; without it, HAR 1.2's own sign of a cached response: a body received of
+ * zero bytes (`bodySize` 0) for content that has some.
+ */
+function fromCache(e: P): "memory" | "disk" | null {
+  if (e._fromCache === "memory" || e._fromCache === "disk") return e._fromCache;
+  const r = e.response;
+  return !failedEntry(e) && r.bodySize === 0 && r.content?.size > 0 ? "disk" : null;
+}
+
+function failedEntry(e: P): boolean {
+  return e.response.status === 0 || typeof e.response._error === "string";
 }
 
 function finite(x: unknown): number | null {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { inferInitiator, Referrer } from "./har-initiators.js";
+import type { inferInitiator, Referrer } from "./inferred-initiators.js";
 import { CREDENTIAL_HEADERS, redactHeaders, redactUrl } from "./redact.js";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type ImportedFrom, type Recording, type ResourceTiming } from "./recording.js";
 import { estimateServerDelays } from "./server-delay.js";
@@ -60,6 +60,8 @@ export interface ImportContext {
   keepCredentials: boolean;
   /** What the recording's timing is, one sentence for the manifest's assumptions. */
   timingAssumption: string;
+  /** The archive keeps no timing, so no load time either: the recording is still whole. */
+  untimed?: boolean;
   infer: typeof inferInitiator;
 }
 
@@ -82,7 +84,9 @@ interface Chain {
 export function importedRecording(responses: ImportedResponse[], ctx: ImportContext): { recording: Recording; warnings: string[] } {
   const chains = redirectChains(responses);
   const main = chains.find((c) => c.hops[0]!.resourceType === "Document") ?? chains.find((c) => /html/.test(c.hops.at(-1)!.mimeType)) ?? chains[0]!;
-  const typeOf = (c: Chain, r: ImportedResponse) => r.resourceType ?? (c === main ? "Document" : (typeFromDestination(c.hops[0]!.requestHeaders) ?? typeFromMime(c.hops.at(-1)!.mimeType)));
+  const framed = framedUrls(responses);
+  const typeOf = (c: Chain, r: ImportedResponse) =>
+    r.resourceType ?? (c === main || framed.has(withoutFragment(r.url)) ? "Document" : (typeFromDestination(c.hops[0]!.requestHeaders) ?? typeFromMime(c.hops.at(-1)!.mimeType)));
 
   const mainFinal = main.hops.at(-1)!;
   const referrers: Referrer[] = chains.map((c) => {
@@ -179,8 +183,8 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
         tool: { name: "pagepath", version: TOOL_VERSION },
         url: ctx.keepCredentials ? main.hops[0]!.url : redactUrl(main.hops[0]!.url),
         finalUrl,
-        status: load === null ? "incomplete" : "complete",
-        reason: load === null ? `the ${ctx.format} file gives no load time for its page` : null,
+        status: load === null && !ctx.untimed ? "incomplete" : "complete",
+        reason: load === null && !ctx.untimed ? `the ${ctx.format} file gives no load time for its page` : null,
         startedAt: new Date(ctx.pageEpochMs).toISOString(),
         durationMs: Math.max(0, ...archive.map((e) => ((e.times.end ?? e.times.start) - CLOCK_ZERO_S) * 1000)),
         browser: { product: ctx.browser ?? "unknown", userAgent: mainFinal.requestHeaders["User-Agent"] ?? mainFinal.requestHeaders["user-agent"] ?? "", executablePath: "" },
@@ -232,6 +236,19 @@ function frameIds(chains: Chain[], main: Chain, initiators: Map<Chain, ArchiveEn
     for (const hop of c.hops) if (!byUrl.has(withoutFragment(hop.url))) byUrl.set(withoutFragment(hop.url), frame);
   }
   return frames;
+}
+
+/** The URLs HTML responses load into frames (`<iframe src>`, `<frame src>`), resolved against each document. */
+function framedUrls(responses: ImportedResponse[]): Set<string> {
+  const out = new Set<string>();
+  for (const r of responses) {
+    if (!r.body || !/html/.test(r.mimeType)) continue;
+    for (const m of r.body.toString("utf8").matchAll(/<i?frame\b[^>]*?\ssrc\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s>]+))/gi)) {
+      const src = m[1] ?? m[2] ?? m[3] ?? "";
+      if (URL.canParse(src, r.url)) out.add(withoutFragment(new URL(src, r.url).href));
+    }
+  }
+  return out;
 }
 
 /** What the request was for, from its Sec-Fetch-Dest header (sent by current browsers), as CDP types it. */

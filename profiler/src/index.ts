@@ -21,3 +21,7 @@ export { StopCondition } from "./stop-condition.js";
 export { TOOL_VERSION } from "./version.js";
 export { importHar, type Imported } from "./har-import.js";
 export { ImportError } from "./imported-recording.js";
+export { importMahimahi, REQUEST_RESPONSE, type ArchiveFile } from "./mahimahi-import.js";
+export { importWpr } from "./wpr-import.js";
+export { toMahimahi } from "./mahimahi-export.js";
+export { toWpr } from "./wpr-export.js";

@@ -1,8 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
-import { importHar, recordingName, writeRecording, type Imported } from "@pagepath/profiler";
-import { UsageError, type Verb } from "../verb.js";
+import { readFileSync } from "node:fs";
+import { importHar } from "@pagepath/profiler";
+import type { Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
+import { importBatch, IMPORT_OPTION_HELP, IMPORT_OPTIONS } from "./import-batch.js";
 
 export const importHarCommand: Verb = {
   name: "har",
@@ -21,36 +21,12 @@ HAR has no trace, so parsing and script times are zero in the graph. Credentials
 Authorization, ...) are redacted as profile redacts them. A file that cannot be imported is
 reported at the end; the others are imported.
 
-  --out DIR             where recordings go (default ./recordings)
-  --keep-credentials    keep cookie and credential header values
-  --force               import over a recording of the same name
+${IMPORT_OPTION_HELP}
 `,
   paths: { options: ["out"], positionals: true },
-  options: {
-    out: { type: "string", default: "recordings" },
-    "keep-credentials": { type: "boolean", default: false },
-    force: { type: "boolean", default: false },
-  },
+  options: IMPORT_OPTIONS,
   async run(values, positionals) {
-    if (!positionals.length) throw new UsageError("expected at least one HAR file");
-    const out = String(values.out);
-    const failed: string[] = [];
-    for (const file of positionals) {
-      try {
-        const imported = importHar(readHar(file), shownPath(file), { keepCredentials: values["keep-credentials"] === true });
-        const dir = join(out, recordingName(imported.recording.manifest.url));
-        if (existsSync(join(dir, "manifest.json")) && values.force !== true) {
-          failed.push(`${shownPath(file)}: ${shownPath(dir)} already exists (--force imports over it)`);
-          continue;
-        }
-        writeRecording(dir, imported.recording);
-        process.stdout.write(summary(file, dir, imported));
-      } catch (e) {
-        failed.push((e as Error).message);
-      }
-    }
-    if (failed.length) process.stderr.write(`pagepath import har: ${failed.length} of ${positionals.length} files not imported:\n${failed.map((f) => `  ${f}\n`).join("")}`);
-    return failed.length ? 1 : 0;
+    return importBatch("import har", positionals, values, (file, keepCredentials) => importHar(readHar(file), shownPath(file), { keepCredentials }));
   },
 };
 
@@ -67,15 +43,4 @@ function readHar(file: string): unknown {
   } catch (e) {
     throw new Error(`${shownPath(file)}: not JSON: ${(e as Error).message}`);
   }
-}
-
-function summary(file: string, dir: string, imported: Imported): string {
-  const r = imported.recording;
-  const inferred = new Set(r.archive.filter((e) => e.initiator.inferred).map((e) => e.requestId)).size;
-  const lines = [
-    `${shownPath(file)} -> ${shownPath(dir)}  (${r.manifest.status}${r.manifest.reason ? `: ${r.manifest.reason}` : ""})`,
-    `  ${r.archive.length} requests, ${r.bodies.size} bodies, ${inferred} initiators inferred; load ${r.manifest.lifecycle.load ?? "-"} ms`,
-    ...imported.warnings.map((w) => `  warning: ${w}`),
-  ];
-  return lines.join("\n") + "\n";
 }

@@ -25,8 +25,16 @@ export function inferInitiator(target: { url: string; start: number }, referrers
   const needles = spellings(target.url);
   const arrived = (r: Referrer) => (r.resourceType === "Document" ? r.responded : r.end) <= target.start;
   const holds = (r: Referrer) => r.text !== null && arrived(r) && r.url !== target.url && needles.some((n) => contains(r.text!, n));
-  const byDocument = referrers.find((r) => r.resourceType === "Document" && holds(r));
-  const found = byDocument ?? referrers.filter((r) => r.resourceType !== "Document" && holds(r)).sort((a, b) => b.end - a.end)[0];
+  return initiatorFrom(referrers.find((r) => r.resourceType === "Document" && holds(r)) ?? referrers.filter((r) => r.resourceType !== "Document" && holds(r)).sort((a, b) => b.end - a.end)[0], mainDocument, needles);
+}
+
+/** `text` names `url`: whole, without its scheme, by its path or by its last segment. */
+export function names(text: string, url: string): boolean {
+  return spellings(url).some((n) => contains(text, n));
+}
+
+/** The initiator a response that named the request makes (the page's document's, by document order, when none did). */
+export function initiatorFrom(found: Referrer | undefined, mainDocument: Referrer, needles: string[]): ArchiveEntry["initiator"] {
   if (!found) return { type: "parser", url: mainDocument.url, lineNumber: null, stackFunctions: [], inferred: "document-order" };
   return {
     type: found.resourceType === "Script" ? "script" : "parser",
@@ -38,7 +46,7 @@ export function inferInitiator(target: { url: string; start: number }, referrers
 }
 
 /** How a page may write a URL: whole, without its scheme, from its path, or by its last segment. */
-function spellings(url: string): string[] {
+export function spellings(url: string): string[] {
   try {
     const u = new URL(url);
     const path = u.pathname + u.search;
