@@ -4,6 +4,7 @@ import { profileVerb } from "./verbs/profile.js";
 import { harVerb } from "./verbs/har.js";
 import { importVerb } from "./verbs/import.js";
 import { exportVerb } from "./verbs/export.js";
+import { completionVerb } from "./verbs/completion.js";
 import { validateVerb } from "./verbs/validate.js";
 import { demoVerb } from "./verbs/demo.js";
 import { benchVerb } from "./verbs/bench.js";
@@ -23,7 +24,7 @@ import { reproduceVerb } from "./verbs/reproduce.js";
 import { analyzeVerb } from "./verbs/analyze.js";
 import { lanternVerb } from "./verbs/lantern.js";
 
-const VERBS: Verb[] = [profileVerb, harVerb, importVerb, exportVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, simulateVerb, accuracyVerb, lanternVerb, experimentVerb, analyzeVerb, workerVerb, reproduceVerb, traceVerb, demoVerb, benchVerb];
+const VERBS: Verb[] = [profileVerb, harVerb, importVerb, exportVerb, buildVerb, dotVerb, validateVerb, corpusVerb, viewVerb, serveVerb, netVerb, replayVerb, simulateVerb, accuracyVerb, lanternVerb, experimentVerb, analyzeVerb, workerVerb, reproduceVerb, traceVerb, demoVerb, benchVerb, completionVerb(() => VERBS)];
 
 function overview(): string {
   const width = Math.max(...VERBS.map((v) => v.name.length));

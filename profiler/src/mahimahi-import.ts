@@ -1,9 +1,8 @@
 import protobuf from "protobufjs";
 import type { Imported } from "./har-import.js";
 import { header, requestLine, statusLine, type HttpMessage } from "./http-message.js";
-import { inferInitiator } from "./inferred-initiators.js";
-import { importedRecording, ImportError } from "./imported-recording.js";
-import { orderUntimed, UNTIMED_ASSUMPTION } from "./untimed-order.js";
+import { ImportError } from "./imported-recording.js";
+import { importUntimed } from "./untimed-import.js";
 import { untimedResponse, type WithProblem } from "./untimed-response.js";
 
 /**
@@ -61,21 +60,7 @@ export function importMahimahi(files: ArchiveFile[], source: string, options: { 
   }
   if (!responses.length) throw new ImportError(source, "(folder)", `none of its ${files.length} files is a Mahimahi RequestResponse (protobufs/http_record.proto), as mm-webrecord saves them`);
   const recordedAtMs = Math.max(...files.map((f) => f.mtimeMs));
-  const undecoded = responses.filter((r) => r.problem).map((r) => `${r.url}: ${r.problem}`);
-  warnings.push(...undecoded.map((w) => `kept as sent: ${w}`));
-  const imported = importedRecording(orderUntimed(responses, options.page ?? null, recordedAtMs, source), {
-    format: "mahimahi",
-    source,
-    creator: null,
-    browser: null,
-    pageEpochMs: recordedAtMs,
-    lifecycleMs: { domContentLoaded: null, load: null, firstContentfulPaint: null, largestContentfulPaint: null },
-    keepCredentials: options.keepCredentials ?? false,
-    timingAssumption: UNTIMED_ASSUMPTION,
-    untimed: true,
-    infer: inferInitiator,
-  });
-  return { recording: imported.recording, warnings: [...warnings, ...imported.warnings] };
+  return importUntimed(responses, "mahimahi", source, recordedAtMs, options, warnings);
 }
 
 function fromRecord(d: Decoded): WithProblem {

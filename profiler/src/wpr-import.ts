@@ -1,9 +1,8 @@
 import { gunzipSync } from "node:zlib";
 import type { Imported } from "./har-import.js";
 import { parseHttpMessage, requestLine, statusLine } from "./http-message.js";
-import { inferInitiator } from "./inferred-initiators.js";
-import { importedRecording, ImportError } from "./imported-recording.js";
-import { orderUntimed, UNTIMED_ASSUMPTION } from "./untimed-order.js";
+import { ImportError } from "./imported-recording.js";
+import { importUntimed } from "./untimed-import.js";
 import { untimedResponse, type WithProblem } from "./untimed-response.js";
 
 type P = Record<string, any>;
@@ -40,21 +39,8 @@ export function importWpr(file: Buffer, source: string, options: { page?: string
     }
   }
   if (!responses.length) throw new ImportError(source, "/Requests", "no request in it could be read");
-  warnings.push(...responses.filter((r) => r.problem).map((r) => `kept as sent: ${r.url}: ${r.problem}`));
   const recordedAtMs = Number.isFinite(archive.DeterministicTimeSeedMs) ? archive.DeterministicTimeSeedMs : 0;
-  const imported = importedRecording(orderUntimed(responses, options.page ?? null, recordedAtMs, source), {
-    format: "wpr",
-    source,
-    creator: null,
-    browser: null,
-    pageEpochMs: recordedAtMs,
-    lifecycleMs: { domContentLoaded: null, load: null, firstContentfulPaint: null, largestContentfulPaint: null },
-    keepCredentials: options.keepCredentials ?? false,
-    timingAssumption: UNTIMED_ASSUMPTION,
-    untimed: true,
-    infer: inferInitiator,
-  });
-  return { recording: imported.recording, warnings: [...warnings, ...imported.warnings] };
+  return importUntimed(responses, "wpr", source, recordedAtMs, options, warnings);
 }
 
 function fromArchived(url: string, r: P, protocol: string | null): WithProblem {

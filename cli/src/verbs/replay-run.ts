@@ -40,7 +40,7 @@ export const NETWORK_OPTIONS = {
   backup: { type: "string" },
 } as const;
 
-const OPTIONS = {
+export const REPLAY_OPTIONS = {
   ...RUN_OPTIONS,
   client: { type: "string" },
   net: { type: "string" },
@@ -68,7 +68,7 @@ export function optionsNetwork(values: Record<string, unknown>, name: string): N
 }
 
 export async function replayRun(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(argv, OPTIONS, { options: ["recording", "out"], positionals: true }) as ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  const { values, positionals } = parseOptions(argv, REPLAY_OPTIONS, { options: ["recording", "out"], positionals: true }) as ReturnType<typeof parseArgs<{ options: typeof REPLAY_OPTIONS; allowPositionals: true }>>;
   if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
   const client = values.client;
   if (client !== "emulated" && client !== "chromium") throw new UsageError(`--client "${client ?? ""}": expected emulated or chromium`);

@@ -3,7 +3,7 @@ import { rustBinary, runRustBinary } from "../rust-binary.js";
 import { timestamp } from "../timestamp.js";
 import { NET_BINARY } from "./net.js";
 import { UsageError, type Verb } from "../verb.js";
-import { replayRun, RUN_USAGE } from "./replay-run.js";
+import { REPLAY_OPTIONS, replayRun, RUN_USAGE } from "./replay-run.js";
 import { schedulerOption } from "./replay-options.js";
 import { setMptcpScheduler } from "@pagepath/runner";
 
@@ -75,7 +75,8 @@ export const replayVerb: Verb = {
   name: "replay",
   summary: "replay a page through an emulated network: the emulated browser or Chromium against origin servers over HTTP/1.1, HTTP/2 or HTTP/3",
   usage: RUN_USAGE + SERVE_USAGE,
-  options: {},
+  // Parsed by replayRun itself (raw); listed here for shell completion.
+  options: REPLAY_OPTIONS,
   run: async () => 2,
   raw: async (argv) => {
     const serving = argv[0] === "serve";

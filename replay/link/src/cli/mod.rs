@@ -18,6 +18,7 @@ pub const USAGE: &str = "usage: pagepath net <verb> ...
   down NAME | --all
   exec NAME client|server [--] COMMAND...
   status [NAME] [--json]
+  ping NAME [--count N] [--interval-ms MS] [--size BYTES] [--json]   each path's round trip and loss, as ping (pagepath's CLI)
   shell [mm-]delay MS | [mm-]link [OPTIONS] UP DOWN | [mm-]loss uplink|downlink RATE ... [--] [COMMAND...]
   plot LOG [--out FILE.svg] [--bin-ms N] [--title T]
   check-root   exit 0 as root, else say why not (exit 2): what pagepath's verbs that run replays ask first
