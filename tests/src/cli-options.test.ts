@@ -1,6 +1,6 @@
 /** How the CLI reads a command line: misspelled options, and paths given relative to where it runs. */
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "./cli-run.js";
@@ -55,6 +55,21 @@ describe("the CLI's options", () => {
     const r = await runCli(["accuracy", "--clients", "chromium,firefox", "--data", tempDir("no-corpus")], 30_000);
     assert.equal(r.code, 2, r.stderr);
     assert.match(r.stderr, /--clients "chromium,firefox": expected chromium, emulated, simulated or several/);
+  });
+
+  it("accuracy --resume takes up the newest sweep folder that has runs, and says so; without one it says there is none", async () => {
+    const cwd = tempDir("accuracy-resume");
+    for (const [name, runs] of [["2026-01-01T00-00-00", true], ["2026-02-01T00-00-00", true], ["2026-03-01T00-00-00", false]] as const) {
+      mkdirSync(join(cwd, "accuracy", name), { recursive: true });
+      if (runs) writeFileSync(join(cwd, "accuracy", name, "runs.jsonl"), "");
+    }
+    const r = await runCli(["accuracy", "--resume", "--clients", "simulated", "--data", tempDir("no-corpus")], 30_000, {}, [], cwd);
+    assert.match(r.stderr, /^resuming accuracy\/2026-02-01T00-00-00\n/, "the newest folder that holds runs; the last one has none");
+    const none = await runCli(["accuracy", "--resume", "--clients", "simulated", "--data", tempDir("no-corpus")], 30_000, {}, [], tempDir("accuracy-none"));
+    assert.equal(none.code, 2);
+    assert.match(none.stderr, /--resume: no earlier sweep in accuracy\/ \(a folder holding runs\.jsonl\)/);
+    const both = await runCli(["accuracy", "--resume", "--out", "x", "--data", tempDir("no-corpus")], 30_000, {}, [], cwd);
+    assert.match(both.stderr, /give one of them/);
   });
 
   it("resolves relative paths against the working directory once, and prints them relative to it", async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, stackLabel, summariseAccuracy, type RunResult } from "@pagepath/results";
 import { cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
@@ -10,6 +10,7 @@ import { accuracyPlots, accuracyReport, accuracySample } from "./accuracy-report
 import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
 import { calibration, calibrationMarkdown, calibrationReport } from "./accuracy-simulated.js";
 import { UsageError, type Verb } from "../verb.js";
+import { shownPath } from "../shown-path.js";
 import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
 /** Bandwidths from 1 to 100 Mbit/s against RTTs from 20 to 200 ms. */
@@ -39,7 +40,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
                       each gets its own transport (tcp, or quic for h3) unless --transport is given,
                       or names one: h2/mptcp is HTTP/2 over MPTCP, Chromium through mptcpize
   --runs N            runs of each client per site, condition and protocol (default 3)
-  --out DIR           (default accuracy/<time>)
+  --out DIR           (default accuracy/<time>); an existing one is taken up where it stopped
+  --resume            take up the latest sweep in accuracy/ (the newest folder with a runs.jsonl)
   --clients LIST      run only these clients (default chromium,emulated); Chromium's runs do not
                       depend on the model, so a long sweep can gather them first (--clients chromium)
                       and the emulated browser's after each change to it, in the same --out;
@@ -62,6 +64,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     conditions: { type: "string", default: DEFAULT_CONDITIONS },
     runs: { type: "string", default: "3" },
     out: { type: "string" },
+    resume: { type: "boolean", default: false },
     protocols: { type: "string" },
     lantern: { type: "boolean", default: false },
     simulated: { type: "boolean", default: false },
@@ -89,8 +92,10 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
     if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");
+    if (values.resume && values.out !== undefined) throw new UsageError("--resume takes up the latest folder in accuracy/; --out DIR already resumes DIR: give one of them");
+    const out = resolve(String(values.out ?? (values.resume ? latestSweep("accuracy") : join("accuracy", timestamp()))));
+    if (values.resume) process.stderr.write(`resuming ${shownPath(out)}\n`);
     const { graphsDir, sites: wanted } = corpusSites(String(values.data), values.sites === undefined ? undefined : String(values.sites).split(",").filter(Boolean));
-    const out = resolve(String(values.out ?? join("accuracy", timestamp())));
     if (clients.some((c) => c !== "simulated")) requireRoot();
     mkdirSync(out, { recursive: true });
     const total = wanted.length * conditions.length * configurations.length * runs * clients.length;
@@ -157,4 +162,11 @@ function parseConditions(text: string): Condition[] {
     const [first, ...more] = paths;
     return more.length === 0 ? first! : { ...first!, morePaths: more };
   });
+}
+
+/** The newest sweep folder under `dir` (their names are start times, which sort as they happened) that holds a runs file. */
+function latestSweep(dir: string): string {
+  const found = existsSync(dir) ? readdirSync(dir).filter((d) => existsSync(join(dir, d, "runs.jsonl"))).sort().at(-1) : undefined;
+  if (!found) throw new UsageError(`--resume: no earlier sweep in ${dir}/ (a folder holding runs.jsonl) to take up`);
+  return join(dir, found);
 }
