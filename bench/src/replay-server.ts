@@ -104,7 +104,7 @@ export async function benchReplay(seconds: number, log: (line: string) => void):
 /** Both servers up for one protocol, checked to serve the same bytes, then measured in turn. */
 async function benchProtocol(protocol: Protocol, root: string, recording: string, docroot: string, files: ServedFile[], types: Map<string, string>, seconds: number, progress: (what: string) => void) {
   const replayOut = join(root, `replay-${protocol}`);
-  const replay = await startReplayServer([recording, "--out", replayOut, "--protocol", protocol, "--transport", "tcp", "--delays", "zero", "--first-address", PAGEPATH_ADDRESS], [], 30_000);
+  const replay = await startReplayServer([recording, "--out", replayOut, "--protocol", protocol === "http1" ? "h1" : protocol, "--transport", "tcp", "--delays", "zero", "--first-address", PAGEPATH_ADDRESS], [], 30_000);
   let nginx: RunningNginx | undefined;
   let code: number | null;
   let measured: { tls: string; headers: Record<Server, IncomingHttpHeaders>; rows: ReplayBenchRow[] };

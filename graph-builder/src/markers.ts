@@ -15,9 +15,10 @@ export function buildMarkers(ctx: BuildContext): void {
     const doc = frame.docs.at(-1);
     const lastParse = doc?.parses.at(-1);
     const dclAt = frame.recordedDcl ?? lastParse?.end ?? doc?.chunks.at(-1)?.end ?? 0;
-    // No recorded load event (an archive that keeps no timing, a load that never fired): what the
-    // frame fetched all holds it, as far as the recording knows.
-    const loadAt = frame.recordedLoad ?? Math.max(dclAt, ...[...ctx.resourceByRequest.values()].filter((r) => r.frameId === frame.id).map((r) => r.end));
+    // A recording whose page never fired load (an archive that keeps no timing, a load that never
+    // came): what each frame fetched all holds its load, as far as the recording knows.
+    const noLoad = ctx.manifest.lifecycle.load === null;
+    const loadAt = frame.recordedLoad ?? (noLoad ? Math.max(dclAt, ...[...ctx.resourceByRequest.values()].filter((r) => r.frameId === frame.id).map((r) => r.end)) : dclAt);
     const short = frame.id === ctx.mainFrameId ? "page" : `frame ${frame.url}`;
     frame.dcl = d.add({ kind: "dcl", frameId: frame.id, label: `DOMContentLoaded (${short})`, start: dclAt, end: dclAt, duration: 0 });
     frame.load = d.add({ kind: "load", frameId: frame.id, label: `load (${short})`, start: loadAt, end: loadAt, duration: 0 });

@@ -67,7 +67,11 @@ describe("the replay server refuses bad input with a clear error", () => {
 
   it("an unknown protocol, transport or combination", async () => {
     const rec = good();
-    assert.match((await refused([rec, "--protocol", "spdy"])).stderr, /--protocol: unknown protocol "spdy"/);
+    assert.match((await refused([rec, "--protocol", "spdy"])).stderr, /--protocol: unknown protocol "spdy"; choose h1, h1-clear, h2 or h3/);
+    // The old spelling still works for a release, and says the new one.
+    const old = await refused([rec, "--protocol", "http1", "--transport", "quic"]);
+    assert.match(old.stderr, /--protocol http1 is now spelled h1; the old spelling works until the next release/);
+    assert.match(old.stderr, /--protocol h1 cannot run over --transport quic/);
     assert.match((await refused([rec, "--transport", "sctp"])).stderr, /--transport: unknown transport "sctp"/);
     assert.match((await refused([rec, "--protocol", "h2", "--transport", "quic"])).stderr, /--protocol h2 cannot run over --transport quic/);
     assert.match((await refused([rec, "--protocol", "h3", "--transport", "mptcp"])).stderr, /--protocol h3 cannot run over --transport mptcp/);

@@ -25,7 +25,7 @@ describe("replaying the multi-origin fixture in Chromium through an emulated lin
   });
 
   const cases: [string, string, string][] = [
-    ["http1", "tcp", "http/1.1"],
+    ["h1", "tcp", "http/1.1"],
     ["h2", "tcp", "h2"],
     ["h3", "quic", "h3"],
   ];

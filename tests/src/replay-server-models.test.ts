@@ -97,10 +97,10 @@ describe("server models and prioritisation change the order responses complete i
   });
 
   it("client-signalled priorities (RFC 9218) with preemption follow the request's urgency", async () => {
-    const urgentImage = await replayOnce(preempt, ["--priority", "client", "--preemption"], ["/big.png@u=0", "/small.css@u=5"]);
+    const urgentImage = await replayOnce(preempt, ["--priority", "browser", "--preemption"], ["/big.png@u=0", "/small.css@u=5"]);
     assert.ok(waited(urgentImage.done), JSON.stringify(urgentImage.done));
     assert.ok(times(urgentImage.streams, "/big.png").lastChunkUs < times(urgentImage.streams, "/small.css").firstChunkUs, "the sheet was held back");
-    const urgentSheet = await replayOnce(preempt, ["--priority", "client", "--preemption"], ["/big.png@u=5", "/small.css@u=0"]);
+    const urgentSheet = await replayOnce(preempt, ["--priority", "browser", "--preemption"], ["/big.png@u=5", "/small.css@u=0"]);
     assert.ok(overtook(urgentSheet.done), JSON.stringify(urgentSheet.done));
   });
 });

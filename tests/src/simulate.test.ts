@@ -374,6 +374,23 @@ describe("pagepath simulate", () => {
     }
   });
 
+  it("takes the queue as pagepath net up spells it (--queue TYPE:LIMIT), the old --queue-packets with a note, and records it in the run", async () => {
+    const queueOf = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as RunResult).configuration.network.paths[0]!.queue;
+    const red = await runCli(["simulate", graph("real-jquery-ui"), "--rate-mbit", "10", "--rtt-ms", "40", "--queue", "red:bdp=1.5", "--out", join(work, "red.json")]);
+    assert.equal(red.code, 0, red.stderr);
+    // 1.5 x 10 Mbit/s x 40 ms = 75,000 bytes: 50 packets of 1,500.
+    assert.deepEqual(queueOf(join(work, "red.json")), { discipline: "red", packets: 50 });
+    const old = await runCli(["simulate", graph("real-jquery-ui"), "--queue-packets", "30", "--out", join(work, "old-queue.json")]);
+    assert.equal(old.code, 0, old.stderr);
+    assert.match(old.stderr, /--queue-packets 30 is now --queue droptail:packets=30; the old spelling works until the next release/);
+    assert.deepEqual(queueOf(join(work, "old-queue.json")), { discipline: "droptail", packets: 30 });
+    for (const [bad, said] of [["fifo:packets=3", /the type must be droptail or red/], ["droptail:packets=0", /expected a limit packets=N, bytes=N or bdp=X with a positive number/], ["red:bdp=1,packets=2", /give one limit/]] as const) {
+      const r = await runCli(["simulate", graph("real-jquery-ui"), "--queue", bad]);
+      assert.equal(r.code, 2, r.stderr);
+      assert.match(r.stderr, said);
+    }
+  });
+
   it("couples the simulated MPTCP's subflows with --congestion lia or olia, and says so in the run and the servers' log", async () => {
     const args = ["--protocol", "h2", "--transport", "mptcp", "--paths", "2", "--rate-mbit", "10", "--rtt-ms", "40"];
     for (const name of ["lia", "olia"]) {

@@ -17,9 +17,11 @@ Replays a graph's page from replay servers through an emulated network and write
 real connections; with --client chromium, Debian's Chromium loads the page, cold. Needs root.
   --net NAME              a topology that is up (pagepath net up --name NAME ...); or one is
                           brought up for this run from:
-  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q] [--backup I]
+  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue TYPE[:LIMIT]] [--backup I]
                           (default 1 path, 10 Mbit/s, 40 ms, no loss, a drop-tail queue of one
-                          bandwidth-delay product, at least 16 packets; --backup keeps path I, from
+                          bandwidth-delay product, at least 16 packets; --queue as pagepath net up
+                          takes it: droptail or red, LIMIT packets=N, bytes=N or bdp=X (the old
+                          --queue-packets Q still works); --backup keeps path I, from
                           0, as a backup: MPTCP's endpoint flag, and pagepath's multipath QUIC
                           schedulers use it only while no other path is usable)
   --recording DIR         the recording to serve (default: the one the graph was built from)
@@ -36,6 +38,7 @@ export const NETWORK_OPTIONS = {
   "rate-mbit": { type: "string" },
   "rtt-ms": { type: "string" },
   loss: { type: "string" },
+  queue: { type: "string" },
   "queue-packets": { type: "string" },
   backup: { type: "string" },
 } as const;
@@ -52,19 +55,36 @@ export const REPLAY_OPTIONS = {
 
 /** The network to bring up from the options: the same link on every path. */
 export function optionsNetwork(values: Record<string, unknown>, name: string): NetworkSpec {
-  const queue = values["queue-packets"] === undefined ? {} : { queuePackets: numberOption(values, "queue-packets", 0, 1, 1_000_000) };
   const paths = numberOption(values, "paths", 1, 1, 8);
   const backup = values.backup === undefined ? {} : { backup: numberOption(values, "backup", 0, 0, paths - 1) };
   if (backup.backup !== undefined && !Number.isInteger(backup.backup)) throw new UsageError(`--backup "${values.backup}": expected a path index, 0 to ${paths - 1}`);
   if (backup.backup !== undefined && paths < 2) throw new UsageError("--backup: a backup path needs --paths 2 or more, so that another path carries the traffic");
-  return networkSpec(name, {
-    paths,
-    ...backup,
-    rateMbit: numberOption(values, "rate-mbit", 10, 0.01, 10_000),
-    rttMs: numberOption(values, "rtt-ms", 40, 0, 10_000),
-    loss: numberOption(values, "loss", 0, 0, 1),
-    ...queue,
-  });
+  const rateMbit = numberOption(values, "rate-mbit", 10, 0.01, 10_000);
+  const rttMs = numberOption(values, "rtt-ms", 40, 0, 10_000);
+  return networkSpec(name, { paths, ...backup, rateMbit, rttMs, loss: numberOption(values, "loss", 0, 0, 1), ...queueOption(values, rateMbit, rttMs) });
+}
+
+/**
+ * `--queue TYPE[:packets=N|bytes=N|bdp=X]`, as pagepath net up spells a queue (the types a run
+ * result records: droptail, red); the older `--queue-packets Q` still works for a release.
+ */
+function queueOption(values: Record<string, unknown>, rateMbit: number, rttMs: number): { queuePackets?: number; queueDiscipline?: "droptail" | "red" } {
+  if (values["queue-packets"] !== undefined) {
+    if (values.queue !== undefined) throw new UsageError("--queue-packets is the old spelling of --queue droptail:packets=N: give one of them");
+    process.stderr.write(`pagepath: --queue-packets ${values["queue-packets"]} is now --queue droptail:packets=${values["queue-packets"]}; the old spelling works until the next release\n`);
+    return { queuePackets: numberOption(values, "queue-packets", 0, 1, 1_000_000) };
+  }
+  if (values.queue === undefined) return {};
+  const text = String(values.queue);
+  const [type, limit, extra] = text.split(/[:,]/);
+  if (type !== "droptail" && type !== "red") throw new UsageError(`--queue "${text}": the type must be droptail or red (what a run result records; pagepath net up has more)`);
+  if (extra !== undefined) throw new UsageError(`--queue "${text}": give one limit, packets=N, bytes=N or bdp=X`);
+  if (limit === undefined) return { queueDiscipline: type };
+  const m = /^(packets|bytes|bdp)=([\d.]+)$/.exec(limit);
+  const n = m ? Number(m[2]) : NaN;
+  if (!m || !(n > 0)) throw new UsageError(`--queue "${text}": expected a limit packets=N, bytes=N or bdp=X with a positive number, not "${limit}"`);
+  const packets = m[1] === "packets" ? n : m[1] === "bytes" ? n / 1500 : (n * rateMbit * 1e6 * (rttMs / 1000)) / 8 / 1500;
+  return { queueDiscipline: type, queuePackets: Math.max(1, Math.ceil(packets)) };
 }
 
 export async function replayRun(argv: string[]): Promise<number> {

@@ -17,8 +17,8 @@ servers run in the server namespace of the emulated topology NAME (pagepath net 
 10.200.1.1 and up; without it, on 127.0.1.1 and up. DIR (default replays/<recording>-<time>)
 receives origins.json (the name map and Chromium's flags), the certificate, per-connection and
 per-stream logs, fidelity.json and qlog/. Server options (pagepath-server help):
-  --protocol http1|http1-clear|h2|h3   --transport tcp|mptcp|quic|mpquic
-  --model serial|parallel|out-of-order --priority none|mime|critical-path|client [--preemption]
+  --protocol h1|h1-clear|h2|h3   --transport tcp|mptcp|quic|mpquic
+  --model serial|parallel|out-of-order --priority none|mime|critical-path|browser [--preemption]
   --chunk-bytes N --graph FILE --delays recorded|zero --delay-samples FILE --seed N
   --scheduler NAME [--scheduler-opt KEY=VALUE]...
                     mpquic: one of pagepath's multipath schedulers (default lowest-rtt;

@@ -22,9 +22,10 @@ delay, loss and queue): no root, no namespaces, no waiting. Writes a run result
 read as they read a replay's. TCP, MPTCP, QUIC and multipath QUIC. MPTCP's subflows are
 smoltcp's TCP, one a path, split by --scheduler: one of pagepath's (as for mpquic) or default,
 which stands for the kernel's default scheduler and runs kernel-default, a model of it (docs/simulator.md).
-  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue-packets Q] [--backup I]
+  --paths N --rate-mbit R --rtt-ms T [--loss P] [--queue TYPE[:LIMIT]] [--backup I]
                           as pagepath replay brings them up (default 1 path, 10 Mbit/s, 40 ms, no
-                          loss, a drop-tail queue of one bandwidth-delay product, at least 16 packets)
+                          loss, a drop-tail queue of one bandwidth-delay product, at least 16 packets;
+                          --queue droptail or red, LIMIT packets=N, bytes=N or bdp=X)
   --recording DIR         the recording to serve (default: the one the graph was built from)
   --out FILE              the run result (default runs/<graph>-simulated-<time>.json); the servers'
                           logs go to the folder beside it, FILE without .json plus .servers${RUN_OPTIONS_HELP.replace("(default h2;", "(default h3;")}

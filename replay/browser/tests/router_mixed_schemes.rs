@@ -21,7 +21,7 @@ fn records_of_mixed_page(protocol: Protocol, first_address: &str) -> Vec<Connect
     let secure = resources(&SIZES[..3], 0.0);
     let sites: [(&str, &[Resource]); 2] = [(CLEAR, &clear), (SECURE, &secure)];
     let (http1, served) = match protocol {
-        Protocol::Http1(mode) => (mode, "http1"),
+        Protocol::Http1(mode) => (mode, "h1"),
         _ => (Http1Mode::KeepAlive, "h2"),
     };
     let server = ReplayServer::start_sites(&format!("mixed-{first_address}"), &sites, first_address, &["--protocol", served]);

@@ -20,7 +20,7 @@ fn reasons(outcome: &Outcome, count: usize) -> Vec<String> {
 fn a_certificate_with_another_key_fails_every_request_naming_the_origin() {
     let origin = "https://bad-key.test:18443";
     let resources = resources(&SIZES[..3], 0.0);
-    for (protocol, name, address) in [(TcpProtocol::Http1, "http1", "127.0.1.141"), (TcpProtocol::Http2, "h2", "127.0.1.142")] {
+    for (protocol, name, address) in [(TcpProtocol::Http1, "h1", "127.0.1.141"), (TcpProtocol::Http2, "h2", "127.0.1.142")] {
         let server = ReplayServer::start(&format!("bad-key-{name}"), origin, address, &resources, &["--protocol", name]);
         // Another well-formed digest: the last character before '=' carries 2 unused bits, which
         // must be zero ("B".repeat(43) is not valid base64), and the server's key is random.

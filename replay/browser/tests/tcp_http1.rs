@@ -32,7 +32,7 @@ fn check_bodies(outcome: &Outcome, resources: &[Resource]) {
 fn keep_alive_sends_one_request_at_a_time_on_at_most_k_connections() {
     let origin = "https://h1-keepalive.test:18441";
     let resources = resources(&SIZES, 20.0);
-    let mut server = ReplayServer::start("keepalive", origin, "127.0.1.121", &resources, &["--protocol", "http1", "--model", "parallel"]);
+    let mut server = ReplayServer::start("keepalive", origin, "127.0.1.121", &resources, &["--protocol", "h1", "--model", "parallel"]);
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 2);
     let outcome = fetch_all(config, TcpProtocol::Http1, &urls(origin, &resources), None);
     check_bodies(&outcome, &resources);
@@ -54,7 +54,7 @@ fn keep_alive_sends_one_request_at_a_time_on_at_most_k_connections() {
 fn pipelining_spreads_requests_over_k_connections() {
     let origin = "https://h1-pipelined.test:18441";
     let resources = resources(&SIZES, 20.0);
-    let mut server = ReplayServer::start("pipelined", origin, "127.0.1.122", &resources, &["--protocol", "http1", "--model", "parallel"]);
+    let mut server = ReplayServer::start("pipelined", origin, "127.0.1.122", &resources, &["--protocol", "h1", "--model", "parallel"]);
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::Pipelined, 2);
     let outcome = fetch_all(config, TcpProtocol::Http1, &urls(origin, &resources), None);
     check_bodies(&outcome, &resources);
@@ -69,7 +69,7 @@ fn pipelining_spreads_requests_over_k_connections() {
 fn http10_opens_a_connection_per_request_and_at_most_k_at_once() {
     let origin = "https://h1-per-request.test:18441";
     let resources = resources(&SIZES, 10.0);
-    let mut server = ReplayServer::start("per-request", origin, "127.0.1.123", &resources, &["--protocol", "http1"]);
+    let mut server = ReplayServer::start("per-request", origin, "127.0.1.123", &resources, &["--protocol", "h1"]);
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::PerRequest, 3);
     let outcome = fetch_all(config, TcpProtocol::Http1, &urls(origin, &resources), None);
     check_bodies(&outcome, &resources);

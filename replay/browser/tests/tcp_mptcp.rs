@@ -29,7 +29,7 @@ fn http2_over_mptcp_is_recorded_as_mptcp_with_its_bytes() {
 fn an_mptcp_socket_to_a_plain_tcp_server_is_recorded_as_tcp() {
     let origin = "https://mptcp-fallback.test:18445";
     let resources = resources(&SIZES[..3], 0.0);
-    let server = ReplayServer::start("mptcp-fallback", origin, "127.0.1.152", &resources, &["--protocol", "http1"]);
+    let server = ReplayServer::start("mptcp-fallback", origin, "127.0.1.152", &resources, &["--protocol", "h1"]);
     let mut config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 1);
     config.multipath = true;
     let outcome = fetch_all(config, TcpProtocol::Http1, &urls(origin, &resources), None);
@@ -43,7 +43,7 @@ fn an_mptcp_socket_to_a_plain_tcp_server_is_recorded_as_tcp() {
 fn http10_over_mptcp_reads_each_connections_bytes_before_it_closes() {
     let origin = "https://mptcp-per-request.test:18445";
     let resources = resources(&SIZES[..5], 0.0);
-    let server = ReplayServer::start("mptcp-per-request", origin, "127.0.1.153", &resources, &["--protocol", "http1", "--transport", "mptcp"]);
+    let server = ReplayServer::start("mptcp-per-request", origin, "127.0.1.153", &resources, &["--protocol", "h1", "--transport", "mptcp"]);
     let mut config = config(server.origins.clone(), &server.spki_hash, Http1Mode::PerRequest, 2);
     config.multipath = true;
     let outcome = fetch_all(config, TcpProtocol::Http1, &urls(origin, &resources), None);

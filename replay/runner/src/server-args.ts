@@ -2,8 +2,8 @@ import type { RunConfiguration, SchedulerChoice } from "@pagepath/results";
 
 /** pagepath-server options that serve a run's configuration (docs/formats/replay-server.md). */
 export function serverArgs(c: RunConfiguration, graphFile: string, seed: number): string[] {
-  const protocol = { h1: "http1", h2: "h2", h3: "h3" }[c.protocol];
-  const priority = { none: "none", browser: "client", mime: "mime", "critical-path": "critical-path", depth: null }[c.priority];
+  const protocol = c.protocol;
+  const priority = c.priority === "depth" ? null : c.priority;
   if (priority === null) throw new Error(`--priority ${c.priority}: the replay servers cannot order responses by depth rank yet`);
   const args = ["--protocol", protocol, "--transport", c.transport, "--model", c.serverModel, "--priority", priority];
   args.push("--chunk-bytes", String(c.chunkSizeBytes), "--seed", String(seed), "--graph", graphFile);

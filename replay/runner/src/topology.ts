@@ -63,8 +63,10 @@ export interface NetworkSpec {
   rateMbit: number;
   rttMs: number;
   loss: number;
-  /** Bottleneck buffer in packets (drop-tail). */
+  /** Bottleneck buffer in packets. */
   queuePackets: number;
+  /** Its discipline: drop-tail unless given (RED with Table 3.4's thresholds of seed 001). */
+  queueDiscipline?: "droptail" | "red";
   /** The index of a path kept as backup (MPTCP's endpoint flag; pagepath's multipath QUIC schedulers). */
   backup?: number;
 }
@@ -77,7 +79,7 @@ export function networkSpec(name: string, link: Omit<NetworkSpec, "name" | "queu
 
 /** The network of `spec`: its path repeated, the backup one marked. */
 export function specNetwork(spec: NetworkSpec): NetworkConfig {
-  const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: "droptail", packets: spec.queuePackets } };
+  const path: PathConfig = { upMbps: spec.rateMbit, downMbps: spec.rateMbit, rttMs: spec.rttMs, loss: spec.loss, queue: { discipline: spec.queueDiscipline ?? "droptail", packets: spec.queuePackets } };
   const paths = Array.from({ length: spec.paths }, (_, i) => (i === spec.backup ? { ...path, backup: true } : { ...path }));
   return { name: spec.name, paths };
 }

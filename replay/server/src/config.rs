@@ -31,8 +31,8 @@ pub enum Transport {
 impl Protocol {
     pub fn name(self) -> &'static str {
         match self {
-            Protocol::Http1 => "http1",
-            Protocol::Http1Clear => "http1-clear",
+            Protocol::Http1 => "h1",
+            Protocol::Http1Clear => "h1-clear",
             Protocol::H2 => "h2",
             Protocol::H3 => "h3",
         }
@@ -81,10 +81,11 @@ Serves a recording's archive from one server per recorded host, each on its own 
 Chromium's flags and the certificate's SPKI hash), cert.pem/key.pem, connections.jsonl,
 streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line when every server listens.
 
-  --protocol http1|http1-clear|h2|h3     default h2 (http:// origins are always clear HTTP/1.1)
+  --protocol h1|h1-clear|h2|h3           default h2 (http:// origins are always clear HTTP/1.1)
   --transport tcp|mptcp|quic|mpquic     default tcp for HTTP/1.1 and HTTP/2, quic for HTTP/3
   --model serial|parallel|out-of-order  server model (seed 001 §3.7.6), default out-of-order
-  --priority none|mime|critical-path|client   response order among ready responses, default none
+  --priority none|mime|critical-path|browser  response order among ready responses, default none
+                                        (browser: the urgency each request asked for)
   --preemption                          a more urgent response takes over at the next chunk
   --chunk-bytes N                       scheduling granularity, default 16384 (0 = whole responses)
   --graph FILE                          the page's graph.json, for --priority critical-path
@@ -110,13 +111,26 @@ streams.jsonl, fidelity.json, delay-samples.json and qlog/. Prints one JSON line
   --no-qlog                             no qlog files for QUIC connections
 ";
 
+/// The names `pagepath replay` and run results use; the server's old spellings still work for a
+/// release, each with a note saying the new one.
 fn parse_protocol(v: &str) -> Result<Protocol, String> {
-    match v {
-        "http1" | "http/1.1" | "h1" => Ok(Protocol::Http1),
-        "http1-clear" | "h1c" => Ok(Protocol::Http1Clear),
-        "h2" | "http2" => Ok(Protocol::H2),
-        "h3" | "http3" => Ok(Protocol::H3),
-        _ => Err(format!("--protocol: unknown protocol \"{v}\"; choose http1, http1-clear, h2 or h3")),
+    let (protocol, current) = match v {
+        "h1" | "http/1.1" => (Protocol::Http1, "h1"),
+        "h1-clear" => (Protocol::Http1Clear, "h1-clear"),
+        "h2" | "http2" => (Protocol::H2, "h2"),
+        "h3" | "http3" => (Protocol::H3, "h3"),
+        "http1" => (Protocol::Http1, "h1"),
+        "http1-clear" | "h1c" => (Protocol::Http1Clear, "h1-clear"),
+        _ => return Err(format!("--protocol: unknown protocol \"{v}\"; choose h1, h1-clear, h2 or h3")),
+    };
+    deprecated("--protocol", v, current, &["http1", "http1-clear", "h1c"]);
+    Ok(protocol)
+}
+
+/// Says on stderr that `v` is an old spelling of `current`, if it is one of `old`.
+fn deprecated(option: &str, v: &str, current: &str, old: &[&str]) {
+    if old.contains(&v) {
+        eprintln!("pagepath-server: {option} {v} is now spelled {current}; the old spelling works until the next release");
     }
 }
 
@@ -170,14 +184,19 @@ pub fn parse_serve(argv: &[String]) -> Result<ServeConfig, String> {
         ServerModel::OutOfOrder,
         &[("serial", ServerModel::Serial), ("parallel", ServerModel::Parallel), ("out-of-order", ServerModel::OutOfOrder)],
     )?;
+    let priority_name = a.value("--priority")?;
+    if let Some(v) = &priority_name {
+        deprecated("--priority", v, "browser", &["client"]);
+    }
     let priority = one_of(
         "--priority",
-        a.value("--priority")?,
+        priority_name,
         PriorityScheme::None,
         &[
             ("none", PriorityScheme::None),
             ("mime", PriorityScheme::Mime),
             ("critical-path", PriorityScheme::CriticalPath),
+            ("browser", PriorityScheme::Client),
             ("client", PriorityScheme::Client),
         ],
     )?;
