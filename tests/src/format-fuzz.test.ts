@@ -1,0 +1,78 @@
+/**
+ * pagepath's own formats fed what a disk may hold (property-based, fast-check): a valid graph, plan
+ * and run result with one value anywhere in them replaced by any JSON or removed, and any JSON at
+ * all. The validators must answer with problems that each name the file, never throw, and never
+ * pass a JavaScript slip off as a problem.
+ */
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { describe, it } from "node:test";
+import fc from "fast-check";
+import { validateGraph } from "@pagepath/graph-builder";
+import { validatePlan, validateRunResult } from "@pagepath/results";
+import { samplePlan, sampleRun } from "./results-fixture.js";
+
+const RUNS = { numRuns: 400, seed: 24 };
+const SLIP = /Cannot read|Cannot convert|is not a function|is not iterable|TypeError|RangeError/;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Every place in a JSON value, as the keys that lead there. */
+function places(v: Json, at: (string | number)[] = []): (string | number)[][] {
+  const inner = Array.isArray(v) ? v.flatMap((x, i) => places(x, [...at, i])) : v && typeof v === "object" ? Object.entries(v).flatMap(([k, x]) => places(x, [...at, k])) : [];
+  return [at, ...inner];
+}
+
+/** `base` with the value at one place replaced by `value`, or taken out when `value` is undefined. */
+function changed(base: Json, pick: number, value: Json | undefined): Json {
+  const doc = structuredClone(base);
+  const all = places(doc).filter((p) => p.length > 0);
+  const path = all[pick % all.length]!;
+  let parent: any = doc;
+  for (const k of path.slice(0, -1)) parent = parent[k];
+  const last = path.at(-1)!;
+  if (value !== undefined) parent[last] = value;
+  else if (Array.isArray(parent)) parent.splice(Number(last), 1);
+  else delete parent[last];
+  return doc;
+}
+
+/** A valid document with one change anywhere, or any JSON at all. */
+const around = (base: Json) =>
+  fc.oneof(
+    { weight: 4, arbitrary: fc.tuple(fc.nat(), fc.option(fc.jsonValue() as fc.Arbitrary<Json>, { nil: undefined })).map(([pick, value]) => changed(base, pick, value)) },
+    { weight: 1, arbitrary: fc.jsonValue() as fc.Arbitrary<Json> },
+  );
+
+/** Problems that each name `file` and say something a user can act on; nothing thrown. */
+function answersWithProblems(validate: (v: unknown, file: string) => string[], file: string) {
+  return (doc: Json) => {
+    const problems = validate(doc, file);
+    assert.ok(Array.isArray(problems));
+    for (const p of problems) {
+      assert.ok(p.startsWith(`${file}: `), `a problem that does not name the file: ${p}`);
+      assert.doesNotMatch(p, SLIP, `a slip reported as a problem: ${p}`);
+    }
+  };
+}
+
+describe("pagepath's formats, fuzzed", { timeout: 120_000 }, () => {
+  it("a graph changed anywhere is valid or has problems naming the file", () => {
+    const graph = JSON.parse(readFileSync("graph-builder/test-vectors/valid/two-frames.json", "utf8")) as Json;
+    assert.deepEqual(validateGraph(structuredClone(graph), "g.json"), [], "the base is valid");
+    fc.assert(fc.property(around(graph), answersWithProblems(validateGraph, "g.json")), RUNS);
+  });
+
+  it("an experiment plan changed anywhere is valid or has problems naming the file", () => {
+    const plan = JSON.parse(readFileSync("examples/plans/h2.plan.json", "utf8")) as Json;
+    assert.deepEqual(validatePlan(structuredClone(plan), "p.plan.json"), [], "the base is valid");
+    fc.assert(fc.property(around(plan), answersWithProblems(validatePlan, "p.plan.json")), RUNS);
+  });
+
+  it("a run result changed anywhere is valid or has problems naming the file", () => {
+    const plan = samplePlan("fuzz");
+    const run = JSON.parse(JSON.stringify(sampleRun(plan, { site: plan.sites[0]!.name, network: plan.networks[0]!.name, protocol: "h2", transport: "tcp", serverModel: "out-of-order", priority: "none", run: 0 } as never, 812))) as Json;
+    assert.deepEqual(validateRunResult(structuredClone(run), "r.json"), [], "the base is valid");
+    fc.assert(fc.property(around(run), answersWithProblems(validateRunResult, "r.json")), RUNS);
+  });
+});
