@@ -37,4 +37,17 @@ describe("pagepath validate on results", () => {
     const usage = await runCli(["validate"]);
     assert.equal(usage.code, 2);
   });
+
+  it("reads a topology file as pagepath net up would, traces included, and names the field that is wrong", async () => {
+    const dir = tempDir("validate-topology");
+    const bad = join(dir, "bad.topology.json");
+    writeFileSync(bad, JSON.stringify({ schemaVersion: 1, paths: [{ name: "a", uplink: { delayMs: "x" }, downlink: { delayMs: 5 } }] }));
+    const noTrace = join(dir, "no-trace.topology.json");
+    writeFileSync(noTrace, JSON.stringify({ schemaVersion: 1, paths: [{ name: "a", uplink: { delayMs: 5, trace: "missing.up" }, downlink: { delayMs: 5 } }] }));
+    const r = await runCli(["validate", "examples/topologies/wifi-lte.topology.json", bad, noTrace]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /ok {7}examples\/topologies\/wifi-lte\.topology\.json: topology, 2 paths, MPTCP/);
+    assert.match(r.stdout, /INVALID  .*bad\.topology\.json: paths\[0\]\.uplink\.delayMs: must be a number, got "x"/);
+    assert.match(r.stdout, /INVALID  .*no-trace\.topology\.json: .*missing\.up/);
+  });
 });

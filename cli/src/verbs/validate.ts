@@ -2,19 +2,22 @@ import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } fro
 import { readGraphFile } from "@pagepath/graph-builder";
 import { readRecording } from "@pagepath/profiler";
 import { readExperiment, readPlanFile, readRunResultFile, runsFileLines, validateRunResult } from "@pagepath/results";
+import { spawnSync } from "node:child_process";
 import { UsageError, type Verb } from "../verb.js";
+import { NET_BINARY } from "./net.js";
 import { shownPath } from "../shown-path.js";
 
 export const validateVerb: Verb = {
   name: "validate",
-  summary: "check recordings, graphs, run results, plans and runs files against their formats; report what is wrong and where",
+  summary: "check recordings, graphs, run results, plans, runs files and topologies against their formats; report what is wrong and where",
   usage: `
-usage: pagepath validate <recording-dir | graph.json | run.json | NAME.plan.json | NAME.runs.jsonl>...
+usage: pagepath validate <recording-dir | graph.json | run.json | NAME.plan.json | NAME.runs.jsonl | NAME.topology.json>...
 
 A directory is read as a recording (manifest, event log, trace, archive, bodies). A file is known by
 its name and its "kind": an experiment plan (NAME.plan.json), a runs file (*.runs.jsonl or
 runs.jsonl: every line a run result, checked against its plan when NAME.plan.json is beside it; a
-last line a crash left half-written is reported, not counted invalid), a run result ("kind":
+last line a crash left half-written is reported, not counted invalid), a topology (*topology.json,
+read by the link emulator's own parser, traces included), a run result ("kind":
 "pagepath-run"), else a graph (JSON Schema graph-builder/schema/graph.schema.json, plus references,
 critical path and acyclicity). Reports, per item, "ok" or the file and place that is wrong (the
 line of a runs file). Exit code 1 if any is invalid, 2 for a usage error.
@@ -47,6 +50,7 @@ function describe(path: string): string {
     return `experiment plan ${plan.name}, ${plan.sites.length} sites, ${plan.networks.length} networks`;
   }
   if (path.endsWith(".jsonl")) return describeRunsFile(path);
+  if (path.endsWith("topology.json")) return describeTopology(path);
   if (kindOf(path) === "pagepath-run") {
     const r = readRunResultFile(path);
     return `run result, ${r.client}, ${r.status}${r.metrics.loadMs == null ? "" : `, load ${r.metrics.loadMs.toFixed(0)} ms`}`;
@@ -73,6 +77,14 @@ function kindOf(path: string): string | undefined {
   } finally {
     closeSync(fd);
   }
+}
+
+/** A topology file, read by the link emulator's own parser (pagepath net check): one source for what is valid. */
+function describeTopology(path: string): string {
+  const r = spawnSync(NET_BINARY, ["check", path], { encoding: "utf8" });
+  const said = (r.stdout || r.stderr || "").trim();
+  if (r.status === 0) return said.replace(/^ok [^:]*: /, "");
+  throw new Error(said.replace(/^invalid /, "").replace(/^pagepath net: /, "") || `${path}: pagepath net check failed (${r.error?.message ?? `exit ${r.status}`})`);
 }
 
 /** An experiment's runs file against its plan beside it; any other runs file (accuracy's) line by line. */

@@ -26,6 +26,7 @@ fn main() {
         "down" => cli::down::run(rest),
         "exec" => cli::exec::run(rest),
         "status" => cli::status::run(rest),
+        "check" => cli::check::run(rest),
         "shell" => cli::shell::run(rest),
         "plot" => cli::plot::run(rest),
         "check-root" => cli::require_root().map(|()| 0),

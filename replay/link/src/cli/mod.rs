@@ -1,6 +1,7 @@
 //! `pagepath net` verbs. Each returns the process exit code; errors are printed by main.
 
 pub mod args;
+pub mod check;
 pub mod down;
 pub mod exec;
 pub mod flags;
@@ -18,6 +19,7 @@ pub const USAGE: &str = "usage: pagepath net <verb> ...
   down NAME | --all
   exec NAME client|server [--] COMMAND...
   status [NAME] [--json]
+  check TOPOLOGY.json...   read each file as up would (traces too) and say what is wrong; no root
   ping NAME [--count N] [--interval-ms MS] [--size BYTES] [--json]   each path's round trip and loss, as ping (pagepath's CLI)
   shell [mm-]delay MS | [mm-]link [OPTIONS] UP DOWN | [mm-]loss uplink|downlink RATE ... [--] [COMMAND...]
   plot LOG [--out FILE.svg] [--bin-ms N] [--title T]
