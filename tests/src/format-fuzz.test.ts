@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { validateGraph } from "@pagepath/graph-builder";
 import { validatePlan, validateRunResult } from "@pagepath/results";
+import { checkedRecipe } from "@pagepath/corpus";
 import { samplePlan, sampleRun } from "./results-fixture.js";
 
 const RUNS = { numRuns: 400, seed: 24 };
@@ -67,6 +68,22 @@ describe("pagepath's formats, fuzzed", { timeout: 120_000 }, () => {
     const plan = JSON.parse(readFileSync("examples/plans/h2.plan.json", "utf8")) as Json;
     assert.deepEqual(validatePlan(structuredClone(plan), "p.plan.json"), [], "the base is valid");
     fc.assert(fc.property(around(plan), answersWithProblems(validatePlan, "p.plan.json")), RUNS);
+  });
+
+  it("a realistic site's recipe changed anywhere is read, or refused naming the file and the field", () => {
+    const recipe = JSON.parse(readFileSync("corpus/realistic/dygraphs/recipe.json", "utf8")) as Json;
+    checkedRecipe(structuredClone(recipe), "recipe.json");
+    fc.assert(
+      fc.property(around(recipe), (doc) => {
+        try {
+          checkedRecipe(doc, "recipe.json");
+        } catch (e) {
+          assert.ok((e as Error).message.startsWith("recipe.json: "), `not naming the file: ${(e as Error).message}`);
+          assert.doesNotMatch((e as Error).message, SLIP, `a slip: ${(e as Error).message}`);
+        }
+      }),
+      RUNS,
+    );
   });
 
   it("a run result changed anywhere is valid or has problems naming the file", () => {

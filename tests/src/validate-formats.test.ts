@@ -50,4 +50,13 @@ describe("pagepath validate on results", () => {
     assert.match(r.stdout, /INVALID  .*bad\.topology\.json: paths\[0\]\.uplink\.delayMs: must be a number, got "x"/);
     assert.match(r.stdout, /INVALID  .*no-trace\.topology\.json: .*missing\.up/);
   });
+
+  it("reads a realistic site's recipe as the corpus builder does, naming the field that is wrong", async () => {
+    const bad = join(tempDir("validate-recipe"), "recipe.json");
+    writeFileSync(bad, JSON.stringify({ entry: "https://www.x.test/", hosts: { "www.x.test": {} }, packages: { x: { spec: "x@latest", integrity: "sha512-" } } }));
+    const r = await runCli(["validate", "corpus/realistic/dygraphs/recipe.json", bad]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(r.stdout, /ok {7}corpus\/realistic\/dygraphs\/recipe\.json: realistic site recipe, 1 packages, 4 hosts/);
+    assert.match(r.stdout, /INVALID  .*recipe\.json: packages\.x\.spec must be name@exact-version/);
+  });
 });

@@ -3,21 +3,23 @@ import { readGraphFile } from "@pagepath/graph-builder";
 import { readRecording } from "@pagepath/profiler";
 import { readExperiment, readPlanFile, readRunResultFile, runsFileLines, validateRunResult } from "@pagepath/results";
 import { spawnSync } from "node:child_process";
+import { basename } from "node:path";
+import { checkedRecipe, RECIPE_FILE } from "@pagepath/corpus";
 import { UsageError, type Verb } from "../verb.js";
 import { NET_BINARY } from "./net.js";
 import { shownPath } from "../shown-path.js";
 
 export const validateVerb: Verb = {
   name: "validate",
-  summary: "check recordings, graphs, run results, plans, runs files and topologies against their formats; report what is wrong and where",
+  summary: "check recordings, graphs, run results, plans, runs files, topologies and site recipes against their formats; report what is wrong and where",
   usage: `
-usage: pagepath validate <recording-dir | graph.json | run.json | NAME.plan.json | NAME.runs.jsonl | NAME.topology.json>...
+usage: pagepath validate <recording-dir | graph.json | run.json | NAME.plan.json | NAME.runs.jsonl | NAME.topology.json | recipe.json>...
 
 A directory is read as a recording (manifest, event log, trace, archive, bodies). A file is known by
 its name and its "kind": an experiment plan (NAME.plan.json), a runs file (*.runs.jsonl or
 runs.jsonl: every line a run result, checked against its plan when NAME.plan.json is beside it; a
 last line a crash left half-written is reported, not counted invalid), a topology (*topology.json,
-read by the link emulator's own parser, traces included), a run result ("kind":
+read by the link emulator's own parser, traces included), a realistic site's recipe.json, a run result ("kind":
 "pagepath-run"), else a graph (JSON Schema graph-builder/schema/graph.schema.json, plus references,
 critical path and acyclicity). Reports, per item, "ok" or the file and place that is wrong (the
 line of a runs file). Exit code 1 if any is invalid, 2 for a usage error.
@@ -51,6 +53,10 @@ function describe(path: string): string {
   }
   if (path.endsWith(".jsonl")) return describeRunsFile(path);
   if (path.endsWith("topology.json")) return describeTopology(path);
+  if (basename(path) === RECIPE_FILE) {
+    const r = checkedRecipe(parsedJson(path), path);
+    return `realistic site recipe, ${Object.keys(r.packages).length} packages, ${Object.keys(r.hosts).length} hosts, entry ${r.entry}`;
+  }
   if (kindOf(path) === "pagepath-run") {
     const r = readRunResultFile(path);
     return `run result, ${r.client}, ${r.status}${r.metrics.loadMs == null ? "" : `, load ${r.metrics.loadMs.toFixed(0)} ms`}`;
@@ -76,6 +82,14 @@ function kindOf(path: string): string | undefined {
     return /"kind"\s*:\s*"([^"]+)"/.exec(head.subarray(0, n).toString("utf8"))?.[1];
   } finally {
     closeSync(fd);
+  }
+}
+
+function parsedJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new Error(`${path}: cannot read it as JSON: ${(e as Error).message}`);
   }
 }
 

@@ -43,17 +43,23 @@ export function parsePackageRef(ref: string): { alias: string; path: string } {
 
 export function readRecipe(recipeDir: string): Recipe {
   const file = join(recipeDir, RECIPE_FILE);
-  let raw: any;
+  let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     throw new Error(`${file}: cannot read recipe: ${(e as Error).message}`);
   }
+  return checkedRecipe(raw, file);
+}
+
+/** A parsed recipe checked field by field; an Error naming `file` and the field that is wrong. */
+export function checkedRecipe(parsed: unknown, file: string): Recipe {
+  const raw = parsed as any;
   const bad = (field: string, what: string): never => {
     throw new Error(`${file}: ${field} ${what}`);
   };
   if (typeof raw !== "object" || raw === null) bad("the recipe", "must be a JSON object");
-  if (typeof raw.entry !== "string" || !/^https?:\/\//.test(raw.entry)) bad('"entry"', "must be the http(s) URL of the page to load");
+  if (typeof raw.entry !== "string" || !/^https?:\/\//.test(raw.entry) || !URL.canParse(raw.entry)) bad('"entry"', "must be the http(s) URL of the page to load");
   if (typeof raw.hosts !== "object" || !raw.hosts) bad('"hosts"', "must map host names to their roles");
   if (!(new URL(raw.entry).hostname in raw.hosts)) bad('"entry"', "must be on one of the recipe's hosts");
   if (typeof raw.packages !== "object" || !raw.packages) bad('"packages"', "must map aliases to {spec, integrity}");
