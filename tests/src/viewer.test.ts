@@ -84,6 +84,11 @@ describe("pagepath viewer", () => {
     const layout = await graphLayout(page, `graphs/${SITE}.json`);
     assert.equal(layout.nodes.length, g.nodes.filter((n) => n.excluded === null).length);
     assert.ok((await paintedPixels(page)) > 5000, "the canvas shows the graph");
+    // The legend names every kind drawn, in the colour the layout gave its nodes, and the edge styles.
+    const legend = await page.$$eval("ul.graph-legend li", (ls) => ls.map((l) => ({ kind: (l as HTMLElement).dataset.kind ?? null, color: (l as HTMLElement).dataset.color ?? null, text: l.textContent ?? "" })));
+    const drawnKinds = new Map(g.nodes.filter((n) => n.excluded === null).map((n) => [n.kind, layout.nodes.find((d) => d.id === n.id)!.color]));
+    assert.deepEqual(new Map(legend.filter((l) => l.kind).map((l) => [l.kind, l.color])), drawnKinds);
+    assert.ok(legend.some((l) => /critical path: thick/.test(l.text)) && legend.some((l) => /inferred .*: dashed/.test(l.text)), JSON.stringify(legend));
     await page.screenshot({ path: join(ARTIFACTS, "graph.png") });
 
     const resource = g.nodes.find((n) => n.kind === "resource" && n.excluded === null && n.resource?.serverDelayMs !== null)!;

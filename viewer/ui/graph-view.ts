@@ -1,6 +1,7 @@
 import type { Layout } from "../src/server/api.js";
 import { GraphCanvas } from "./graph-canvas.js";
 import { collapsibleGroups } from "./graph-groups.js";
+import { graphLegend } from "./graph-legend.js";
 import { buildScene, type Group } from "./graph-scene.js";
 import { sceneSvg } from "./graph-svg.js";
 import { matches, mountFilter } from "./node-filter.js";
@@ -51,6 +52,7 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
   performance.mark("pagepath:layout-loaded");
   const groups = collapsibleGroups(site.graph, layout);
   mountCollapseToggles(bar, groups, redraw);
+  bar.after(graphLegend(site, layout));
   const scene = buildScene(layout, site.graph, groups.filter((g) => collapsed.has(g.id)));
   const el = document.createElement("canvas");
   el.className = "canvas graph-canvas";
