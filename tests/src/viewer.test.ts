@@ -78,6 +78,21 @@ describe("pagepath viewer", () => {
     const broken = rows.find((r) => r.cls === "error");
     assert.match(broken?.text ?? "", /broken: cannot be shown: .*broken\.json/);
     await page.screenshot({ path: join(ARTIFACTS, "index.png") });
+    // At the common widths every header fits its column and overlaps no neighbour (a screenshot of each kept).
+    for (const width of [1280, 1920]) {
+      await page.setViewport({ width, height: 900 });
+      const heads = await page.$$eval("table.sites thead th", (ths) => ths.map((th) => {
+        const r = th.getBoundingClientRect();
+        return { text: th.textContent ?? "", left: r.left, right: r.right, fits: th.scrollWidth <= th.clientWidth + 1, width: th.clientWidth, needs: th.scrollWidth };
+      }));
+      assert.ok(heads.length >= 5, JSON.stringify(heads));
+      for (const [i, h] of heads.entries()) {
+        assert.ok(h.fits, `at ${width} px the header "${h.text}" needs ${h.needs} px and has ${h.width}`);
+        if (i > 0) assert.ok(h.left >= heads[i - 1]!.right - 0.5, `at ${width} px "${h.text}" overlaps "${heads[i - 1]!.text}"`);
+      }
+      await page.screenshot({ path: join(ARTIFACTS, `index-${width}.png`) });
+    }
+    await page.setViewport({ width: 1400, height: 900 });
 
     await page.click(`tr[data-file="graphs/${SITE}.json"] a.open-site`);
     await page.waitForSelector("canvas.graph-canvas[data-drawn]", { timeout: 60_000 });

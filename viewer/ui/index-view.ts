@@ -98,6 +98,6 @@ function breakdownCell(s: SiteSummary): string {
     ([k, v]) => `<span style="width:${(100 * v) / total}%;background:${BREAKDOWN_COLORS[k]}" title="${k} ${v.toFixed(1)} ms"></span>`,
   );
   const text = Object.values(s.criticalPath.breakdown).map((v) => v.toFixed(0)).join("/");
-  return `<span class="breakdown">${parts.join("")}</span> ${text}`;
+  return `<span class="breakdown-bar">${parts.join("")}</span> ${text}`;
 }
 
