@@ -13,7 +13,7 @@ type P = Record<string, any>;
  * `NegotiatedProtocol` the protocol per host; `DeterministicTimeSeedMs` when it was recorded. Like
  * Mahimahi it keeps no timing and does not name the page (untimed-order.ts).
  */
-export function importWpr(file: Buffer, source: string, options: { page?: string | null; keepCredentials?: boolean } = {}): Imported {
+export function importWpr(file: Buffer, source: string, options: { page?: string | null; keepCredentials?: boolean; fileTimeMs?: number } = {}): Imported {
   let archive: P;
   try {
     const json = file[0] === 0x1f && file[1] === 0x8b ? gunzipSync(file) : file;
@@ -39,7 +39,8 @@ export function importWpr(file: Buffer, source: string, options: { page?: string
     }
   }
   if (!responses.length) throw new ImportError(source, "/Requests", "no request in it could be read");
-  const recordedAtMs = Number.isFinite(archive.DeterministicTimeSeedMs) ? archive.DeterministicTimeSeedMs : 0;
+  // When it was recorded; an archive without it is dated by its file.
+  const recordedAtMs = Number.isFinite(archive.DeterministicTimeSeedMs) && archive.DeterministicTimeSeedMs > 0 ? archive.DeterministicTimeSeedMs : (options.fileTimeMs ?? 0);
   return importUntimed(responses, "wpr", source, recordedAtMs, options, warnings);
 }
 

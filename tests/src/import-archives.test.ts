@@ -117,6 +117,8 @@ describe("pagepath import mahimahi and wpr", () => {
     const two: Wire[] = [...page().slice(1), { url: "https://other.arc.test/", headers: [["Content-Type", "text/html"]], body: Buffer.from("<p>other</p>") }];
     assert.throws(() => importMahimahi(mahimahiFiles(two), "mm"), /mm: --page: 2 HTML responses could be the page \(https:\/\/other\.arc\.test\/, https:\/\/www\.arc\.test\/\): say which with --page URL/);
     assert.equal(importWpr(wprArchive(two), "w", { page: "https://other.arc.test/" }).recording.manifest.url, "https://other.arc.test/");
+    const undated = importWpr(wprArchive(page(), { DeterministicTimeSeedMs: undefined }), "w", { fileTimeMs: Date.parse("2025-05-05T00:00:00Z") });
+    assert.equal(undated.recording.manifest.startedAt, "2025-05-05T00:00:00.000Z", "an archive without its time is dated by its file");
     assert.throws(() => importWpr(wprArchive(two), "w", { page: "https://nowhere.test/" }), /w: --page: no response for https:\/\/nowhere\.test\/ in the archive/);
   });
 

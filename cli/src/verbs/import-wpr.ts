@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { importWpr } from "@pagepath/profiler";
 import type { Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
@@ -28,7 +28,7 @@ ${IMPORT_OPTION_HELP}
       } catch (e) {
         throw new Error(`${shownPath(file)}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
       }
-      return importWpr(bytes, shownPath(file), { page: (values.page as string | undefined) ?? null, keepCredentials });
+      return importWpr(bytes, shownPath(file), { page: (values.page as string | undefined) ?? null, keepCredentials, fileTimeMs: statSync(file).mtimeMs });
     });
   },
 };
