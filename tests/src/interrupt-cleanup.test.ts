@@ -12,7 +12,7 @@ import { dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { CLI, runCli } from "./cli-run.js";
-import { tempDir } from "./fixture-profile.js";
+import { startFixture, tempDir } from "./fixture-profile.js";
 import { NET, netnsList } from "./net-topology.js";
 
 /** The helpers as every test imports them, from this very build. */
@@ -74,6 +74,28 @@ function tempEntries(part: string): string[] {
 }
 
 describe("an interrupted run leaves no temporary folders and no topologies", () => {
+  it("pagepath profile: Chromium and its profile folder go on Ctrl-C, and no recording is left half-written", async () => {
+    const site = await startFixture();
+    const out = join(tempDir("interrupt-profile"), "recordings");
+    const before = new Set(tempEntries("pagepath-chromium-"));
+    // A long quiet period keeps the recording open after the load, so the Ctrl-C comes mid-recording.
+    const group = startGroup([process.execPath, CLI, "profile", site.config.entry, "--out", out, "--quiet-ms", "60000",
+      "--host-resolver-rules", site.hostResolverRules(), "--ignore-certificate-errors-spki-list", site.certificate.spkiHash]);
+    try {
+      const profile = await until("Chromium's profile folder", () => tempEntries("pagepath-chromium-").find((d) => !before.has(d)), group.output, 60_000);
+      // The page loaded and the profiler waits for quiet: its requests have reached the site.
+      await until("the page loading", () => (site.requests.length > 3 ? true : undefined), group.output, 60_000);
+      await interrupt(group);
+      assert.ok(!groupAlive(group.child.pid!), "Chromium or the profiler outlived the Ctrl-C");
+      assert.ok(!existsSync(profile), `Chromium's profile folder ${profile} is still there`);
+      const left = existsSync(out) ? readdirSync(out) : [];
+      assert.deepEqual(left.filter((d) => d.endsWith(".partial") || existsSync(join(out, d, "manifest.json"))), [], `a recording was left behind: ${left.join(", ")}`);
+    } finally {
+      if (groupAlive(group.child.pid!)) process.kill(-group.child.pid!, "SIGKILL");
+      await site.close();
+    }
+  });
+
   it("a test file under node --test: its folders and its topology go on Ctrl-C", async () => {
     const work = tempDir("interrupt-test");
     const ready = join(work, "ready");
