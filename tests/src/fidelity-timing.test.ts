@@ -78,31 +78,47 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
     return run;
   }
 
+  /**
+   * One comparison of `page`: Chromium's runs, then the emulated browser's. A machine busy with
+   * something else slows Chromium's renderer and not the model's recorded costs (a CI run once had
+   * every module request of five pages 60-100 ms late in Chromium alone), so a page that misses is
+   * compared once more, afresh, and fails only if it misses again; both attempts are printed.
+   */
+  async function compare(page: FidelityPage, attempt: number): Promise<void> {
+    const chromium: RunResult[] = [];
+    for (let run = 0; run < CHROMIUM_RUNS; run++) chromium.push(await replay(page, "chromium", run + attempt * CHROMIUM_RUNS));
+    const emulated = await replay(page, "emulated", attempt);
+    const c = medianStarts(chromium);
+    const e = firstStarts(emulated);
+    const load = median(chromium.map((r) => r.metrics.loadMs!));
+    const lines = [`load: Chromium ${load.toFixed(1)} ms (median of ${chromium.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")}), emulated ${emulated.metrics.loadMs?.toFixed(1)} ms`];
+    const off: string[] = [];
+    for (const [url, at] of c) {
+      const mine = e.get(url);
+      lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}`);
+      if (mine === undefined || Math.abs(mine - at) > Math.max(START_TOLERANCE_MS, TOLERANCE * at)) off.push(url);
+    }
+    console.log(`${page}${attempt ? " (second attempt)" : ""}\n${lines.join("\n")}`);
+    assert.deepEqual(off, [], `requests the emulated browser sent too early or too late:\n${lines.join("\n")}`);
+    assert.deepEqual([...e.keys()].filter((u) => !c.has(u)), [], "the emulated browser fetched only what Chromium fetched");
+    assert.ok(Math.abs(emulated.metrics.loadMs! - load) <= Math.max(START_TOLERANCE_MS, TOLERANCE * load), lines.join("\n"));
+    if (PAINTED.includes(page)) {
+      for (const [name, metric] of [["first", "firstContentfulPaintMs"], ["largest", "largestContentfulPaintMs"]] as const) {
+        const theirs = median(chromium.map((r) => r.metrics[metric]!));
+        const mine = emulated.metrics[metric]!;
+        assert.ok(Math.abs(mine - theirs) <= Math.max(START_TOLERANCE_MS, TOLERANCE * theirs), `${name} contentful paint: Chromium ${theirs.toFixed(1)} ms (median), emulated ${mine?.toFixed(1)} ms`);
+      }
+    }
+  }
+
   for (const page of PAGES) {
     it(`${page}: every request and the load event within ${START_TOLERANCE_MS} ms or ${TOLERANCE * 100}% of Chromium's`, async () => {
-      const chromium: RunResult[] = [];
-      for (let run = 0; run < CHROMIUM_RUNS; run++) chromium.push(await replay(page, "chromium", run));
-      const emulated = await replay(page, "emulated");
-      const c = medianStarts(chromium);
-      const e = firstStarts(emulated);
-      const load = median(chromium.map((r) => r.metrics.loadMs!));
-      const lines = [`load: Chromium ${load.toFixed(1)} ms (median of ${chromium.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")}), emulated ${emulated.metrics.loadMs?.toFixed(1)} ms`];
-      const off: string[] = [];
-      for (const [url, at] of c) {
-        const mine = e.get(url);
-        lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}`);
-        if (mine === undefined || Math.abs(mine - at) > Math.max(START_TOLERANCE_MS, TOLERANCE * at)) off.push(url);
-      }
-      console.log(`${page}\n${lines.join("\n")}`);
-      assert.deepEqual(off, [], `requests the emulated browser sent too early or too late:\n${lines.join("\n")}`);
-      assert.deepEqual([...e.keys()].filter((u) => !c.has(u)), [], "the emulated browser fetched only what Chromium fetched");
-      assert.ok(Math.abs(emulated.metrics.loadMs! - load) <= Math.max(START_TOLERANCE_MS, TOLERANCE * load), lines.join("\n"));
-      if (PAINTED.includes(page)) {
-        for (const [name, metric] of [["first", "firstContentfulPaintMs"], ["largest", "largestContentfulPaintMs"]] as const) {
-          const theirs = median(chromium.map((r) => r.metrics[metric]!));
-          const mine = emulated.metrics[metric]!;
-          assert.ok(Math.abs(mine - theirs) <= Math.max(START_TOLERANCE_MS, TOLERANCE * theirs), `${name} contentful paint: Chromium ${theirs.toFixed(1)} ms (median), emulated ${mine?.toFixed(1)} ms`);
-        }
+      try {
+        await compare(page, 0);
+      } catch (first) {
+        if (!(first instanceof assert.AssertionError)) throw first;
+        console.log(`${page}: the first comparison missed, comparing again:\n${first.message}`);
+        await compare(page, 1);
       }
     });
   }
