@@ -137,9 +137,10 @@ describe("profiling the multi-origin fixture site in Chromium", () => {
     const slow = entry(`${S}/js/slow.js`);
     const t = slow.response!.timing!;
     const ttfb = t.receiveHeadersStart - t.sendEnd;
-    // Chromium stamps sendEnd on its network thread, which on a busy 2-core machine can run a few ms
-    // after the request actually left: the measured gap may fall short of the 150 ms by that much.
-    assert.ok(ttfb >= 140, `time to first byte ${ttfb} ms includes the 150 ms the server waited`);
+    // Chromium stamps sendEnd on its network thread, which on a busy 2-core machine can run some ms
+    // after the request actually left: the measured gap may fall short of the 150 ms by that much
+    // (10.1 ms in one CI run, where 10 were allowed; 25 now, still far above any reply without the wait).
+    assert.ok(ttfb >= 125, `time to first byte ${ttfb} ms includes the 150 ms the server waited`);
     // The RTT subtracted comes from a TLS handshake on loopback, which on a busy 2-core machine can
     // take tens of ms of scheduling delay: the estimate may undershoot by that much, not more.
     const d = slow.serverDelay;
