@@ -1,6 +1,6 @@
 import { archivedInitiator } from "./archive.js";
 import { hasTimings, resourceTiming } from "./har-timings.js";
-import { inferInitiator } from "./inferred-initiators.js";
+import { headerObject } from "./http-message.js";
 import { importedRecording, ImportError, type ImportedResponse } from "./imported-recording.js";
 import type { Recording } from "./recording.js";
 
@@ -63,7 +63,6 @@ export function importHar(har: unknown, source: string, options: { keepCredentia
     },
     keepCredentials: options.keepCredentials ?? false,
     timingAssumption: "each request's start and phases are the HAR's (startedDateTime, timings); the server's delay is timings.wait less the connection's handshake round trip, as for a recording",
-    infer: inferInitiator,
   });
   return { recording: imported.recording, warnings: [...warnings, ...imported.warnings] };
 }
@@ -94,7 +93,7 @@ function response(e: P, startMs: number, startEpochMs: number): ImportedResponse
   return {
     url: e.request.url,
     method: e.request.method,
-    requestHeaders: headerObject(e.request.headers),
+    requestHeaders: harHeaders(e.request.headers),
     postData: typeof e.request.postData?.text === "string" ? e.request.postData.text : null,
     startMs,
     startEpochMs,
@@ -103,7 +102,7 @@ function response(e: P, startMs: number, startEpochMs: number): ImportedResponse
     timing: failed ? null : (t?.timing ?? null),
     status: failed ? null : r.status,
     statusText: r.statusText ?? "",
-    responseHeaders: headerObject(r.headers),
+    responseHeaders: harHeaders(r.headers),
     mimeType: String(content.mimeType ?? "").split(";")[0]!.trim() || "x-unknown",
     protocol: protocol(r.httpVersion ?? e.request.httpVersion),
     remoteAddress: typeof e.serverIPAddress === "string" && e.serverIPAddress ? e.serverIPAddress : null,
@@ -138,16 +137,10 @@ function finite(x: unknown): number | null {
   return typeof x === "number" && Number.isFinite(x) && x >= 0 ? x : null;
 }
 
-/** HAR's header list as CDP's object: a name given twice is one value of lines, as Chrome joins them. */
-function headerObject(list: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (!Array.isArray(list)) return out;
-  for (const h of list) {
-    if (typeof h?.name !== "string") continue;
-    const v = String(h.value ?? "");
-    out[h.name] = out[h.name] === undefined ? v : `${out[h.name]}\n${v}`;
-  }
-  return out;
+/** HAR's header list as CDP's object (a name given twice: one value of lines), entries without a name skipped. */
+function harHeaders(list: unknown): Record<string, string> {
+  const pairs = Array.isArray(list) ? list.filter((h) => typeof h?.name === "string").map((h): [string, string] => [h.name, String(h.value ?? "")]) : [];
+  return headerObject(pairs);
 }
 
 function protocol(version: unknown): string | null {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { inferInitiator, Referrer } from "./inferred-initiators.js";
+import { inferInitiator, type Referrer } from "./inferred-initiators.js";
 import { CREDENTIAL_HEADERS, redactHeaders, redactUrl } from "./redact.js";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type ImportedFrom, type Recording, type ResourceTiming } from "./recording.js";
 import { estimateServerDelays } from "./server-delay.js";
@@ -62,7 +62,6 @@ export interface ImportContext {
   timingAssumption: string;
   /** The archive keeps no timing, so no load time either: the recording is still whole. */
   untimed?: boolean;
-  infer: typeof inferInitiator;
 }
 
 const MAIN_FRAME = "imported-main-frame";
@@ -91,7 +90,7 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
   const mainFinal = main.hops.at(-1)!;
   const referrers: Referrer[] = chains.map((c) => {
     const last = c.hops.at(-1)!;
-    const text = last.body && /html|css|javascript|ecmascript|json|xml|svg/.test(last.mimeType) ? last.body.toString("utf8") : null;
+    const text = readableText(last.body, last.mimeType);
     return { url: last.url, start: c.hops[0]!.startMs, responded: last.startMs + (last.headersMs ?? last.endMs), end: last.startMs + last.endMs, resourceType: typeOf(c, last), text };
   });
   const mainReferrer = referrers[chains.indexOf(main)]!;
@@ -102,7 +101,7 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
     let initiator = first.initiator;
     if (c === main) initiator ??= { type: "other", url: null, lineNumber: null, stackFunctions: [] };
     if (!initiator) {
-      initiator = ctx.infer({ url: first.url, start: first.startMs }, referrers, mainReferrer);
+      initiator = inferInitiator({ url: first.url, start: first.startMs }, referrers, mainReferrer);
       inferred++;
     }
     initiators.set(c, initiator);
@@ -151,7 +150,7 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
         fromCache: r.fromCache,
         redirectedTo: redirect ? c.hops[n + 1]!.url : null,
         sizes: { encodedDataLength: r.encodedDataLength, bodySize: body ? body.data.length : r.bodySize },
-        body: body ? { sha256: body.sha256, size: body.data.length, base64Encoded: !/^text\/|javascript|json|xml/.test(r.mimeType), ...(placeholder ? { placeholder: true as const } : {}) } : null,
+        body: body ? { sha256: body.sha256, size: body.data.length, base64Encoded: !isTextual(r.mimeType), ...(placeholder ? { placeholder: true as const } : {}) } : null,
         bodyMissing,
         failure: r.failure === null ? null : { errorText: r.failure, canceled: false, blockedReason: null },
         serverDelay: { ms: null, method: "not-measurable", rttMs: null },
@@ -301,10 +300,20 @@ function storedBody(r: ImportedResponse, redirect: boolean): { body: { sha256: s
   if (!data) {
     if (r.bodySize === null) return none("the imported file has neither the body nor its size");
     // Spaces in text, so that a parser reading the filler finds nothing; zeros in anything else.
-    data = Buffer.alloc(r.bodySize, /^text\/|javascript|json|xml/.test(r.mimeType) ? 0x20 : 0);
+    data = Buffer.alloc(r.bodySize, isTextual(r.mimeType) ? 0x20 : 0);
     placeholder = r.bodySize > 0;
   }
   return { body: { sha256: createHash("sha256").update(data).digest("hex"), data }, bodyMissing: null, placeholder };
+}
+
+/** A body stored as text, not as binary (which the archive marks base64Encoded, as CDP sends it). */
+function isTextual(mime: string): boolean {
+  return /^text\/|javascript|json|xml/.test(mime);
+}
+
+/** A body as the text a page could name URLs in (HTML, CSS, scripts, JSON, XML, SVG), or null. */
+export function readableText(body: Buffer | null, mime: string): string | null {
+  return body && /html|css|javascript|ecmascript|json|xml|svg/.test(mime) ? body.toString("utf8") : null;
 }
 
 function typeFromMime(mime: string): string {

@@ -1,5 +1,4 @@
 import type { Imported } from "./har-import.js";
-import { inferInitiator } from "./inferred-initiators.js";
 import { importedRecording, type ImportContext } from "./imported-recording.js";
 import { orderUntimed, UNTIMED_ASSUMPTION } from "./untimed-order.js";
 import type { WithProblem } from "./untimed-response.js";
@@ -27,7 +26,6 @@ export function importUntimed(
     keepCredentials: options.keepCredentials ?? false,
     timingAssumption: UNTIMED_ASSUMPTION,
     untimed: true,
-    infer: inferInitiator,
   });
   return { recording: imported.recording, warnings: [...warnings, ...kept, ...imported.warnings] };
 }

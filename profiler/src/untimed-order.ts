@@ -1,5 +1,5 @@
 import { initiatorFrom, names, spellings, type Referrer } from "./inferred-initiators.js";
-import { ImportError, type ImportedResponse } from "./imported-recording.js";
+import { ImportError, readableText, type ImportedResponse } from "./imported-recording.js";
 
 /** A response from an archive that keeps no timing (Mahimahi, Web Page Replay). */
 export type UntimedResponse = Omit<ImportedResponse, "startMs" | "startEpochMs" | "headersMs" | "endMs" | "timing" | "initiator">;
@@ -16,7 +16,7 @@ const STEP_MS = 10;
  */
 export function orderUntimed(responses: UntimedResponse[], page: string | null, recordedAtMs: number, source: string): ImportedResponse[] {
   if (!responses.length) throw new ImportError(source, "(archive)", "no HTTP responses in it");
-  const texts = responses.map(textOf);
+  const texts = responses.map((r) => readableText(r.body, r.mimeType));
   const byUrl = new Map<string, number>();
   responses.forEach((r, i) => byUrl.has(key(r.url)) || byUrl.set(key(r.url), i));
   const redirectTarget = (i: number): number | undefined => {
@@ -86,9 +86,6 @@ function sample(unsorted: string[]): string {
   return urls.slice(0, 5).join(", ") + (urls.length > 5 ? `, and ${urls.length - 5} more` : "");
 }
 
-function textOf(r: UntimedResponse): string | null {
-  return r.body && /html|css|javascript|ecmascript|json|xml|svg/.test(r.mimeType) ? r.body.toString("utf8") : null;
-}
 
 function typeOf(r: UntimedResponse): string {
   if (/html/.test(r.mimeType)) return "Document";
