@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { promisify } from "node:util";
@@ -48,7 +48,14 @@ describe("pagepath net: bad input, cleanup, concurrency, Mahimahi shells, logs",
   });
 
   it("cleans up after a killed emulator at the next start, and runs two topologies at once", async () => {
+    // Counters of topologies long gone are bounded: one over an hour old goes at the next start, a recent one stays.
+    writeFileSync(join(STATE, "tstale.stats.json"), "{}");
+    utimesSync(join(STATE, "tstale.stats.json"), new Date(Date.now() - 2 * 3600_000), new Date(Date.now() - 2 * 3600_000));
+    writeFileSync(join(STATE, "trecent.stats.json"), "{}");
     await netUp("tcrash", ["--delay-ms", "5"]);
+    assert.ok(!existsSync(join(STATE, "tstale.stats.json")), "an hour-old stats file of a topology that is down was removed");
+    assert.ok(existsSync(join(STATE, "trecent.stats.json")), "a recent one is kept, to be read after down");
+    rmSync(join(STATE, "trecent.stats.json"));
     const pid = JSON.parse(readFileSync(join(STATE, "tcrash.json"), "utf8")).pid;
     process.kill(pid, "SIGKILL");
     await new Promise((r) => setTimeout(r, 300));

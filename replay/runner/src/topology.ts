@@ -130,6 +130,8 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
 export async function topologyDown(name: string): Promise<void> {
   topologyTakenDown(name);
   await run(NET_BINARY, ["down", name]).catch(() => undefined);
+  // Its counters were read before it went down; nobody else knows this private name.
+  rmSync(join(netStateDir(), `${name}.stats.json`), { force: true });
 }
 
 /**

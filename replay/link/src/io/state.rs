@@ -133,6 +133,7 @@ pub fn sweep() -> Vec<String> {
             removed.push(name.clone());
         }
     }
+    removed.extend(stale_stats());
     for entry in fs::read_dir("/run/netns").into_iter().flatten().flatten() {
         let ns = entry.file_name().to_string_lossy().to_string();
         let Some(name) = ns.strip_prefix("pp-").and_then(|n| n.strip_suffix("-c").or_else(|| n.strip_suffix("-s"))) else { continue };
@@ -140,6 +141,25 @@ pub fn sweep() -> Vec<String> {
         if !file(name, ".json").exists() {
             netns::delete(&ns);
             removed.push(ns);
+        }
+    }
+    removed
+}
+
+/// How long a topology's last counters outlive it, for `pagepath net status` or a script to read
+/// after `down`; without a bound they pile up, one file per topology ever brought up.
+const STATS_KEPT_FOR: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Stats files of topologies that are not up and were last written over an hour ago.
+fn stale_stats() -> Vec<String> {
+    let mut removed = Vec::new();
+    for entry in fs::read_dir(dir()).into_iter().flatten().flatten() {
+        let file_name = entry.file_name().to_string_lossy().to_string();
+        let Some(name) = file_name.strip_suffix(".stats.json") else { continue };
+        if file(name, ".json").exists() { continue }
+        let age = entry.metadata().and_then(|m| m.modified()).ok().and_then(|t| t.elapsed().ok());
+        if age.is_some_and(|a| a > STATS_KEPT_FOR) && fs::remove_file(entry.path()).is_ok() {
+            removed.push(file_name);
         }
     }
     removed
