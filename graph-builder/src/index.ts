@@ -1,7 +1,7 @@
 export * from "./graph.js";
 export { buildGraph, type RecordingInput } from "./build-graph.js";
 export { validateGraph, readGraphFile } from "./validate-graph.js";
-export { describeSchemaError } from "./schema-errors.js";
+export { describeSchemaError } from "@pagepath/formats";
 export { readJsonFile, capProblems } from "./json-file.js";
 export { toDot, type DotOptions } from "./dot.js";
 export { criticalPath, emulatedView } from "./critical-path.js";

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { GRAPH_SCHEMA_VERSION, type Graph } from "./graph.js";
 import { capProblems, readJsonFile } from "./json-file.js";
-import { describeSchemaError } from "./schema-errors.js";
+import { describeSchemaError } from "@pagepath/formats";
 
 // From dist/src/ back to the package, where the schema ships next to the compiled code.
 const SCHEMA_URL = new URL("../../schema/graph.schema.json", import.meta.url);

@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { schemaProblems } from "@pagepath/formats";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type Recording, type RecordingManifest } from "./recording.js";
 
 export const FILES = {
@@ -47,13 +48,11 @@ export function readManifest(dir: string): RecordingManifest {
   if (!existsSync(file)) throw new RecordingError(file, "missing: this directory is not a pagepath recording");
   const m = parseJson(file, readFileSync(file, "utf8")) as RecordingManifest;
   if (m?.kind !== "pagepath-recording") throw new RecordingError(file, `"kind" must be "pagepath-recording"`);
+  // Another version's layout may differ throughout: checking its shape would bury the one thing that matters.
   if (m.schemaVersion !== RECORDING_SCHEMA_VERSION) {
     throw new RecordingError(file, `schemaVersion ${m.schemaVersion} is not supported (this pagepath reads ${RECORDING_SCHEMA_VERSION})`);
   }
-  for (const k of ["url", "status", "lifecycle", "files", "counts"] as const) {
-    if (m[k] === undefined) throw new RecordingError(file, `field "${k}" is missing`);
-  }
-  if (m.status !== "complete" && m.status !== "incomplete") throw new RecordingError(file, `"status" must be complete or incomplete, not ${JSON.stringify(m.status)}`);
+  checkShape(file, m, "recording.schema.json");
   return m;
 }
 
@@ -66,23 +65,22 @@ export function readRecording(dir: string): Omit<Recording, "bodies"> {
   readFileSync(eventsFile, "utf8").split("\n").forEach((line, i) => {
     if (!line) return;
     const e = parseJson(`${eventsFile}:${i + 1}`, line) as CdpEvent;
-    if (typeof e?.method !== "string") throw new RecordingError(`${eventsFile}:${i + 1}`, `event has no "method"`);
+    checkShape(`${eventsFile}:${i + 1}`, e, "recording.schema.json#/$defs/event");
     events.push(e);
   });
   const traceFile = join(dir, FILES.trace);
   let trace: unknown[] | null = null;
   if (manifest.files.trace) {
     if (!existsSync(traceFile)) throw new RecordingError(traceFile, "missing, though the manifest lists it");
-    const t = parseJson(traceFile, readFileSync(traceFile, "utf8")) as { traceEvents?: unknown[] };
-    if (!Array.isArray(t?.traceEvents)) throw new RecordingError(traceFile, `"traceEvents" must be an array`);
+    const t = parseJson(traceFile, readFileSync(traceFile, "utf8")) as { traceEvents: unknown[] };
+    checkShape(traceFile, t, "recording.schema.json#/$defs/trace");
     trace = t.traceEvents;
   }
   const archiveFile = join(dir, FILES.archive);
   if (!existsSync(archiveFile)) throw new RecordingError(archiveFile, "missing");
   const archive = parseJson(archiveFile, readFileSync(archiveFile, "utf8")) as ArchiveEntry[];
-  if (!Array.isArray(archive)) throw new RecordingError(archiveFile, "must be an array of entries");
+  checkShape(archiveFile, archive, "recording.schema.json#/$defs/archive");
   archive.forEach((e, i) => {
-    if (typeof e?.url !== "string" || typeof e?.id !== "string") throw new RecordingError(archiveFile, `entry ${i} has no "id" or "url"`);
     if (e.body && !existsSync(join(dir, FILES.bodies, e.body.sha256))) {
       throw new RecordingError(join(dir, FILES.bodies, e.body.sha256), `body of entry ${i} (${e.url}) is missing`);
     }
@@ -109,4 +107,12 @@ function parseJson(where: string, text: string): unknown {
   } catch (e) {
     throw new RecordingError(where, `not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
   }
+}
+
+/** The part of the recording format a JSON Schema can say, for one file; the rest is checked above. */
+function checkShape(where: string, value: unknown, ref: string): void {
+  const problems = schemaProblems(value, ref, "the recording format");
+  if (!problems) return;
+  const shown = problems.slice(0, 20).join(`\n${where}: `);
+  throw new RecordingError(where, `${shown}${problems.length > 20 ? `\n${where}: (and ${problems.length - 20} more)` : ""}`);
 }

@@ -21,7 +21,13 @@ function tiny(): Recording {
     },
     events: [{ method: "Network.requestWillBeSent", params: { requestId: "1" } }],
     trace: [{ name: "ParseHTML" }],
-    archive: [{ id: "1", url: "https://a.test/", body: { sha256: sha, size: body.length, base64Encoded: false } } as never],
+    archive: [{
+      id: "1", requestId: "1", url: "https://a.test/", method: "GET", frameId: "F", loaderId: "L", resourceType: "Document",
+      initiator: { type: "other", url: null, lineNumber: null, stackFunctions: [] }, priority: { initial: "VeryHigh", final: "VeryHigh" },
+      requestHeaders: {}, postData: null, times: { start: 1, response: 1.01, end: 1.02, wallTime: 1 }, response: null, fromCache: null,
+      redirectedTo: null, sizes: { encodedDataLength: 100, bodySize: body.length }, body: { sha256: sha, size: body.length, base64Encoded: false },
+      bodyMissing: null, failure: null, serverDelay: { ms: null, method: "not-measurable", rttMs: null },
+    }],
     bodies: new Map([[sha, body]]),
   };
 }
@@ -60,6 +66,29 @@ describe("recording directories", () => {
     const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
     writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...m, schemaVersion: 99 }));
     assert.throws(() => readRecording(dir), /manifest\.json: schemaVersion 99 is not supported/);
+  });
+
+  it("name each field of the manifest and the archive that breaks the recording schema, with its JSON pointer", () => {
+    const dir = join(root, "misshapen");
+    writeRecording(dir, tiny());
+    const m = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8"));
+    writeFileSync(join(dir, "manifest.json"), JSON.stringify({ ...m, status: "done", counts: { ...m.counts, events: -1 }, colour: "red" }));
+    assert.throws(() => readRecording(dir), (e: Error) => {
+      assert.match(e.message, /manifest\.json: \/status: must be one of complete, incomplete, not "done"/);
+      assert.match(e.message, /manifest\.json: \/counts\/events: must be >= 0/);
+      assert.match(e.message, /manifest\.json: \/colour: is not a field of the recording format/);
+      return true;
+    });
+    writeRecording(dir, tiny());
+    const archive = JSON.parse(readFileSync(join(dir, "archive.json"), "utf8"));
+    archive[0].times.start = "soon";
+    delete archive[0].serverDelay;
+    writeFileSync(join(dir, "archive.json"), JSON.stringify(archive));
+    assert.throws(() => readRecording(dir), (e: Error) => {
+      assert.match(e.message, /archive\.json: \/0\/times\/start: must be number, not "soon"/);
+      assert.match(e.message, /archive\.json: \/0\/serverDelay: is missing/);
+      return true;
+    });
   });
 
   it("are never left half-written: a failed write leaves the previous recording whole", () => {

@@ -1,0 +1,2 @@
+export { describeSchemaError } from "./schema-errors.js";
+export { schemaProblems, schemaFiles } from "./schemas.js";
