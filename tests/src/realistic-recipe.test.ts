@@ -46,14 +46,14 @@ function store(): string {
 describe("realistic-site recipes", () => {
   it("refuse bad recipes with the file and the field", () => {
     const cases: [string, unknown, RegExp][] = [
-      ["no-entry", { ...GOOD, entry: undefined }, /"entry" must be the http\(s\) URL/],
-      ["foreign-entry", { ...GOOD, entry: "https://elsewhere.test/" }, /"entry" must be on one of the recipe's hosts/],
-      ["range", { ...GOOD, packages: { app: { spec: "demo-pkg@^1.0.0", integrity: "sha512-x" } } }, /packages\.app\.spec must be name@exact-version/],
-      ["no-integrity", { ...GOOD, packages: { app: { spec: "demo-pkg@1.0.0" } } }, /packages\.app\.integrity/],
-      ["alias", { ...GOOD, mounts: [{ host: "www.demo.test", at: "/", from: "other:/" }] }, /mounts\[0\]\.from must be/],
-      ["climb", { ...GOOD, mounts: [{ host: "www.demo.test", at: "/", from: "app:/../../" }] }, /mounts\[0\]\.from must stay inside the package/],
-      ["at", { ...GOOD, mounts: [{ host: "www.demo.test", at: "lib", from: "app:/" }] }, /mounts\[0\]\.at must be a path/],
-      ["pairs", { ...GOOD, rewrite: [{ url: "https://www.demo.test/x", replace: [["only-one"]] }] }, /rewrite\[0\]\.replace must be/],
+      ["no-entry", { ...GOOD, entry: undefined }, /recipe\.json: \/entry: is missing/],
+      ["foreign-entry", { ...GOOD, entry: "https://elsewhere.test/" }, /\/entry: must be a URL on one of the recipe's hosts/],
+      ["range", { ...GOOD, packages: { app: { spec: "demo-pkg@^1.0.0", integrity: "sha512-x" } } }, /\/packages\/app\/spec: must be name@exact-version, not "demo-pkg@\^1\.0\.0"/],
+      ["no-integrity", { ...GOOD, packages: { app: { spec: "demo-pkg@1.0.0" } } }, /\/packages\/app\/integrity: is missing/],
+      ["alias", { ...GOOD, mounts: [{ host: "www.demo.test", at: "/", from: "other:/" }] }, /\/mounts\/0\/from: must be a folder inside one of the recipe's packages/],
+      ["climb", { ...GOOD, mounts: [{ host: "www.demo.test", at: "/", from: "app:/../../" }] }, /\/mounts\/0\/from: must be a folder inside one of the recipe's packages/],
+      ["at", { ...GOOD, mounts: [{ host: "www.demo.test", at: "lib", from: "app:/" }] }, /\/mounts\/0\/at: must be a path starting and ending with "\/"/],
+      ["pairs", { ...GOOD, rewrite: [{ url: "https://www.demo.test/x", replace: [["only-one"]] }] }, /\/rewrite\/0\/replace\/0: must have at least 2 entries/],
     ];
     for (const [name, recipe, message] of cases) {
       const dir = recipeDir(name, recipe);

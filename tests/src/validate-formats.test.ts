@@ -57,6 +57,6 @@ describe("pagepath validate on results", () => {
     const r = await runCli(["validate", "corpus/realistic/dygraphs/recipe.json", bad]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /ok {7}corpus\/realistic\/dygraphs\/recipe\.json: realistic site recipe, 1 packages, 4 hosts/);
-    assert.match(r.stdout, /INVALID  .*recipe\.json: packages\.x\.spec must be name@exact-version/);
+    assert.match(r.stdout, /INVALID  .*recipe\.json: not a valid recipe:\n.*recipe\.json: \/packages\/x\/spec: must be name@exact-version, not "x@latest"/);
   });
 });

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { schemaProblems } from "@pagepath/formats";
 import type { HostConfig, RouteConfig } from "../site-config.js";
 
 /** A registry package a realistic site is made of, pinned by version and content hash. */
@@ -52,47 +53,39 @@ export function readRecipe(recipeDir: string): Recipe {
   return checkedRecipe(raw, file);
 }
 
-/** A parsed recipe checked field by field; an Error naming `file` and the field that is wrong. */
+/**
+ * A parsed recipe checked against its JSON Schema (formats/schema/recipe.schema.json), then for what
+ * a schema cannot say: that names refer to the recipe's own hosts and packages and stay inside them.
+ * An Error naming `file` and, per problem, the JSON pointer of the field that is wrong.
+ */
 export function checkedRecipe(parsed: unknown, file: string): Recipe {
-  const raw = parsed as any;
-  const bad = (field: string, what: string): never => {
-    throw new Error(`${file}: ${field} ${what}`);
-  };
-  if (typeof raw !== "object" || raw === null) bad("the recipe", "must be a JSON object");
-  if (typeof raw.entry !== "string" || !/^https?:\/\//.test(raw.entry) || !URL.canParse(raw.entry)) bad('"entry"', "must be the http(s) URL of the page to load");
-  if (typeof raw.hosts !== "object" || !raw.hosts) bad('"hosts"', "must map host names to their roles");
-  if (!(new URL(raw.entry).hostname in raw.hosts)) bad('"entry"', "must be on one of the recipe's hosts");
-  if (typeof raw.packages !== "object" || !raw.packages) bad('"packages"', "must map aliases to {spec, integrity}");
-  for (const [alias, p] of Object.entries<any>(raw.packages)) {
-    if (typeof p?.spec !== "string" || !/^(@[\w.-]+\/)?[\w.-]+@\d[\w.+-]*$/.test(p.spec)) bad(`packages.${alias}.spec`, "must be name@exact-version");
-    if (typeof p?.integrity !== "string" || !p.integrity.startsWith("sha512-")) bad(`packages.${alias}.integrity`, "must be the tarball's sha512 integrity");
-  }
-  const mounts = (raw.mounts ?? []) as Recipe["mounts"];
-  if (!Array.isArray(mounts)) bad('"mounts"', "must be a list");
-  mounts.forEach((m, i) => {
-    if (!(m?.host in raw.hosts)) bad(`mounts[${i}].host`, "must be one of the recipe's hosts");
-    if (typeof m.at !== "string" || !m.at.startsWith("/") || !m.at.endsWith("/")) bad(`mounts[${i}].at`, 'must be a path starting and ending with "/"');
-    const alias = typeof m.from === "string" ? parsePackageRef(m.from).alias : "";
-    if (!(alias in raw.packages) || !/^[^:]+:\/(.*\/)?$/.test(m.from)) bad(`mounts[${i}].from`, 'must be "<package alias>:/<folder>/"');
-    if (m.from.split("/").includes("..")) bad(`mounts[${i}].from`, "must stay inside the package");
+  const shape = schemaProblems(parsed, "recipe.schema.json", "the recipe format");
+  if (shape) throw new Error(`${file}: not a valid recipe:\n${shape.map((p) => `${file}: ${p}`).join("\n")}`);
+  const raw = parsed as Recipe;
+  const problems: string[] = [];
+  const bad = (pointer: string, what: string) => problems.push(`${file}: ${pointer}: ${what}`);
+  const isHost = (url: string) => URL.canParse(url) && new URL(url).hostname in raw.hosts;
+  const isInPackages = (ref: string) => parsePackageRef(ref).alias in raw.packages && !ref.split("/").includes("..");
+  if (!isHost(raw.entry)) bad("/entry", "must be a URL on one of the recipe's hosts");
+  (raw.mounts ?? []).forEach((m, i) => {
+    if (!(m.host in raw.hosts)) bad(`/mounts/${i}/host`, "must be one of the recipe's hosts");
+    if (!isInPackages(m.from)) bad(`/mounts/${i}/from`, "must be a folder inside one of the recipe's packages");
   });
-  const rewrite = (raw.rewrite ?? []) as Recipe["rewrite"];
-  if (!Array.isArray(rewrite)) bad('"rewrite"', "must be a list");
-  rewrite.forEach((r, i) => {
-    if (typeof r?.url !== "string" || !URL.canParse(r.url) || !(new URL(r.url).hostname in raw.hosts)) bad(`rewrite[${i}].url`, "must be a URL on one of the recipe's hosts");
-    if (r.sources !== undefined && (!Array.isArray(r.sources) || !r.sources.every((f) => typeof f === "string" && parsePackageRef(f).alias in raw.packages && /^[^:]+:\/[^]+$/.test(f) && !f.split("/").includes(".."))))
-      bad(`rewrite[${i}].sources`, 'must be a list of "<package alias>:/<file>" inside the packages');
-    const ok = Array.isArray(r.replace) && r.replace.every((p) => Array.isArray(p) && p.length === 2 && typeof p[0] === "string" && p[0] !== "" && typeof p[1] === "string");
-    if (!ok) bad(`rewrite[${i}].replace`, 'must be a list of ["from", "to"] pairs of strings');
+  (raw.rewrite ?? []).forEach((r, i) => {
+    if (!isHost(r.url)) bad(`/rewrite/${i}/url`, "must be a URL on one of the recipe's hosts");
+    (r.sources ?? []).forEach((f, j) => {
+      if (!isInPackages(f)) bad(`/rewrite/${i}/sources/${j}`, "must be a file inside one of the recipe's packages");
+    });
   });
+  if (problems.length > 0) throw new Error(`${file}: not a valid recipe:\n${problems.join("\n")}`);
   return {
     description: String(raw.description ?? ""),
     kind: String(raw.kind ?? "page"),
     packages: raw.packages,
     entry: raw.entry,
     hosts: raw.hosts,
-    mounts,
-    rewrite,
+    mounts: raw.mounts ?? [],
+    rewrite: raw.rewrite ?? [],
     routes: raw.routes ?? {},
   };
 }
