@@ -29,6 +29,9 @@ export function describeSchemaError(e: ErrorObject, root: unknown, format: strin
     }
     case "minItems":
       return `${pointer(e.instancePath)}: must have at least ${String(p.limit)} entries`;
+    case "oneOf":
+    case "anyOf":
+      return `${pointer(e.instancePath)}: must be ${(e.schema as unknown[]).map(branchName).join(" or ")}${found()}`;
     case "uniqueItems":
       return `${pointer(e.instancePath)}: entries ${String(p.j)} and ${String(p.i)} are the same`;
     default:
@@ -45,4 +48,35 @@ function valueAt(root: unknown, at: string): unknown {
   let v = root;
   for (const raw of at.split("/").slice(1)) v = (v as Record<string, unknown>)[raw.replaceAll("~1", "/").replaceAll("~0", "~")];
   return v;
+}
+
+/**
+ * Ajv reports a value that matches no branch of a oneOf or anyOf once per branch and once for the
+ * choice itself. A branch whose type the value has says best what is wrong (a null-or-object field
+ * given an object with a bad field); when the value has none of the branches' types, the choice says
+ * it. A choice's branch errors are those just before it at or under its place (a $ref'd branch's
+ * schema path is the definition's, so the schema path cannot tell them).
+ */
+export function withoutBranchErrors(errors: ErrorObject[]): ErrorObject[] {
+  const dropped = new Set<number>();
+  errors.forEach((c, i) => {
+    if (c.keyword !== "oneOf" && c.keyword !== "anyOf") return;
+    const branch: number[] = [];
+    for (let j = i - 1; j >= 0 && !dropped.has(j) && errors[j]!.instancePath.startsWith(c.instancePath); j--) branch.push(j);
+    const wrongType = (j: number) => errors[j]!.instancePath === c.instancePath && errors[j]!.keyword === "type";
+    const telling = branch.filter((j) => !wrongType(j));
+    for (const j of telling.length > 0 ? branch.filter(wrongType) : branch) dropped.add(j);
+    if (telling.length > 0) dropped.add(i);
+  });
+  return errors.filter((_, i) => !dropped.has(i));
+}
+
+/** What one branch of a choice accepts, in words: its description, else its type or definition's name. */
+function branchName(branch: unknown): string {
+  const b = branch as { description?: string; type?: string | string[]; $ref?: string; const?: unknown; enum?: unknown[] };
+  if (b.description) return b.description;
+  if (b.const !== undefined) return JSON.stringify(b.const);
+  if (b.type) return [b.type].flat().join(" or ");
+  if (b.$ref) return b.$ref.slice(b.$ref.lastIndexOf("/") + 1);
+  return "another shape";
 }

@@ -174,7 +174,7 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
     const i = cumulative.findIndex((c) => c >= upTo);
     return i < 0 ? end : Math.min(end, arrivals[i]!.at);
   };
-  const info = resourceInfo(doc.entries);
+  const info = resourceInfo(doc.entries, ctx.ms);
   let prevBytes = 0;
   let prevEnd = start;
   const cuts = chunkCuts(ctx, doc, needs.map((n) => n.offset), total);

@@ -1,6 +1,6 @@
 /**
  * The dependency graph format (DESIGN.md contract 2), as TypeScript types. The JSON Schema is
- * graph-builder/schema/graph.schema.json and the written description docs/formats/graph.md; bump
+ * formats/schema/graph.schema.json and the written description docs/formats/graph.md; bump
  * GRAPH_SCHEMA_VERSION on any incompatible change. Read by the viewer and the emulated browser.
  *
  * All times are ms since navigation start (the main document's request); durations are ms.
@@ -117,6 +117,27 @@ export interface ResourceInfo {
   initiatorType: string;
   initiatorUrl: string | null;
   priority: string | null;
+  /**
+   * The final hop's phases from its ResourceTiming, ms since navigation start, laid end to end (see
+   * graph.md); null when the recording has no timing for it. Absent in graphs made before the field.
+   */
+  phases?: ResourcePhases | null;
+}
+
+export interface PhaseSpan {
+  start: number;
+  end: number;
+}
+
+/** DevTools' waterfall phases of one fetch, in order; null: the fetch had no such phase. */
+export interface ResourcePhases {
+  queued: PhaseSpan | null;
+  dns: PhaseSpan | null;
+  connect: PhaseSpan | null;
+  ssl: PhaseSpan | null;
+  send: PhaseSpan | null;
+  wait: PhaseSpan | null;
+  download: PhaseSpan | null;
 }
 
 /**

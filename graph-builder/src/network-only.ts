@@ -20,7 +20,7 @@ export function buildNetworkOnly(ctx: BuildContext): void {
       const bytes = e.sizes.bodySize ?? 0;
       const chunk = d.add({
         kind: "download", frameId: frame.id, label: `${urlTail(doc.url)} bytes 0-${bytes}`, start, end, duration: Math.max(0, end - start),
-        resource: resourceInfo(doc.entries), chunk: { index: 0, offset: 0, bytes, last: true },
+        resource: resourceInfo(doc.entries, ctx.ms), chunk: { index: 0, offset: 0, bytes, last: true },
       });
       const parse = d.add({
         kind: "parse", frameId: frame.id, label: `parse ${urlTail(doc.url)}`, start: end, end, duration: 0,
@@ -51,7 +51,7 @@ export function buildNetworkOnly(ctx: BuildContext): void {
     const frameId = first.frameId && ctx.frames.has(first.frameId) ? first.frameId : ctx.mainFrameId;
     const start = ctx.ms(first.times.start);
     const end = final.times.end !== null ? ctx.ms(final.times.end) : start;
-    const node = d.add({ kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start), resource: resourceInfo(hops) });
+    const node = d.add({ kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start), resource: resourceInfo(hops, ctx.ms) });
     ctx.resourceByRequest.set(requestId, node);
     resources.push(node);
     // An import's guess at an initiator the file did not name is not an observation.

@@ -1,4 +1,4 @@
-import type { ArchiveEntry } from "@pagepath/profiler";
+import { requestPhases, type ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
 import { chunkHolding, docOf, latestBefore, latestFinished, urlTail } from "./context.js";
 import { offsetAfterLine } from "./html-scripts.js";
@@ -24,8 +24,11 @@ export function isFrameDocument(ctx: BuildContext, e: ArchiveEntry): boolean {
   return e.resourceType === "Document" && e.frameId !== null && ctx.frames.has(e.frameId);
 }
 
-/** What the replay needs to fetch a resource, from its archive entries (redirect hops first). */
-export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
+/**
+ * What the replay needs to fetch a resource, from its archive entries (redirect hops first); `ms`
+ * is the graph's clock (monotonic seconds to ms since navigation start), for its phases.
+ */
+export function resourceInfo(hops: ArchiveEntry[], ms: (monotonicS: number) => number): ResourceInfo {
   const first = hops[0]!;
   const final = hops[hops.length - 1]!;
   const r = final.response;
@@ -57,6 +60,8 @@ export function resourceInfo(hops: ArchiveEntry[]): ResourceInfo {
     initiatorType: String(first.initiator.type),
     initiatorUrl: first.initiator.url,
     priority: final.priority.final,
+    // The final hop's: earlier hops were other requests, and the span before it is their redirects.
+    phases: requestPhases(final, ms),
   };
 }
 
@@ -115,7 +120,7 @@ export function buildResources(ctx: BuildContext): void {
     const frameId = first.frameId && ctx.frames.has(first.frameId) ? first.frameId : ctx.mainFrameId;
     const node = ctx.draft.add({
       kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start),
-      resource: resourceInfo(hops),
+      resource: resourceInfo(hops, ctx.ms),
     });
     ctx.resourceByRequest.set(requestId, node);
     attach(ctx, node, first, requestedIn.get(requestId));

@@ -3,21 +3,9 @@
  * Schema, then what a schema cannot say: that ids are unique, references resolve, the critical path
  * follows edges and the graph has no cycle. Every problem names the file and a JSON pointer.
  */
-import { readFileSync } from "node:fs";
-import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { GRAPH_SCHEMA_VERSION, type Graph } from "./graph.js";
 import { capProblems, readJsonFile } from "./json-file.js";
-import { describeSchemaError } from "@pagepath/formats";
-
-// From dist/src/ back to the package, where the schema ships next to the compiled code.
-const SCHEMA_URL = new URL("../../schema/graph.schema.json", import.meta.url);
-
-let schemaCheck: ValidateFunction | undefined;
-
-function compiledSchema(): ValidateFunction {
-  schemaCheck ??= new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(SCHEMA_URL, "utf8")) as object);
-  return schemaCheck;
-}
+import { schemaProblems } from "@pagepath/formats";
 
 /** Problems with a parsed graph file, each "<file>: <place>: <what is wrong>"; empty when valid. */
 export function validateGraph(value: unknown, file: string): string[] {
@@ -45,12 +33,8 @@ function versionProblem(value: unknown): string[] | undefined {
 // References are checked only on a well-shaped graph: on a misshapen one they would just echo the
 // shape errors, and walking it would need a guard at every step.
 function shapeProblems(value: unknown): string[] | undefined {
-  const check = compiledSchema();
-  if (check(value)) return undefined;
-  // A failed if/then also reports "must match then": the "then" error itself says it better.
-  return (check.errors ?? []).filter((e) => e.keyword !== "if").map((e) => describeSchemaError(e, value, "the graph format"));
+  return schemaProblems(value, "graph.schema.json", "the graph format");
 }
-
 
 function referenceProblems(g: Graph): string[] {
   const problems: string[] = [];
@@ -97,9 +81,29 @@ function referenceProblems(g: Graph): string[] {
     }
   });
 
+  problems.push(...phaseProblems(g));
   const cycle = findCycle(g, nodeAt);
   if (cycle) problems.push(`/edges: the graph has a cycle: ${[...cycle, cycle[0]].join(" -> ")}`);
   return problems;
+}
+
+/** A fetch's phases are laid end to end (graph.md): readers draw them side by side, so none may overlap. */
+function phaseProblems(g: Graph): string[] {
+  return g.nodes.flatMap((n, i) => {
+    const p = n.resource?.phases;
+    if (!p) return [];
+    const problems: string[] = [];
+    let previous: [string, number] | null = null;
+    for (const name of ["queued", "dns", "connect", "ssl", "send", "wait", "download"] as const) {
+      const s = p[name];
+      if (!s) continue;
+      const at = `/nodes/${i}/resource/phases/${name}`;
+      if (s.end < s.start) problems.push(`${at}/end: ${s.end} is before its start ${s.start}`);
+      if (previous && s.start < previous[1]) problems.push(`${at}/start: ${s.start} is before ${previous[0]} ended (${previous[1]})`);
+      previous = [name, s.end];
+    }
+    return problems;
+  });
 }
 
 function edgeKey(from: string, to: string): string {

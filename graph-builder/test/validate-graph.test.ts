@@ -65,7 +65,7 @@ describe("graph validation", () => {
   });
 
   it("knows exactly the rules graph.ts names", () => {
-    const schema = load(join(pkg, "schema", "graph.schema.json")) as { $defs: { edge: { properties: { rule: { enum: string[] } } } } };
+    const schema = load(join(pkg, "..", "formats", "schema", "graph.schema.json")) as { $defs: { edge: { properties: { rule: { enum: string[] } } } } };
     assert.deepEqual(schema.$defs.edge.properties.rule.enum, Object.keys(RULES));
   });
 });

@@ -1,4 +1,5 @@
 import type { ArchiveEntry, CdpEvent, RecordingManifest } from "./recording.js";
+import { isTextMime } from "./text-body.js";
 
 type P = Record<string, any>;
 
@@ -125,13 +126,9 @@ function content(e: ArchiveEntry, body: (sha256: string) => Buffer): P {
   const mimeType = e.response?.mimeType ?? "x-unknown";
   if (!e.body) return { size: 0, mimeType, ...(e.bodyMissing ? { comment: e.bodyMissing } : {}) };
   const data = body(e.body.sha256);
-  return isText(mimeType)
+  return isTextMime(mimeType)
     ? { size: data.length, mimeType, text: data.toString("utf8") }
     : { size: data.length, mimeType, text: data.toString("base64"), encoding: "base64" };
-}
-
-function isText(mime: string): boolean {
-  return /^text\/|[+/](json|javascript|xml|ecmascript)\b|^image\/svg\+xml/.test(mime);
 }
 
 function harVersion(protocol: string | null): string {

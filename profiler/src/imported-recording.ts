@@ -3,6 +3,7 @@ import { inferInitiator, type Referrer } from "./inferred-initiators.js";
 import { CREDENTIAL_HEADERS, redactHeaders, redactUrl } from "./redact.js";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type ImportedFrom, type Recording, type ResourceTiming } from "./recording.js";
 import { estimateServerDelays } from "./server-delay.js";
+import { isTextMime } from "./text-body.js";
 import { TOOL_VERSION } from "./version.js";
 
 /** A file that cannot be imported: the file, the JSON pointer (or place) and what is wrong. */
@@ -150,7 +151,7 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
         fromCache: r.fromCache,
         redirectedTo: redirect ? c.hops[n + 1]!.url : null,
         sizes: { encodedDataLength: r.encodedDataLength, bodySize: body ? body.data.length : r.bodySize },
-        body: body ? { sha256: body.sha256, size: body.data.length, base64Encoded: !isTextual(r.mimeType), ...(placeholder ? { placeholder: true as const } : {}) } : null,
+        body: body ? { sha256: body.sha256, size: body.data.length, base64Encoded: !isTextMime(r.mimeType), ...(placeholder ? { placeholder: true as const } : {}) } : null,
         bodyMissing,
         failure: r.failure === null ? null : { errorText: r.failure, canceled: false, blockedReason: null },
         serverDelay: { ms: null, method: "not-measurable", rttMs: null },
@@ -300,15 +301,10 @@ function storedBody(r: ImportedResponse, redirect: boolean): { body: { sha256: s
   if (!data) {
     if (r.bodySize === null) return none("the imported file has neither the body nor its size");
     // Spaces in text, so that a parser reading the filler finds nothing; zeros in anything else.
-    data = Buffer.alloc(r.bodySize, isTextual(r.mimeType) ? 0x20 : 0);
+    data = Buffer.alloc(r.bodySize, isTextMime(r.mimeType) ? 0x20 : 0);
     placeholder = r.bodySize > 0;
   }
   return { body: { sha256: createHash("sha256").update(data).digest("hex"), data }, bodyMissing: null, placeholder };
-}
-
-/** A body stored as text, not as binary (which the archive marks base64Encoded, as CDP sends it). */
-function isTextual(mime: string): boolean {
-  return /^text\/|javascript|json|xml/.test(mime);
 }
 
 /** A body as the text a page could name URLs in (HTML, CSS, scripts, JSON, XML, SVG), or null. */

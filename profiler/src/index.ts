@@ -25,3 +25,4 @@ export { importMahimahi, REQUEST_RESPONSE, type ArchiveFile } from "./mahimahi-i
 export { importWpr } from "./wpr-import.js";
 export { toMahimahi } from "./mahimahi-export.js";
 export { toWpr } from "./wpr-export.js";
+export { requestPhases, layEndToEnd, PHASE_NAMES, type PhaseName, type PhaseSpan, type RequestPhases } from "./request-phases.js";

@@ -13,3 +13,11 @@ export function restoreTextBytes(body: Buffer, headers: Record<string, string>):
   if (length === body.length + UTF8_BOM.length && !body.subarray(0, 3).equals(UTF8_BOM)) return Buffer.concat([UTF8_BOM, body]);
   return body;
 }
+
+/**
+ * A MIME type whose bodies are text: stored and exported as text, not base64 (which the archive
+ * marks base64Encoded, as CDP sends binary bodies), and filled with spaces when only a size is known.
+ */
+export function isTextMime(mime: string): boolean {
+  return /^text\/|javascript|ecmascript|json|xml/.test(mime);
+}

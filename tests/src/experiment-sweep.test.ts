@@ -111,6 +111,14 @@ describe("pagepath experiment: a local sweep", () => {
     assert.equal(again.code, 0);
     assert.match(again.stderr, /every cell has a result already/);
     assert.equal(lines(runsFile).length, 8, "a finished sweep adds nothing");
+
+    // Every format the experiment wrote, and its analysis, is valid by its schema.
+    const analysis = await runCli(["analyze", join(dir, "sweep", "sweep.plan.json"), "--out", join(dir, "sweep-analysis")]);
+    assert.equal(analysis.code, 0, analysis.stdout + analysis.stderr);
+    const written = [join(dir, "sweep", "sweep.plan.json"), runsFile, join(dir, "sweep-analysis", "analysis.json")];
+    const validated = await runCli(["validate", ...written]);
+    assert.equal(validated.code, 0, validated.stdout + validated.stderr);
+    assert.match(validated.stdout, /ok {7}.*analysis\.json: analysis of experiment sweep/);
   });
 
   it("retries a run that fails once, then records it as failed and reports it", async () => {

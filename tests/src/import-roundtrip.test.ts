@@ -21,6 +21,11 @@ describe("recordings from other tools' files, made from the demo page", { skip: 
     const out = tempDir("import-roundtrip");
     const demo = await runCli(["demo", "--out", out], 300_000);
     assert.equal(demo.code, 0, demo.stdout + demo.stderr);
+    // Every format the demo writes is valid by its schema (pagepath validate knows each by its kind).
+    const demoFiles = [join(out, "recording"), join(out, "graph.json"), join(out, "runs", "emulated.json"), join(out, "runs", "chromium.json")];
+    const validated = await runCli(["validate", ...demoFiles]);
+    assert.equal(validated.code, 0, validated.stdout + validated.stderr);
+    assert.equal(validated.stdout.split("\n").filter((l) => l.startsWith("ok ")).length, demoFiles.length, validated.stdout);
     const native = loadOf(join(out, "runs", "emulated.json"))!;
     const nativeChromium = loadOf(join(out, "runs", "chromium.json"))!;
     const nativeArchive = readRecording(join(out, "recording")).archive;
@@ -52,6 +57,8 @@ describe("recordings from other tools' files, made from the demo page", { skip: 
         const result = join(out, `${s.name}-${client}.json`);
         const run = await runCli(["replay", graph, "--client", client, "--out", result], 120_000);
         assert.equal(run.code, 0, run.stdout + run.stderr);
+        const valid = await runCli(["validate", recording, graph, result]);
+        assert.equal(valid.code, 0, `${s.name} ${client}: ${valid.stdout}${valid.stderr}`);
         const load = loadOf(result);
         assert.ok(load !== null && load > 0, `${s.name} ${client}: no load time`);
         t.diagnostic(`${s.name} ${client}: load ${load.toFixed(0)} ms (the native recording's: ${(client === "emulated" ? native : nativeChromium).toFixed(0)} ms)`);

@@ -1,6 +1,6 @@
 /** `pagepath validate` on the formats experiments write: run results, plans and runs files, each known by its name or kind. */
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, it } from "node:test";
 import { runCli } from "./cli-run.js";
@@ -47,8 +47,30 @@ describe("pagepath validate on results", () => {
     const r = await runCli(["validate", "examples/topologies/wifi-lte.topology.json", bad, noTrace]);
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.match(r.stdout, /ok {7}examples\/topologies\/wifi-lte\.topology\.json: topology, 2 paths, MPTCP/);
-    assert.match(r.stdout, /INVALID  .*bad\.topology\.json: paths\[0\]\.uplink\.delayMs: must be a number, got "x"/);
+    assert.match(r.stdout, /INVALID  .*bad\.topology\.json: not a valid topology:\n.*bad\.topology\.json: \/paths\/0\/uplink\/delayMs: must be number, not "x"\n/);
     assert.match(r.stdout, /INVALID  .*no-trace\.topology\.json: .*missing\.up/);
+  });
+
+  it("knows each format by what it says it is, not by its name, and refuses a kind it does not know", async () => {
+    const dir = tempDir("validate-by-kind");
+    const files = writeExperiment(dir, plan, [sampleRun(plan, cell("alpha"), 500)]);
+    const renamed = join(dir, "my-plan.json");
+    writeFileSync(renamed, readFileSync(files.plan));
+    const topology = join(dir, "two-paths.json");
+    writeFileSync(topology, readFileSync("examples/topologies/wifi-lte.topology.json"));
+    const recipe = join(dir, "site.json");
+    writeFileSync(recipe, readFileSync("corpus/realistic/dygraphs/recipe.json"));
+    const future = join(dir, "future.json");
+    writeFileSync(future, JSON.stringify({ schemaVersion: 1, kind: "pagepath-hologram" }));
+    const r = await runCli(["validate", renamed, recipe, future]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    // Known as a plan by its kind; a plan is named after its file, which this copy breaks.
+    assert.match(r.stdout, /INVALID  .*my-plan\.json: not a valid pagepath experiment plan:\n.*my-plan\.json: \/name: "validated" does not match the file name/);
+    assert.match(r.stdout, /ok {7}.*site\.json: realistic site recipe, 1 packages/);
+    assert.match(r.stdout, /INVALID  .*future\.json: \/kind: "pagepath-hologram" is not a format this pagepath knows/);
+    // A topology outside examples/ names its traces relative to itself: this one has none to find.
+    const t = await runCli(["validate", topology]);
+    assert.match(t.stdout, /two-paths\.json: .*traces/);
   });
 
   it("reads a realistic site's recipe as the corpus builder does, naming the field that is wrong", async () => {

@@ -97,6 +97,17 @@ describe("pagepath view of pagepath replay's run results", { skip: process.getui
     assert.equal((await page.$$("rect.recorded")).length, graph.nodes.length);
     assert.equal((await page.$$("rect.replayed")).length, graph.nodes.filter((n) => timed.has(n.id)).length);
     assert.match(await page.$eval("#site-title", (e) => e.textContent ?? ""), /fixture\.test/);
+    // The run's bars are split into the phases its requests recorded, as the recorded bars are.
+    const phased = new Map((run.requests ?? []).flatMap((q) => (q.nodeId && q.phases ? [[q.nodeId, q.phases] as const] : [])));
+    assert.ok(phased.size > 0, "the emulated browser recorded no phases");
+    const drawn = await page.$$eval('g.phases[data-run="run A"]', (gs) => gs.map((g) => [g.closest("g.bar")!.getAttribute("data-id")!, [...g.querySelectorAll("rect.phase")].map((r) => r.getAttribute("data-phase")!)] as const));
+    assert.ok(drawn.some(([, names]) => names.includes("wait")), JSON.stringify(drawn));
+    for (const [id, names] of drawn) for (const name of names) assert.ok(phased.get(id)?.[name as "wait"], `${id}: run A's ${name} drawn, but the run recorded none`);
+    const [id] = drawn.find(([, names]) => names.includes("wait"))!;
+    await (await page.$(`g.bar[data-id="${id}"] rect.replayed`))!.hover();
+    await page.waitForFunction(() => !document.querySelector<HTMLElement>("#tooltip")!.hidden);
+    const wait = phased.get(id)!.wait!;
+    assert.match(await page.$eval("#tooltip", (t) => t.textContent ?? ""), new RegExp(`run A phases:[^]*waiting \\(TTFB\\): ${(wait.end - wait.start).toFixed(1)} ms`));
     await page.screenshot({ path: join(ARTIFACTS, "timeline-replay-run.png"), fullPage: true });
     assert.deepEqual(errors, []);
   });

@@ -1,6 +1,7 @@
 import type { ConnectionInfo, GraphNode } from "@pagepath/graph-builder";
 import { bytes, escapeHtml, ms } from "./format.js";
 import type { SiteData } from "./site-data.js";
+import { phaseDurations } from "./timeline-phases.js";
 
 export function nodeUrl(n: GraphNode): string | undefined {
   return n.resource?.url ?? n.script?.url ?? n.css?.url ?? n.parse?.url;
@@ -45,6 +46,7 @@ export function showDetails(panel: HTMLElement, n: GraphNode, site: SiteData, se
     ["server delay", r && ms(r.serverDelayMs)],
     ["from cache", r?.fromCache],
     ["Chrome priority", r?.priority],
+    ["request phases", r?.phases && phaseDurations(r.phases).join(", ")],
     ["initiator", r && `${r.initiatorType}${r.initiatorUrl ? " " + r.initiatorUrl : ""}`],
     ["critical-path weight", p && ms(p.criticalPathWeight)],
     ["critical-path rank", p?.criticalPathRank],

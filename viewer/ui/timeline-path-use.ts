@@ -23,7 +23,7 @@ const LINE = 12;
 const RUN_STRIP = 2;
 
 /** A run tells its paths apart only when it had more than one, or a scheduler choosing between them. */
-function shows(s: ShownRun): boolean {
+export function shows(s: ShownRun): boolean {
   return s.run.pathUse.network.length > 1 || s.run.pathUse.scheduler !== null;
 }
 

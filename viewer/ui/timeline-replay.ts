@@ -1,5 +1,5 @@
 /** What the timeline draws of replayed runs: their bars beside the recorded ones, metrics, changes and bytes per path. */
-import type { GraphNode } from "@pagepath/graph-builder";
+import type { GraphNode, ResourcePhases } from "@pagepath/graph-builder";
 import type { PathBytes } from "@pagepath/results";
 import { bytes } from "./format.js";
 import type { ShownRun } from "./timeline-runs.js";
@@ -13,12 +13,14 @@ export interface Series {
   run: ShownRun | null;
   fill: (n: GraphNode) => string;
   at: (n: GraphNode) => { start: number; end: number } | null;
+  /** The node's request phases as this series knows them. */
+  phases: (n: GraphNode) => ResourcePhases | null | undefined;
 }
 
 /** Recorded over the run; for two runs, the runs only, as the comparison is between them. */
 export function barSeries(kindColors: Record<string, string>, a: ShownRun | null, b: ShownRun | null): Series[] {
-  const recorded: Series = { name: "recorded", run: null, fill: (n) => kindColors[n.kind] ?? "#808080", at: (n) => n };
-  const of = (s: ShownRun): Series => ({ name: s.name, run: s, fill: () => s.color, at: (n) => s.timing.get(n.id) ?? null });
+  const recorded: Series = { name: "recorded", run: null, fill: (n) => kindColors[n.kind] ?? "#808080", at: (n) => n, phases: (n) => n.resource?.phases };
+  const of = (s: ShownRun): Series => ({ name: s.name, run: s, fill: () => s.color, at: (n) => s.timing.get(n.id) ?? null, phases: (n) => s.phases.get(n.id) });
   if (!a) return [recorded];
   return b ? [of(a), of(b)] : [recorded, of(a)];
 }
@@ -44,14 +46,14 @@ export function changedNodes(a: ShownRun, b: ShownRun, threshold: number): Set<s
 export const METRIC_LINES_PER_RUN = 2;
 
 /** Each run's DOMContentLoaded and load, in its colour, below the recorded ones' labels; null is not drawn. */
-export function drawRunMetrics(svg: Svg, x: Scale, runs: ShownRun[], bottom: number): void {
+export function drawRunMetrics(svg: Svg, x: Scale, runs: ShownRun[], bottom: number, top: number): void {
   runs.forEach((s, i) => {
     const metrics = [["DOMContentLoaded", s.run.metrics.domContentLoadedMs], ["load", s.run.metrics.loadMs]] as const;
     metrics.forEach(([name, t], j) => {
       if (t === null) return;
       const g = svg.append("g").attr("class", "run-metric").attr("data-run", s.name).attr("data-metric", name);
       g.append("line").attr("x1", x(t)).attr("x2", x(t)).attr("y1", 26).attr("y2", bottom).attr("stroke", s.color).attr("stroke-dasharray", "2,2");
-      g.append("text").attr("x", x(t) + 3).attr("y", 46 + 10 * (METRIC_LINES_PER_RUN * i + j)).attr("font-size", 10).attr("fill", s.color).text(`${s.name} ${name}`);
+      g.append("text").attr("x", x(t) + 3).attr("y", top + 10 * (METRIC_LINES_PER_RUN * i + j)).attr("font-size", 10).attr("fill", s.color).text(`${s.name} ${name}`);
     });
   });
 }

@@ -1,5 +1,5 @@
 /** The timeline's replayed runs: which runs replayed the open graph, and the controls choosing them. */
-import type { NodeTiming, RequestPathBytes } from "@pagepath/results";
+import type { NodeTiming, RequestPathBytes, RequestPhases } from "@pagepath/results";
 import type { GraphRuns, ReplayedRun } from "../src/server/api.js";
 import { fetchJson } from "./fetch-json.js";
 import { escapeHtml } from "./format.js";
@@ -13,6 +13,8 @@ export interface ShownRun {
   timing: Map<string, NodeTiming>;
   /** What each node's requests sent per path, in path order; a node without a record is absent. */
   paths: Map<string, RequestPathBytes[]>;
+  /** Each node's request phases, where the run's client recorded them. */
+  phases: Map<string, RequestPhases>;
 }
 
 export const RUN_COLORS = { a: "#2b6cb0", b: "#dd6b20" } as const;
@@ -33,7 +35,7 @@ export function runLabel(r: ReplayedRun): string {
 function shown(runs: ReplayedRun[], key: string | null, slot: "a" | "b"): ShownRun | null {
   const run = runs.find((r) => r.key === key);
   if (!run) return null;
-  return { run, name: `run ${slot.toUpperCase()}`, color: RUN_COLORS[slot], timing: new Map((run.nodeTimings ?? []).map((t) => [t.nodeId, t])), paths: pathsByNode(run) };
+  return { run, name: `run ${slot.toUpperCase()}`, color: RUN_COLORS[slot], timing: new Map((run.nodeTimings ?? []).map((t) => [t.nodeId, t])), paths: pathsByNode(run), phases: new Map((run.nodePhases ?? []).map((p) => [p.nodeId, p.phases])) };
 }
 
 /** A node fetched more than once (a redirect, a retry) has its requests' bytes per path added up. */

@@ -1,12 +1,14 @@
 import type { GraphNode } from "@pagepath/graph-builder";
-import { nodeSummary } from "./node-details.js";
 import { loadLayout, type SiteData } from "./site-data.js";
 import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { barSeries, changedNodes, drawLegend, drawRunMetrics, METRIC_LINES_PER_RUN, pathRows, runEnd } from "./timeline-replay.js";
 import { chosenRuns, runControls, runsOf, wireRunControls } from "./timeline-runs.js";
 import { whatIfControls, whatIfSchedulers, wireWhatIf, withWhatIfs } from "./timeline-what-if.js";
-import { drawPathLegend, drawPathSegments, pathLegendHeight } from "./timeline-path-use.js";
+import { drawPathLegend, drawPathSegments, pathLegendHeight, shows } from "./timeline-path-use.js";
+import { drawMarkers, MARKER_LINE, markerLineCount, pageMarkers } from "./timeline-markers.js";
+import { drawPhaseLegend, drawPhases, drawTypeStripes, PHASE_LEGEND_HEIGHT, RUN_STRIP } from "./timeline-phases.js";
+import { rowSummary } from "./timeline-hover.js";
 import type { ViewHandlers } from "./graph-view.js";
 
 const ROW = 12;
@@ -21,7 +23,8 @@ function laneSelector(current: Lanes): string {
 
 /**
  * A waterfall of every node against recorded time (ms since navigation start), coloured as dot colours
- * kinds; with a replayed run chosen, each row also has the run's bar, or with two runs, the runs' bars.
+ * kinds, a fetch's bar split into its request phases as DevTools draws them; with a replayed run
+ * chosen, each row also has the run's bar, or with two runs, the runs' bars.
  */
 export async function renderTimeline(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
   // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
@@ -40,9 +43,14 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
   const x = d3.scaleLinear().domain([0, end]).range([LABEL_WIDTH, LABEL_WIDTH + PLOT_WIDTH]).nice();
   const rows: { n: GraphNode; y: number }[] = [];
   const headers: { lane: string; y: number }[] = [];
-  let y = 30 + 10 * METRIC_LINES_PER_RUN * shown.length;
-  // Below the runs' metric labels, clear of them.
-  const legendTop = y + 8;
+  const markers = pageMarkers(site.graph);
+  const markerTop = 36;
+  const runMetricTop = markerTop + MARKER_LINE * markerLineCount(markers, x);
+  // Just above the last marker or run metric label's baseline, so that the legends below clear it.
+  let y = runMetricTop - 16 + 10 * METRIC_LINES_PER_RUN * shown.length;
+  const phaseLegendTop = y + 8;
+  y = phaseLegendTop + PHASE_LEGEND_HEIGHT;
+  const legendTop = y + 4;
   const legendHeight = pathLegendHeight(shown);
   if (legendHeight) y = legendTop + legendHeight;
   for (const { label: lane, nodes } of lanes) {
@@ -57,17 +65,15 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
   const svg = d3.select(main).select(".timeline-scroll").append("svg").attr("class", "exportable").attr("xmlns", "http://www.w3.org/2000/svg").attr("width", LABEL_WIDTH + PLOT_WIDTH + 20).attr("height", y + 10).attr("font-family", "Helvetica");
   svg.append("rect").attr("width", "100%").attr("height", "100%").attr("fill", "#ffffff");
   svg.append("g").attr("transform", "translate(0,24)").call(d3.axisTop(x).ticks(12)).attr("font-size", 10);
-  for (const [name, t] of [["DOMContentLoaded", site.graph.recorded.domContentLoaded], ["load", site.graph.recorded.load]] as const) {
-    if (t === null) continue;
-    svg.append("line").attr("x1", x(t)).attr("x2", x(t)).attr("y1", 26).attr("y2", y).attr("stroke", "#808080").attr("stroke-dasharray", "4,3");
-    svg.append("text").attr("x", x(t) + 3).attr("y", 36).attr("font-size", 10).attr("fill", "#808080").text(name);
-  }
-  drawRunMetrics(svg, x, shown, y);
+  drawMarkers(svg, markers, x, markerTop, y);
+  drawRunMetrics(svg, x, shown, y, runMetricTop);
   if (shown.length) drawLegend(svg, series);
+  drawPhaseLegend(svg, phaseLegendTop);
   drawPathLegend(svg, shown, legendTop);
   svg.append("g").selectAll("text").data(headers).join("text").attr("class", "lane").attr("x", 4).attr("y", (h) => h.y).attr("font-size", 11).attr("font-weight", "bold").text((h) => h.lane);
   svg.append("g").selectAll("text").data(paths).join("text").attr("class", "path-row").attr("data-run", (p) => p.run).attr("data-path", (p) => p.path).attr("x", 12).attr("y", (_, i) => pathY + (i + 1) * ROW - 3).attr("font-size", 9).text((p) => p.text);
   const row = svg.append("g").selectAll("g").data(rows).join("g").attr("class", "bar").classed("changed", (r) => changed.has(r.n.id)).attr("data-id", (r) => r.n.id).style("cursor", "pointer");
+  drawTypeStripes(row, (r) => r.y, rowHeight - 3);
   row.append("text").attr("x", 12).attr("y", (r) => r.y + ROW - 3).attr("font-size", 9).attr("fill", (r) => (changed.has(r.n.id) ? "#c53030" : "#000000")).text((r) => `${changed.has(r.n.id) ? "Δ " : ""}${r.n.label.split("\n")[0]!.slice(0, 48)}`);
   series.forEach((s, i) => {
     const top = (r: { y: number }) => r.y + i * ROW;
@@ -84,12 +90,15 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
       .attr("opacity", (r) => (r.n.excluded ? 0.35 : s.run ? 0.8 : 1))
       .attr("stroke", (r) => (site.critical.has(r.n.id) ? "#000000" : (r.n.id === state.node ? "#ffbf00" : "none")))
       .attr("stroke-width", (r) => (r.n.id === state.node ? 3 : 1));
+    // A multipath run's bar is split by path instead: both at once would not read.
+    const strip = s.run ? RUN_STRIP : 0;
+    if (!s.run || !shows(s.run)) drawPhases(timed, s.name, x, s.at, s.phases, (r) => top(r) + 2 + strip, ROW - 3 - strip);
     drawPathSegments(row, s, x, (r) => top(r) + 2, ROW - 3);
     // Never drawn at a guessed time: the run did not time this node, and the row says so.
     row.filter((r) => s.at(r.n) === null).append("text").attr("class", "not-in-run").attr("data-run", s.name).attr("x", (r) => x(r.n.start)).attr("y", (r) => top(r) + ROW - 3).attr("font-size", 8).attr("fill", "#c53030").text(`not in ${s.name}`);
   });
   row
-    .on("mouseenter", (e: MouseEvent, r) => on.tooltip.show(e, nodeSummary(r.n, site)))
+    .on("mouseenter", (e: MouseEvent, r) => on.tooltip.show(e, rowSummary(r.n, site, shown)))
     .on("mousemove", (e: MouseEvent) => on.tooltip.move(e))
     .on("mouseleave", () => on.tooltip.hide())
     .on("click", (_, r) => on.select(r.n.id));

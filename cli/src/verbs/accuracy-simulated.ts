@@ -1,10 +1,7 @@
-import { ACCURACY_METRIC_NOUNS, compareClients, type AccuracySample, type AccuracySummary } from "@pagepath/results";
+import { ACCURACY_METRIC_NOUNS, compareClients, type AccuracyCalibration, type AccuracySample } from "@pagepath/results";
 
 /** The simulator measured against what it stands for: the real emulated replay, and Chromium. */
-export interface Calibration {
-  againstReplay: AccuracySummary;
-  againstChromium: AccuracySummary;
-}
+export type Calibration = AccuracyCalibration;
 
 export function calibration(samples: AccuracySample[]): Calibration | null {
   if (!samples.some((s) => s.client === "simulated")) return null;

@@ -2,7 +2,7 @@
  * The experiment format (DESIGN.md contract 4): a plan, `<name>.plan.json`, and its results,
  * `<name>.runs.jsonl` beside it, one run result per line, appended as runs finish so that a sweep
  * resumes after a crash. Described in docs/formats/experiment-results.md; the plan's JSON Schema is
- * replay/results/schema/experiment-plan.schema.json.
+ * formats/schema/experiment-plan.schema.json.
  */
 import { planSchedulers, runSchedulerKey, schedulerKey } from "./plan-schedulers.js";
 import { planCongestionKeys, planTailLossProbeKeys, runCongestionKey, runTailLossProbeKey } from "./plan-transport-knobs.js";

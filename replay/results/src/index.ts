@@ -4,6 +4,9 @@ export { DEFAULT_CONGESTION, congestionKey, hasTailLossProbes, planCongestionKey
 export { planSchedulers, schedulerKey, runSchedulerKey, plannedScheduler, writtenSchedulers, PLAN_DEFAULT_SCHEDULERS, isMultipath, type MultipathTransport } from "./plan-schedulers.js";
 export { validateRunResult, readRunResultFile } from "./validate-run.js";
 export { validatePlan, readPlanFile } from "./validate-plan.js";
+export { validateAccuracyResult, readAccuracyFile } from "./validate-accuracy.js";
+export { shapeProblems, versionProblem, type SchemaName } from "./schema-check.js";
+export { validateAnalysis, readAnalysisFile } from "./validate-analysis.js";
 export { planMismatches } from "./plan-match.js";
 export { readExperiment, runsFileFor, type Experiment, type ReadOptions } from "./read-experiment.js";
 export { runsFileLines } from "./runs-file-lines.js";
@@ -11,6 +14,7 @@ export { experimentOutput, findExperimentResults, planName, type ExperimentLocat
 export { runToTrace, urlTail, type GraphLike, type RunTrace, type TraceEvent } from "./trace-events.js";
 export { pathShares, schedulerLabel, type PathShare } from "./path-shares.js";
 export * from "./accuracy.js";
+export * from "./accuracy-result.js";
 export { accuracyScatterSvg, apeByConditionSvg } from "./accuracy-plot.js";
 export { generatedNetworks, DEFAULT_QUEUE_BDP } from "./plan-networks.js";
 export { wspUnitDesign } from "./wsp.js";

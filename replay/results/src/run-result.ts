@@ -1,6 +1,6 @@
 /**
  * The run result format (DESIGN.md contract 3), as TypeScript types: what one replay of one page
- * writes. The JSON Schema is replay/results/schema/run-result.schema.json and the written description
+ * writes. The JSON Schema is formats/schema/run-result.schema.json and the written description
  * docs/formats/run-result.md; bump RUN_RESULT_SCHEMA_VERSION on any incompatible change. Written by the
  * replay's clients (the Rust emulated browser and the Chromium client), read by the viewer.
  *
@@ -190,6 +190,28 @@ export interface RequestRecord {
    * when not measured (MPTCP, tquic's own schedulers). Absent in results made before the field.
    */
   paths?: RequestPathBytes[] | null;
+  /**
+   * DevTools' waterfall phases of the fetch, ms on the run's clock, in order and not overlapping (see
+   * run-result.md); a phase the client cannot tell is null; null when it tells none. Absent in
+   * results made before the field.
+   */
+  phases?: RequestPhases | null;
+}
+
+export interface PhaseSpan {
+  start: number;
+  end: number;
+}
+
+/** As the graph's resource phases (graph.md), on the run's clock. */
+export interface RequestPhases {
+  queued: PhaseSpan | null;
+  dns: PhaseSpan | null;
+  connect: PhaseSpan | null;
+  ssl: PhaseSpan | null;
+  send: PhaseSpan | null;
+  wait: PhaseSpan | null;
+  download: PhaseSpan | null;
 }
 
 export interface RequestPathBytes {

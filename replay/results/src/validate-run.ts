@@ -81,6 +81,21 @@ function requestProblems(q: RequestRecord, at: string, connectionIds: Set<string
   const problems: string[] = [];
   if (q.endMs !== null && q.endMs < q.startMs) problems.push(`${at}/endMs: ${q.endMs} is before its startMs ${q.startMs}`);
   if (q.connection !== null && !connectionIds.has(q.connection)) problems.push(`${at}/connection: ${JSON.stringify(q.connection)} is not the id of any connection in /connections`);
+  return [...problems, ...phaseProblems(q, at)];
+}
+
+/** Phases are laid end to end: a reader draws them side by side, so one may not start before an earlier one ended. */
+function phaseProblems(q: RequestRecord, at: string): string[] {
+  const problems: string[] = [];
+  let previous: [string, number] | null = null;
+  if (!q.phases) return problems;
+  for (const name of ["queued", "dns", "connect", "ssl", "send", "wait", "download"] as const) {
+    const span = q.phases[name];
+    if (!span) continue;
+    if (span.end < span.start) problems.push(`${at}/phases/${name}/end: ${span.end} is before its start ${span.start}`);
+    if (previous && span.start < previous[1]) problems.push(`${at}/phases/${name}/start: ${span.start} is before ${previous[0]} ended (${previous[1]})`);
+    previous = [name, span.end];
+  }
   return problems;
 }
 

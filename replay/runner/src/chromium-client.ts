@@ -1,6 +1,6 @@
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, requestPhases, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
 import type { ConnectionRecord, RequestRecord, RunConfiguration } from "@pagepath/results";
 import { tempDir } from "@pagepath/temp-dirs";
 import { NET_BINARY, requireBinary } from "./binaries.js";
@@ -72,6 +72,8 @@ export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording,
     startMs: Math.max(0, ms(e.response?.timing?.requestTime ?? e.times.start) ?? 0),
     endMs: e.times.end === null ? null : Math.max(0, ms(e.times.end)!),
     connection: e.response?.connectionId && e.response.connectionId !== "0" ? `chromium-${e.response.connectionId}` : null,
+    // Each hop is a record of its own, so its own timing; clamped at 0 as startMs is.
+    phases: t0 === null ? null : requestPhases(e, (s) => Math.max(0, ms(s)!)),
   }));
   const loadMissing = m.lifecycle.load === null;
   const stalled = m.status !== "complete" || loadMissing;

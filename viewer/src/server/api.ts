@@ -1,6 +1,6 @@
 /** What the viewer's JSON API returns; the browser UI imports these types too. */
 import type { CriticalPath } from "@pagepath/graph-builder";
-import type { CellKey, Comparison, ExperimentAnalysis, ExperimentPlan, GridPoint, MetricName, PathConfig, PathShare, PointComparison, Protocol, RequestPathBytes, RunResult, Transport } from "@pagepath/results";
+import type { CellKey, Comparison, ExperimentAnalysis, ExperimentPlan, GridPoint, MetricName, PathConfig, PathShare, PointComparison, Protocol, RequestPathBytes, RequestPhases, RunResult, Transport } from "@pagepath/results";
 
 export interface SiteSummary {
   /** Path of the graph file relative to the served directory, with "/" separators. */
@@ -179,7 +179,14 @@ export type ReplayedRun = Pick<RunResult, "client" | "status" | "error" | "metri
   pathUse: PathUse;
   /** Requests with a graph node and their bytes per path; empty when none recorded them. */
   nodePaths: NodePaths[];
+  /** Requests with a graph node and their phases, the last of a node's requests; empty when none recorded them. */
+  nodePhases: NodePhases[];
 };
+
+export interface NodePhases {
+  nodeId: string;
+  phases: RequestPhases;
+}
 
 export interface GraphRuns {
   file: string;

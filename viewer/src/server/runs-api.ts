@@ -4,6 +4,7 @@ import { cellOf, readExperiment, runsFileFor, type RunResult } from "@pagepath/r
 import type { GraphRuns, ReplayedRun } from "./api.js";
 import { fileSha256 } from "./file-sha.js";
 import { nodePaths, pathUse } from "./path-use.js";
+import { nodePhases } from "./node-phases.js";
 import { findExperiments } from "./find-experiments.js";
 import type { RunFile } from "./run-files.js";
 import { insideRoot, relativeUrlPath } from "./safe-path.js";
@@ -55,5 +56,5 @@ export function replayed(experiment: string | null, runFile: string | null, r: R
   const scheduler = cell.scheduler === undefined ? "" : ` ${cell.scheduler}`;
   const key = runFile ?? `${experiment}:${cell.site}/${cell.network}/${cell.protocol}-${cell.transport}${scheduler}/${cell.serverModel}/${cell.priority}/${cell.run}`;
   const { client, status, error, metrics, nodeTimings, connections, paths, warnings } = r;
-  return { key, experiment, runFile, cell, sameBytes, client, status, error, metrics, nodeTimings, connections, paths, warnings, pathUse: pathUse(r), nodePaths: nodePaths(r) };
+  return { key, experiment, runFile, cell, sameBytes, client, status, error, metrics, nodeTimings, connections, paths, warnings, pathUse: pathUse(r), nodePaths: nodePaths(r), nodePhases: nodePhases(r) };
 }

@@ -82,6 +82,8 @@ pub struct Request {
     /// Without credentials to another origin: Chromium keeps such requests on connections apart
     /// from the origin's credentialed ones (its connection pools are keyed by privacy mode).
     pub privacy_mode: bool,
+    /// When the model asked for it, before its request scheduling held it: where its queued phase starts.
+    pub asked_ms: Ms,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

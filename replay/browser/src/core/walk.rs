@@ -130,6 +130,7 @@ impl Browser {
             expected_body_bytes: Some(fetch.body_size),
             document: n.kind == Kind::Download,
             privacy_mode: fetch.privacy_mode,
+            asked_ms: self.clock,
         }
     }
 

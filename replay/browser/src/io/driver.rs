@@ -5,6 +5,7 @@
 
 use super::clock::iso8601;
 use super::origins::{find_origin, NameMap};
+use super::phases::Stamps;
 use super::report::{Report, RequestRecord, Versions};
 use super::router::Router;
 use super::transport::{ConnectionRecord, Event, Fetch, TransportConfig};
@@ -58,6 +59,8 @@ struct InFlight {
     privacy_mode: bool,
     hops: u32,
     redirect_to: Option<String>,
+    /// Of the current hop, for the fetch's phases.
+    stamps: Stamps,
 }
 
 /// The transports' settings for a run starting now.
@@ -111,9 +114,10 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
                 start_ms: model_now,
                 end_ms: None,
                 connection: None,
+                phases: None,
             });
             let priority = req.urgency.map(|u| if req.incremental { format!("u={u}, i") } else { format!("u={u}") });
-            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, privacy_mode: req.privacy_mode, hops: 0, redirect_to: None };
+            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, privacy_mode: req.privacy_mode, hops: 0, redirect_to: None, stamps: Stamps { asked: req.asked_ms.min(model_now), ..Stamps::default() } };
             if let Err(reason) = send(&mut network, names, &flight, req.id) {
                 browser.on_failed(req.id, &reason, model_now);
                 requests[record].end_ms = Some(model_now);
@@ -195,7 +199,10 @@ fn handle(
     *model_now = model_now.max(ms(at));
     let now = *model_now;
     match event {
-        Event::Headers { status, location, .. } => {
+        Event::Headers { status, location, sent, handshake, .. } => {
+            flight.stamps.sent = sent.map(&ms);
+            flight.stamps.handshake = handshake.map(|h| (ms(h.started), h.tls_started.map(&ms), ms(h.established)));
+            flight.stamps.headers = Some(now);
             flight.redirect_to = match location {
                 Some(to) if (300..400).contains(&status) && status != 304 => Some(resolve(&flight.url, &to)),
                 _ => None,
@@ -214,6 +221,7 @@ fn handle(
                     warnings.push(format!("{}: more than {MAX_REDIRECTS} redirects; given up", requests[flight.record].url));
                 } else {
                     flight.url = to;
+                    flight.stamps = Stamps { asked: now, ..Stamps::default() };
                     // A redirect to a GET-only answer: browsers turn a redirected POST into GET on 301-303.
                     if (301..=303).contains(&status) {
                         flight.method = "GET".into();
@@ -228,6 +236,7 @@ fn handle(
             record.status = Some(status);
             record.body_bytes = Some(body_bytes);
             record.end_ms = Some(now);
+            record.phases = flight.stamps.phases(now);
             in_flight.remove(&id);
             browser.on_complete(id, body_bytes, now);
         }

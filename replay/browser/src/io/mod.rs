@@ -3,6 +3,7 @@
 pub mod clock;
 pub mod driver;
 pub mod origins;
+pub mod phases;
 pub mod quic;
 pub mod report;
 pub mod router;

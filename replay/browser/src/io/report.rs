@@ -1,6 +1,7 @@
 //! What `pagepath-browser run` prints: the client's part of a run result (run-result.md), which
 //! `pagepath replay` completes with the site, configuration and the emulator's path counters.
 
+use super::phases::Phases;
 use super::transport::ConnectionRecord;
 use crate::core::{Metrics, NodeTiming};
 use serde::Serialize;
@@ -40,4 +41,6 @@ pub struct RequestRecord {
     pub end_ms: Option<f64>,
     /// Not told by the transports: which connection carried it.
     pub connection: Option<String>,
+    /// None when the fetch failed or the transport did not say when it sent it.
+    pub phases: Option<Phases>,
 }

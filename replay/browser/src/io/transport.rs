@@ -61,10 +61,24 @@ pub struct Fetch {
     pub privacy_mode: bool,
 }
 
+/// How the connection a request opened was set up; only the request that opened it carries it, as
+/// DevTools shows the handshake on that request alone.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Handshake {
+    /// The first SYN or Initial.
+    pub started: Instant,
+    /// When TLS began: after TCP's handshake; at `started` over QUIC, whose handshake is TLS's (as
+    /// Chromium stamps it); None for clear connections.
+    pub tls_started: Option<Instant>,
+    /// Ready for requests.
+    pub established: Instant,
+}
+
 #[derive(Clone, Debug)]
 pub enum Event {
-    /// Response headers are in.
-    Headers { id: RequestId, status: u16, location: Option<String>, at: Instant },
+    /// Response headers are in. `sent`: when the request went out on its connection (None when
+    /// the transport cannot tell); `handshake`: the connection's, if this request opened it.
+    Headers { id: RequestId, status: u16, location: Option<String>, at: Instant, sent: Option<Instant>, handshake: Option<Handshake> },
     /// `received` body bytes in so far (cumulative); sent as data arrives.
     Progress { id: RequestId, received: u64, at: Instant },
     /// The response is complete.

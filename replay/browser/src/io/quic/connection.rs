@@ -4,7 +4,7 @@
 use super::paths::{snapshot, PathSnapshot};
 use super::request::request_head;
 use crate::core::RequestId;
-use crate::io::transport::{ConnectionRecord, Event, Events, Fetch, OriginAddress};
+use crate::io::transport::{ConnectionRecord, Event, Events, Fetch, Handshake, OriginAddress};
 use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -23,6 +23,9 @@ struct Exchange {
     received: u64,
     /// tquic holds a request head it could not write whole until the stream is writable.
     head_held: bool,
+    /// When its head went to tquic, and the handshake if it opened the connection.
+    sent: Instant,
+    handshake: Option<Handshake>,
 }
 
 pub struct OriginConnection {
@@ -35,6 +38,9 @@ pub struct OriginConnection {
     pub closed: Option<Instant>,
     /// tquic is closing it (idle timeout, the server's close): fetches to its origin open another.
     pub retired: bool,
+    /// The fetch the connection was opened for, until it is sent: its phases show the handshake.
+    opener: Option<RequestId>,
+    established: Option<Instant>,
     h3: Option<Http3Connection>,
     queued: VecDeque<Fetch>,
     streams: HashMap<u64, Exchange>,
@@ -52,6 +58,8 @@ impl OriginConnection {
             opened: clock::now(),
             closed: None,
             retired: false,
+            opener: None,
+            established: None,
             h3: None,
             queued: VecDeque::new(),
             streams: HashMap::new(),
@@ -66,12 +74,18 @@ impl OriginConnection {
     }
 
     pub fn queue(&mut self, fetch: Fetch) {
+        if self.h3.is_none() && self.opener.is_none() && self.queued.is_empty() {
+            self.opener = Some(fetch.id);
+        }
         self.queued.push_back(fetch);
     }
+
+
 
     /// Adds a path from each of `extra_locals` when both ends speak multipath QUIC, starts HTTP/3
     /// and sends what waited for the handshake.
     pub fn on_established(&mut self, conn: &mut Connection, extra_locals: &[SocketAddr]) {
+        self.established = Some(clock::now());
         if conn.is_multipath() {
             let remote = self.origin.address;
             for local in extra_locals {
@@ -107,7 +121,8 @@ impl OriginConnection {
             });
             match sent {
                 Ok(head_held) => {
-                    self.streams.insert(stream, Exchange { id: fetch.id, status: None, received: 0, head_held });
+                    let handshake = handshake_for(&mut self.opener, self.opened, self.established, fetch.id);
+                    self.streams.insert(stream, Exchange { id: fetch.id, status: None, received: 0, head_held, sent: clock::now(), handshake });
                 }
                 Err(reason) => {
                     let _ = h3.stream_close(conn, stream);
@@ -150,7 +165,8 @@ impl OriginConnection {
                         };
                         let status = value(b":status").and_then(|s| s.parse().ok()).unwrap_or(0);
                         e.status = Some(status);
-                        send(&self.events, Event::Headers { id: e.id, status, location: value(b"location"), at });
+                        let (sent, handshake) = (Some(e.sent), e.handshake.take());
+                        send(&self.events, Event::Headers { id: e.id, status, location: value(b"location"), at, sent, handshake });
                     }
                     fin.then(|| done(e, at))
                 }
@@ -218,6 +234,15 @@ impl OriginConnection {
             paths: self.paths.bytes.clone(),
         }
     }
+}
+
+/// The connection's handshake, for the fetch it was opened for only.
+fn handshake_for(opener: &mut Option<RequestId>, opened: Instant, established: Option<Instant>, id: RequestId) -> Option<Handshake> {
+    let established = established?;
+    (*opener == Some(id)).then(|| {
+        *opener = None;
+        Handshake { started: opened, tls_started: Some(opened), established }
+    })
 }
 
 fn done(e: &Exchange, at: Instant) -> Event {

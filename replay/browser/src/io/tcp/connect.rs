@@ -6,6 +6,7 @@ use super::records::RecordedConnection;
 use super::request::Origin;
 use super::shared::Shared;
 use super::TcpProtocol;
+use crate::io::transport::Handshake;
 use rustls::pki_types::ServerName;
 use tokio_rustls::TlsConnector;
 use tquic::clock;
@@ -16,6 +17,7 @@ pub(super) struct Connected {
     pub record: RecordedConnection,
     /// "h1" or "h2", as ALPN settled (clear connections speak HTTP/1.1).
     pub protocol: &'static str,
+    pub handshake: Handshake,
 }
 
 /// `protocol` picks the ALPN offered to https origins; http origins get clear HTTP/1.1.
@@ -25,13 +27,16 @@ pub(super) async fn connect(shared: &Shared, origin: &Origin, protocol: TcpProto
     let dialed = shared.dialer.dial(shared.config.locals.first().copied(), addr).await;
     let dialed = dialed.map_err(|e| format!("cannot connect to {} at {addr}: {e}", origin.named))?;
     let offered = if origin.address.tls && protocol == TcpProtocol::Http2 { "h2" } else { "h1" };
+    let tcp_done = clock::now();
     let record = shared.records.add(&origin.address.origin, offered, opened, dialed.counts);
     if !origin.address.tls {
-        return Ok(Connected { stream: dialed.stream, record, protocol: "h1" });
+        let handshake = Handshake { started: opened, tls_started: None, established: tcp_done };
+        return Ok(Connected { stream: dialed.stream, record, protocol: "h1", handshake });
     }
     let (stream, negotiated) = tls(shared, origin, protocol, dialed.stream).await.map_err(|e| format!("{e} (connection {})", record.id()))?;
     record.negotiated(negotiated);
-    Ok(Connected { stream, record, protocol: negotiated })
+    let handshake = Handshake { started: opened, tls_started: Some(tcp_done), established: clock::now() };
+    Ok(Connected { stream, record, protocol: negotiated, handshake })
 }
 
 async fn tls(shared: &Shared, origin: &Origin, protocol: TcpProtocol, stream: Box<dyn Io>) -> Result<(Box<dyn Io>, &'static str), String> {

@@ -61,16 +61,20 @@ enum Ended {
 }
 
 async fn exchange(lane: &mut Lane, connected: Connected) -> Ended {
-    let Connected { stream, record, .. } = connected;
+    let Connected { stream, record, handshake, .. } = connected;
+    // The request that opened the connection is the first one written on it.
+    let mut handshake = Some(handshake);
     let (read, mut write) = tokio::io::split(stream);
     let mut reader = ResponseReader::new(read);
     let (written, mut in_flight) = unbounded_channel::<Request>();
     let Lane { shared, origin, lane: id, requests, pool, one_request } = lane;
     let writing = async {
-        while let Some(request) = requests.recv().await {
+        while let Some(mut request) = requests.recv().await {
             if let Err(e) = write_request(&mut write, origin, &request, *one_request).await {
                 return (Some(request), Err(format!("sending the request failed: {e}")));
             }
+            request.sent = Some(tquic::clock::now());
+            request.handshake = handshake.take();
             let _ = written.send(request);
         }
         // The pool is gone (the transport is finishing): the stop signal ends the rest.

@@ -55,7 +55,7 @@ impl<R: AsyncRead + Unpin> ResponseReader<R> {
             }
         };
         let status = head.status;
-        shared.emit(Event::Headers { id: request.id, status, location: head.location, at: self.last_read });
+        shared.emit(Event::Headers { id: request.id, status, location: head.location, at: self.last_read, sent: request.sent, handshake: request.handshake });
         let mut received = 0;
         if let Some(mut framing) = head.framing {
             loop {

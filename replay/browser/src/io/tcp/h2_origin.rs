@@ -6,6 +6,7 @@ use super::h2_stream;
 use super::request::{Origin, Request};
 use super::shared::Shared;
 use super::TcpProtocol;
+use crate::io::transport::Handshake;
 use bytes::Bytes;
 use h2::client::SendRequest;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +18,8 @@ const WINDOW: u32 = 16 << 20;
 
 struct Session {
     send: SendRequest<Bytes>,
+    /// Until the request that opened the connection has gone out on it.
+    handshake: Option<Handshake>,
     ended: Arc<AtomicBool>,
     /// Names the connection in failures.
     name: String,
@@ -48,6 +51,7 @@ pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut requests: 
 
 async fn open(shared: &Arc<Shared>, origin: &Origin) -> Result<Session, String> {
     let connected = connect(shared, origin, TcpProtocol::Http2).await?;
+    let handshake = Some(connected.handshake);
     let name = format!("{} (connection {})", origin.named, connected.record.id());
     if connected.protocol != "h2" {
         return Err(format!("{name}: the server did not agree to HTTP/2 in ALPN"));
@@ -67,7 +71,7 @@ async fn open(shared: &Arc<Shared>, origin: &Origin) -> Result<Session, String> 
         flag.store(true, Ordering::Release);
         drop(record);
     });
-    Ok(Session { send, ended, name })
+    Ok(Session { send, handshake, ended, name })
 }
 
 async fn send(shared: &Arc<Shared>, origin: &Origin, session: &mut Session, request: &Request) -> Result<(), String> {
@@ -82,6 +86,7 @@ async fn send(shared: &Arc<Shared>, origin: &Origin, session: &mut Session, requ
     let head = head.body(()).map_err(|e| format!("{}: cannot make an HTTP/2 request of {} {}: {e}", origin.named, request.method, request.target))?;
     std::future::poll_fn(|cx| session.send.poll_ready(cx)).await.map_err(|e| format!("{}: {e}", session.name))?;
     let (response, _) = session.send.send_request(head, true).map_err(|e| format!("{}: {e}", session.name))?;
-    shared.spawn(h2_stream::receive(shared.clone(), session.name.clone(), request.id, response));
+    let sent = h2_stream::Sent { at: tquic::clock::now(), handshake: session.handshake.take() };
+    shared.spawn(h2_stream::receive(shared.clone(), session.name.clone(), request.id, sent, response));
     Ok(())
 }

@@ -3,21 +3,28 @@
 
 use super::shared::Shared;
 use crate::core::RequestId;
-use crate::io::transport::Event;
+use crate::io::transport::{Event, Handshake};
 use h2::client::ResponseFuture;
 use std::sync::Arc;
+use std::time::Instant;
 
-pub(super) async fn receive(shared: Arc<Shared>, connection: String, id: RequestId, response: ResponseFuture) {
-    if let Err(e) = read(&shared, id, response).await {
+/// When the request went out (its HEADERS frame handed to h2), and the handshake if it opened the connection.
+pub(super) struct Sent {
+    pub at: Instant,
+    pub handshake: Option<Handshake>,
+}
+
+pub(super) async fn receive(shared: Arc<Shared>, connection: String, id: RequestId, sent: Sent, response: ResponseFuture) {
+    if let Err(e) = read(&shared, id, sent, response).await {
         shared.fail(id, &format!("{connection}: {e}"));
     }
 }
 
-async fn read(shared: &Shared, id: RequestId, response: ResponseFuture) -> Result<(), h2::Error> {
+async fn read(shared: &Shared, id: RequestId, sent: Sent, response: ResponseFuture) -> Result<(), h2::Error> {
     let response = response.await?;
     let status = response.status().as_u16();
     let location = response.headers().get(http::header::LOCATION).map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
-    shared.emit(Event::Headers { id, status, location, at: tquic::clock::now() });
+    shared.emit(Event::Headers { id, status, location, at: tquic::clock::now(), sent: Some(sent.at), handshake: sent.handshake });
     let mut body = response.into_body();
     let mut received = 0u64;
     while let Some(data) = body.data().await {

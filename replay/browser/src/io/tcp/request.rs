@@ -1,7 +1,8 @@
 //! What travels from the routes to an origin's connections: a request, and the origin it is for.
 
 use crate::core::RequestId;
-use crate::io::transport::OriginAddress;
+use crate::io::transport::{Handshake, OriginAddress};
+use std::time::Instant;
 use pagepath_server::core::archive::Origin as ServerOrigin;
 
 pub(super) struct Request {
@@ -10,6 +11,9 @@ pub(super) struct Request {
     /// Path and query, as on the request line.
     pub target: String,
     pub priority: Option<String>,
+    /// Set by the connection that writes it: for the request's phases (run-result.md).
+    pub sent: Option<Instant>,
+    pub handshake: Option<Handshake>,
 }
 
 impl Request {

@@ -46,7 +46,7 @@ impl Routes {
             return;
         };
         let queue = route.queues[usize::from(fetch.privacy_mode)].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
-        let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority };
+        let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority, sent: None, handshake: None };
         if let Err(unsent) = queue.send(request) {
             self.shared.fail(unsent.0.id, &format!("cannot fetch {}: the transport is finishing", fetch.url));
         }

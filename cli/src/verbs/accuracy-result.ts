@@ -1,0 +1,24 @@
+import { ACCURACY_SCHEMA_VERSION, summariseAccuracy, type AccuracyCondition, type AccuracyResult, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { accuracySample } from "./accuracy-report.js";
+import { calibration } from "./accuracy-simulated.js";
+
+export interface AccuracySweepScale {
+  conditions: AccuracyCondition[];
+  runs: number;
+  configurations: Omit<RunConfiguration, "network">[];
+}
+
+/** accuracy.json from the sweep's runs; pure, so it can be checked without a browser. */
+export function accuracyResult(scale: AccuracySweepScale, runs: readonly RunResult[]): AccuracyResult {
+  const samples = runs.map(accuracySample);
+  const simulated = calibration(samples);
+  return {
+    schemaVersion: ACCURACY_SCHEMA_VERSION,
+    kind: "pagepath-accuracy",
+    conditions: scale.conditions,
+    runs: scale.runs,
+    configurations: scale.configurations,
+    summary: summariseAccuracy(samples),
+    ...(simulated ? { simulated } : {}),
+  };
+}
