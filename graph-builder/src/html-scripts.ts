@@ -112,13 +112,19 @@ export function lineCounter(html: string): (index: number) => number {
   };
 }
 
+/** Each document's newline offsets, found once: a large page asks for a line per request it names. */
+const newlines = new WeakMap<Buffer, Uint32Array>();
+
 /** Byte offset just past the given 0-based line (where the parser has consumed it whole). */
 export function offsetAfterLine(html: Buffer, line: number): number {
-  let seen = 0;
-  for (let i = 0; i < html.length; i++) {
-    if (html[i] === 0x0a && seen++ === line) return i + 1;
+  let ends = newlines.get(html);
+  if (!ends) {
+    const found: number[] = [];
+    for (let i = html.indexOf(0x0a); i !== -1; i = html.indexOf(0x0a, i + 1)) found.push(i);
+    ends = Uint32Array.from(found);
+    newlines.set(html, ends);
   }
-  return html.length;
+  return line >= 0 && line < ends.length ? ends[line]! + 1 : html.length;
 }
 
 function attr(attrs: string, name: string): string | null {

@@ -62,8 +62,13 @@ type RawEvent = { name: string; ph: string; ts: number; dur?: number; pid: numbe
 export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): MainThreadTrace {
   const events = trace as RawEvent[];
   const mainThreads = new Set<string>();
+  // Most of a trace is other processes' events: skipping them by pid saves a key string per event.
+  const mainPids = new Set<number>();
   for (const e of events) {
-    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") mainThreads.add(`${e.pid}:${e.tid}`);
+    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") {
+      mainThreads.add(`${e.pid}:${e.tid}`);
+      mainPids.add(e.pid);
+    }
   }
   const t0 = navStartMonotonicS * 1e6;
   const ms = (us: number) => (us - t0) / 1000;
@@ -76,6 +81,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const threadRendering: Array<{ thread: string; frame: string; at: number }> = [];
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
   for (const e of events) {
+    if (!mainPids.has(e.pid)) continue;
     const thread = `${e.pid}:${e.tid}`;
     if (!mainThreads.has(thread)) continue;
     if (e.name === "RunTask" && e.ph === "X") {
@@ -87,7 +93,11 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
     }
     if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
     const frame = e.args?.data?.frame;
-    if (e.name === "Paint" && typeof frame === "string") paints.set(frame, [...(paints.get(frame) ?? []), ms(e.ts)]);
+    if (e.name === "Paint" && typeof frame === "string") {
+      const times = paints.get(frame);
+      if (times) times.push(ms(e.ts));
+      else paints.set(frame, [ms(e.ts)]);
+    }
     const rendered = e.args?.data?.frame ?? e.args?.beginData?.frame;
     if (RENDERING.has(e.name) && e.ph !== "E" && typeof rendered === "string") threadRendering.push({ thread, frame: rendered, at: ms(e.ts) });
     if (MARKS.has(e.name)) {
@@ -116,14 +126,40 @@ const RENDERING = new Set(["UpdateLayoutTree", "Layout", "Paint"]);
 
 /** Each frame's rendering tasks: the task of the same thread around each of its rendering events, once each. */
 function renderTasks(tasks: Map<string, Array<{ start: number; end: number }>>, rendering: Array<{ thread: string; frame: string; at: number }>): Map<string, Array<{ start: number; end: number }>> {
-  const renders = new Map<string, Array<{ start: number; end: number }>>();
+  const found = new Map<string, Set<{ start: number; end: number }>>();
+  const byThread = new Map([...tasks].map(([thread, list]) => [thread, tasksByStart(list)]));
   for (const p of rendering) {
-    const task = tasks.get(p.thread)?.find((t) => t.start <= p.at && p.at <= t.end);
-    const mine = renders.get(p.frame) ?? [];
-    if (task && !mine.includes(task)) renders.set(p.frame, [...mine, task]);
+    const task = byThread.get(p.thread)?.around(p.at);
+    if (!task) continue;
+    const mine = found.get(p.frame);
+    if (mine) mine.add(task);
+    else found.set(p.frame, new Set([task]));
   }
-  for (const r of renders.values()) r.sort((a, b) => a.start - b.start);
-  return renders;
+  return new Map([...found].map(([frame, set]) => [frame, [...set].sort((a, b) => a.start - b.start)]));
+}
+
+/**
+ * A thread's tasks with a search for the first one (by start) holding a moment, as a scan in start
+ * order would find it, in log time: a page of a thousand images has thousands of tasks and of
+ * rendering events. The running maximum of the ends rises at that task, whatever the nesting.
+ */
+function tasksByStart(list: Array<{ start: number; end: number }>): { around(at: number): { start: number; end: number } | undefined } {
+  const sorted = [...list].sort((a, b) => a.start - b.start);
+  const maxEnd: number[] = [];
+  for (const [i, t] of sorted.entries()) maxEnd.push(Math.max(t.end, i ? maxEnd[i - 1]! : -Infinity));
+  return {
+    around(at) {
+      let lo = 0;
+      let hi = sorted.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (maxEnd[mid]! >= at) hi = mid;
+        else lo = mid + 1;
+      }
+      const task = sorted[lo];
+      return task && task.start <= at ? task : undefined;
+    },
+  };
 }
 
 function interval(name: string, start: number, end: number, args: Record<string, any>): Interval {
