@@ -6,7 +6,7 @@ import { iframeLoadOf, isWindowLoad } from "./markers.js";
 import { dynamicModuleEntry, linkModuleGraph, moduleTag } from "./modules.js";
 import { renderBlockingSheets } from "./style-recalc.js";
 import { ruleFor } from "./rules.js";
-import { sameUrl } from "./url-key.js";
+import { sameUrl, urlKey } from "./url-key.js";
 
 /**
  * Edges between activities that the trace's nesting does not give: a script waits for its file
@@ -54,10 +54,27 @@ function linkCrossFrame(ctx: BuildContext, activities: Activity[]): void {
   }
 }
 
+/** Resources by URL (urlKey), made again only when resources were added since. */
+const byUrlOf = new WeakMap<BuildContext, { size: number; byUrl: Map<string, GraphNode[]> }>();
+
 function latestResource(ctx: BuildContext, url: string, before: number): GraphNode | undefined {
+  // Linking asks once per script and style sheet pair: a scan of every resource each time made a
+  // page of a thousand resources spend most of its build here.
+  let index = byUrlOf.get(ctx);
+  if (!index || index.size !== ctx.resourceByRequest.size) {
+    const byUrl = new Map<string, GraphNode[]>();
+    for (const r of ctx.resourceByRequest.values()) {
+      const key = urlKey(r.resource!.url);
+      const list = byUrl.get(key);
+      if (list) list.push(r);
+      else byUrl.set(key, [r]);
+    }
+    index = { size: ctx.resourceByRequest.size, byUrl };
+    byUrlOf.set(ctx, index);
+  }
   let best: GraphNode | undefined;
-  for (const r of ctx.resourceByRequest.values()) {
-    if (sameUrl(r.resource!.url, url) && r.start <= before && (!best || r.start > best.start)) best = r;
+  for (const r of url ? index.byUrl.get(urlKey(url)) ?? [] : []) {
+    if (r.start <= before && (!best || r.start > best.start)) best = r;
   }
   return best;
 }
