@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
@@ -24,44 +23,12 @@ import {
 } from "@pagepath/runner";
 import { CLI, runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
+import { freePort, startRedis, type Redis } from "./private-redis.js";
 import { network, samplePlan, sampleRun, writeExperiment } from "./results-fixture.js";
 
 const run = promisify(execFile);
 const root = process.getuid?.() === 0;
 const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((ok) => server.close(ok));
-  return port;
-}
-
-interface Redis {
-  url: string;
-  port: number;
-  stop(): void;
-}
-
-/** A private Redis on a free loopback port that keeps nothing on disk. */
-async function startRedis(dir: string): Promise<Redis> {
-  const port = await freePort();
-  const child = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  await new Promise<void>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`redis-server did not start: ${out}`)), 10_000);
-    child.stdout!.on("data", (d) => {
-      out += d;
-      if (out.includes("Ready to accept connections")) {
-        clearTimeout(timer);
-        ok();
-      }
-    });
-    child.on("exit", (code) => fail(new Error(`redis-server exited with ${code}: ${out}`)));
-  });
-  return { url: `redis://127.0.0.1:${port}`, port, stop: () => child.kill("SIGKILL") };
-}
 
 /** `pagepath worker` in a process group of its own, so that it and every run it started can be killed. */
 class WorkerProcess {

@@ -5,56 +5,19 @@
  * its temporary root to the next process that makes one.
  */
 import assert from "node:assert/strict";
-import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "node:test";
 import { CLI, runCli } from "./cli-run.js";
 import { startFixture, tempDir } from "./fixture-profile.js";
+import { groupAlive, interrupt, startGroup, until } from "./interrupt-group.js";
 import { NET, netnsList } from "./net-topology.js";
 
 /** The helpers as every test imports them, from this very build. */
 const FIXTURE_PROFILE = new URL("./fixture-profile.js", import.meta.url).href;
 const NET_TOPOLOGY = new URL("./net-topology.js", import.meta.url).href;
-
-/** `command` in a process group of its own, so that a signal to the group reaches it all and nothing else. */
-function startGroup(command: string[]): { child: ChildProcess; exited: Promise<void>; output: () => string } {
-  // Without this node --test would take itself for a test file's process of ours, and run nothing.
-  const { NODE_TEST_CONTEXT: _, ...outer } = process.env;
-  const child = spawn(command[0]!, command.slice(1), { detached: true, stdio: ["ignore", "pipe", "pipe"], env: outer });
-  let output = "";
-  child.stdout!.on("data", (d) => (output += d));
-  child.stderr!.on("data", (d) => (output += d));
-  const exited = new Promise<void>((ok) => child.on("close", () => ok()));
-  return { child, exited, output: () => output };
-}
-
-/** SIGINT to the whole group, as Ctrl-C, then the group's leader gone and its members given time to finish. */
-async function interrupt(group: { child: ChildProcess; exited: Promise<void> }): Promise<void> {
-  process.kill(-group.child.pid!, "SIGINT");
-  await Promise.race([group.exited, sleep(30_000).then(() => assert.fail("the interrupted process did not end within 30 s"))]);
-  for (let waited = 0; groupAlive(group.child.pid!) && waited < 10_000; waited += 100) await sleep(100);
-}
-
-function groupAlive(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function until<T>(what: string, probe: () => T | undefined | Promise<T | undefined>, output: () => string, ms = 120_000, everyMs = 100): Promise<T> {
-  for (let waited = 0; waited < ms; waited += everyMs) {
-    const found = await probe();
-    if (found !== undefined) return found;
-    await sleep(everyMs);
-  }
-  throw new Error(`${what} did not happen within ${ms / 1000} s; output:\n${output()}`);
-}
 
 /** Entries of the temporary folder whose name contains `part`, one level down included. */
 function tempEntries(part: string): string[] {

@@ -1,14 +1,16 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { accuracyScatterSvg, apeByConditionSvg, stackLabel, summariseAccuracy, type RunResult } from "@pagepath/results";
-import { cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
+import { accuracyScatterSvg, apeByConditionSvg, stackLabel, type RunResult } from "@pagepath/results";
+import { abandonRuns, cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
+import { stopSweepOnSignal } from "../sweep-interrupt.js";
 import { timestamp } from "../timestamp.js";
 import { accuracyMarkdown } from "./accuracy-markdown.js";
-import { accuracyPlots, accuracyReport, accuracySample } from "./accuracy-report.js";
+import { accuracyPlots, accuracyReport } from "./accuracy-report.js";
+import { accuracyResult } from "./accuracy-result.js";
 import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
-import { calibration, calibrationMarkdown, calibrationReport } from "./accuracy-simulated.js";
+import { calibrationMarkdown, calibrationReport } from "./accuracy-simulated.js";
 import { UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
@@ -30,7 +32,7 @@ signed error per cell, the rank correlation across cells, and beside them Chromi
 spread (each Chromium run against the median of the cell's others). Runs are appended to
 OUT/runs.jsonl as they finish, so running it again with the same --out resumes (a last line a
 crash left half-written is skipped with a warning and its run done again). Writes
-OUT/accuracy.json, OUT/accuracy.md (the tables, the command and its scale) and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
+OUT/accuracy.json (docs/formats/accuracy.md), OUT/accuracy.md (the tables, the command and its scale) and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
 against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
@@ -109,6 +111,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const failures: string[] = [];
     process.stderr.write(`${wanted.length} sites x ${conditions.length} conditions x ${configurations.length} protocols x ${runs} runs x ${clients.length} client${clients.length > 1 ? "s" : ""} = ${total} loads${already ? `, ${already} already in ${out}` : ""}\n`);
     const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${stackLabel(i.configuration)} ${i.client} #${i.run}`;
+    // The condition's topology goes when the process exits (downAtProcessEnd): only the runs' processes are killed here.
+    const forgetSignals = stopSweepOnSignal(`stopping: the load under way is dropped; run the same command with --out ${shownPath(out)} to resume`, () => abandonRuns([]));
     await runAccuracySweep(
       { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out },
       {
@@ -120,12 +124,12 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
         },
       },
     );
+    forgetSignals();
     progress.end();
     const runsDone = [...finishedRuns(out).values()].filter(inScope);
-    const samples = runsDone.map(accuracySample);
-    const summary = summariseAccuracy(samples);
-    const simulated = calibration(samples);
-    writeFileSync(join(out, "accuracy.json"), JSON.stringify({ kind: "pagepath-accuracy", conditions, runs, configurations, summary, ...(simulated ? { simulated } : {}) }, null, 1) + "\n");
+    const result = accuracyResult({ conditions, runs, configurations }, runsDone);
+    const { summary, simulated } = result;
+    writeFileSync(join(out, "accuracy.json"), JSON.stringify(result, null, 1) + "\n");
     for (const g of summary.groups) {
       writeFileSync(join(out, accuracyPlots(g).scatter), accuracyScatterSvg(g));
       writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));

@@ -4,6 +4,7 @@ import { shownPath } from "../shown-path.js";
 import { readExperiment } from "@pagepath/results";
 import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, requireRoot, runLocalSweep, sweepTags } from "@pagepath/runner";
 import { Progress } from "../progress.js";
+import { stopSweepOnSignal } from "../sweep-interrupt.js";
 import { sweepProgress } from "../sweep-progress.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
@@ -18,8 +19,9 @@ Checks the plan (docs/formats/experiment-results.md) and every graph and recordi
 the resolved plan (every network of its grid and sample explicit) to OUT/<name>.plan.json, then
 runs each cell in a topology of its own, --workers at a time, appending each result to
 OUT/<name>.runs.jsonl as it finishes. Run it again to resume: cells with a result are skipped. A
-failed run is retried once, then recorded as failed. Ctrl-C stops at once; the runs under way are
-dropped and run again on resume. Look at the results with: pagepath analyze OUT, pagepath view OUT.
+failed run is retried once, then recorded as failed. Ctrl-C (or SIGTERM) stops at once; the runs
+under way are dropped, with their processes and topologies, and run again on resume. Look at the
+results with: pagepath analyze OUT, pagepath view OUT.
 Needs root, as pagepath net does: without it, the plan is checked and nothing is written.
 --dry-run and --queue need no root.
   --out DIR              where results go (default: a folder named after the plan, beside it)
@@ -86,11 +88,7 @@ Needs root, as pagepath net does: without it, the plan is checked and nothing is
       return finish(x.planFile, r.failed, []);
     }
     const progress = new Progress(cells.length, x.plan.name);
-    process.once("SIGINT", () => {
-      process.stderr.write(`\nstopping: the runs under way are dropped; run the same command to resume\n`);
-      abandonRuns(sweepTags(workers));
-      process.exit(130);
-    });
+    stopSweepOnSignal("stopping: the runs under way are dropped; run the same command to resume", () => abandonRuns(sweepTags(workers)));
     const failures: string[] = [];
     const result = await runLocalSweep(
       { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers },

@@ -29,6 +29,7 @@ export { checkRedis, openRunQueue } from "./queue/redis-check.js";
 export { QUEUE_NAME, cellJobId, experimentJobPrefix, fileSha256, type CellJob, type RunQueue } from "./queue/jobs.js";
 export { enqueueCells, type QueuedPlan } from "./queue/enqueue.js";
 export { collectExperiment, type Collection, type CollectEvent } from "./queue/collect.js";
+export { claimCollector, collectorLockKey, CollectorBusy, COLLECTOR_LOCK_MS, type CollectorLock } from "./queue/collector-lock.js";
 export { jobRunResult } from "./queue/job-result.js";
 export { runQueueWorker, MAX_STALLED_COUNT, type QueueWorkerOptions, type QueueWorkerEvent, type QueueWorkerSummary } from "./queue/worker.js";
 export { TagPool, workerTagBase, MAX_CONCURRENCY } from "./queue/worker-tags.js";
