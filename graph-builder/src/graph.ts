@@ -5,6 +5,8 @@
  *
  * All times are ms since navigation start (the main document's request); durations are ms.
  */
+import type { RequestPhases as ResourcePhases } from "@pagepath/profiler";
+
 export const GRAPH_SCHEMA_VERSION = 1;
 
 export type NodeKind =
@@ -124,21 +126,8 @@ export interface ResourceInfo {
   phases?: ResourcePhases | null;
 }
 
-export interface PhaseSpan {
-  start: number;
-  end: number;
-}
-
-/** DevTools' waterfall phases of one fetch, in order; null: the fetch had no such phase. */
-export interface ResourcePhases {
-  queued: PhaseSpan | null;
-  dns: PhaseSpan | null;
-  connect: PhaseSpan | null;
-  ssl: PhaseSpan | null;
-  send: PhaseSpan | null;
-  wait: PhaseSpan | null;
-  download: PhaseSpan | null;
-}
+/** DevTools' waterfall phases of one fetch, in order (the profiler's RequestPhases); null: no such phase. */
+export type { PhaseSpan, RequestPhases as ResourcePhases } from "@pagepath/profiler";
 
 /**
  * Chromium's id of a connection is shared by every request it carries: with HTTP/2 and HTTP/3 all

@@ -10,6 +10,8 @@
  * Optional fields (`?`) were added to schemaVersion 1 later: results written before them stay valid,
  * so readers must treat them as possibly absent.
  */
+import type { ResourcePhases as RequestPhases } from "@pagepath/graph-builder";
+
 export const RUN_RESULT_SCHEMA_VERSION = 1;
 
 export const PROTOCOLS = ["h1", "h2", "h3"] as const;
@@ -198,21 +200,8 @@ export interface RequestRecord {
   phases?: RequestPhases | null;
 }
 
-export interface PhaseSpan {
-  start: number;
-  end: number;
-}
-
 /** As the graph's resource phases (graph.md), on the run's clock. */
-export interface RequestPhases {
-  queued: PhaseSpan | null;
-  dns: PhaseSpan | null;
-  connect: PhaseSpan | null;
-  ssl: PhaseSpan | null;
-  send: PhaseSpan | null;
-  wait: PhaseSpan | null;
-  download: PhaseSpan | null;
-}
+export type { PhaseSpan, ResourcePhases as RequestPhases } from "@pagepath/graph-builder";
 
 export interface RequestPathBytes {
   /** Index into configuration.network.paths. */
