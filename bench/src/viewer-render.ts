@@ -20,7 +20,7 @@ export interface ViewerOpenResult {
   graph: string;
   nodes: number;
   edges: number;
-  /** As the view opens (big graphs with sibling groups collapsed), or after "expand groups". */
+  /** As the view opens (big graphs with groups of like nodes collapsed), or after "expand groups". */
   grouping: "as opened" | "expanded";
   /** Nodes drawn: the graph's shown nodes less those inside collapsed groups, plus one per group. */
   drawnNodes: number;
@@ -76,7 +76,7 @@ export async function benchViewer(corpusGraphs: string, seconds: number, shots: 
   }
 }
 
-/** The graph as the view opens it, then, if it opened with sibling groups collapsed, with them expanded. */
+/** The graph as the view opens it, then, if it opened with groups collapsed, with them expanded. */
 async function measureGraph(served: string, file: string, seconds: number, shot: string): Promise<ViewerOpenResult[]> {
   // A server per graph, with no background pre-layout, so the first opening is truly cold.
   const viewer = await startViewer({ dir: served, port: 0, prewarm: false });
@@ -95,11 +95,11 @@ async function measureGraph(served: string, file: string, seconds: number, shot:
     const warm = await openAndTime(page, url, true);
     const fpsReference = await page.evaluate(referenceFps, Math.min(seconds, 2));
     const graph = (await page.evaluate(async (f) => (await fetch(`/api/graph?file=${encodeURIComponent(f)}`)).json(), file)) as Graph;
-    const row = async (grouping: ViewerOpenResult["grouping"], coldMs: number, warmMs: number, siblings: string): Promise<ViewerOpenResult> => {
+    const row = async (grouping: ViewerOpenResult["grouping"], coldMs: number, warmMs: number, groups: string): Promise<ViewerOpenResult> => {
       const drawnNodes = await page.$eval("canvas.graph-canvas", (c) => Number((c as HTMLElement).dataset.nodes));
       const fit = await page.evaluate(driveZoomAndPan, seconds, false);
       const zoomed = await page.evaluate(driveZoomAndPan, seconds, true);
-      const layout = (await page.evaluate(async (f, s) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR&siblings=${s}`)).json(), file, siblings)) as { engine: { ms: number } };
+      const layout = (await page.evaluate(async (f, s) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR&groups=${s}`)).json(), file, groups)) as { engine: { ms: number } };
       if (errors.length) throw new Error(`${file}: the page reported errors: ${errors.join("; ")}`);
       return {
         graph: file,
@@ -120,7 +120,7 @@ async function measureGraph(served: string, file: string, seconds: number, shot:
       };
     };
     const rows = [await row("as opened", cold, warm, "auto")];
-    if (await page.$eval("canvas.graph-canvas", (c) => (c as HTMLElement).dataset.siblingGroups !== "0")) {
+    if (await page.$eval("canvas.graph-canvas", (c) => (c as HTMLElement).dataset.nodeGroups !== "0")) {
       const expandedCold = await regroupAndTime(page, "#expand-groups");
       await regroupAndTime(page, "#collapse-groups");
       // The page keeps both layouts, so this second expansion times the drawing alone.

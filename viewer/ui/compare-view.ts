@@ -37,8 +37,9 @@ export async function renderCompare(main: HTMLElement, state: ViewState, on: Vie
   main.innerHTML = '<p class="note" id="compare-loading">loading both graphs…</p>';
   const loading = main.querySelector("#compare-loading")!;
   const files = [state.site, state.other];
-  // The server lays out while the graphs download, rather than after.
-  const [sites, layouts] = await Promise.all([Promise.all(files.map(loadSite)), Promise.all(files.map((f) => loadLayout(f, state.rankdir, false)))]);
+  // The server lays out while the graphs download, rather than after. Ungrouped: differences are marked node by node.
+  const ungrouped = { collapse: "none", except: new Set<string>() } as const;
+  const [sites, layouts] = await Promise.all([Promise.all(files.map(loadSite)), Promise.all(files.map((f) => loadLayout(f, state.rankdir, false, ungrouped)))]);
   if (!loading.isConnected) return;
   const [a, b] = sites as [SiteData, SiteData];
   const warning = siteWarning(a.graph, b.graph);

@@ -1,3 +1,4 @@
+import { visibleSegment } from "./clip-segment.js";
 import type { Scene, SceneEdge, SceneNode } from "./graph-scene.js";
 
 /** What changes between frames without changing the scene. */
@@ -11,6 +12,13 @@ export interface Emphasis {
 
 /** Labels below this on-screen font size are unreadable, so zoomed-out frames skip them. */
 const MIN_LABEL_PX = 5;
+/**
+ * Frame and group labels never shrink below this on screen: there are few of them, and at fit
+ * they are what tells the reader the graph's structure when node labels are too small to draw.
+ */
+const STRUCTURE_LABEL_PX = 11;
+/** How far each outline of a group's stack stands behind the one in front, in layout points. */
+const STACK_STEP = 3;
 const FONT = "Helvetica, Arial, sans-serif";
 const ARROW = 7;
 /** How far a mark's outline stands off the node's own, so both stay visible. */
@@ -28,7 +36,7 @@ type Transform = { x: number; y: number; k: number };
  * Cytoscape's textureOnViewport do) and the full drawing follows when the movement pauses.
  */
 export class GraphCanvas {
-  private batches: { style: Style; path: Path2D }[] = [];
+  private batches: Batch[] = [];
   private readonly ctx: CanvasRenderingContext2D;
   private snapshot: { image: HTMLCanvasElement; t: Transform } | null = null;
 
@@ -73,8 +81,11 @@ export class GraphCanvas {
     this.drawClusters(t.k);
     // Zoomed out, dashes and arrowheads are below a pixel: skipping them halves the drawing time.
     const detailed = t.k >= MIN_DETAIL_SCALE;
-    for (const { style, path } of this.batches) {
+    const [w, h] = [canvas.width / dpr, canvas.height / dpr];
+    const view = { x0: -t.x / t.k, y0: -t.y / t.k, x1: (w - t.x) / t.k, y1: (h - t.y) / t.k };
+    for (const { style, path: whole, lines } of this.batches) {
       if (style.arrow && !detailed) continue;
+      const path = lines.length ? clipped(whole, lines, view, style.dash) : whole;
       ctx.globalAlpha = style.alpha;
       ctx.setLineDash(detailed ? style.dash : []);
       ctx.lineWidth = Math.max(style.width, (style.minPx ?? 0) / t.k);
@@ -89,7 +100,7 @@ export class GraphCanvas {
     }
     ctx.globalAlpha = 1;
     ctx.setLineDash([]);
-    if (t.k * 10 >= MIN_LABEL_PX) this.drawLabels(t, canvas.width / dpr, canvas.height / dpr);
+    this.drawLabels(t, w, h);
     this.keepSnapshot(t);
     return performance.now() - started;
   }
@@ -128,28 +139,52 @@ export class GraphCanvas {
       ctx.fill();
       ctx.strokeStyle = "#999999";
       ctx.stroke();
-      if (k * 14 >= MIN_LABEL_PX) {
-        ctx.fillStyle = "#000000";
-        ctx.font = `14px ${FONT}`;
-        ctx.textAlign = "center";
-        ctx.fillText(c.label, c.x + c.width / 2, c.y + 16);
-      }
+      const size = Math.max(14, STRUCTURE_LABEL_PX / k);
+      ctx.fillStyle = "#000000";
+      ctx.font = `${size}px ${FONT}`;
+      ctx.textAlign = "center";
+      ctx.fillText(c.label, c.x + c.width / 2, c.y + size + 2 / k);
     }
   }
 
-  /** Only the labels of nodes on screen: at label-readable zoom, few nodes are. */
+  /**
+   * Only the labels of nodes on screen: at label-readable zoom, few nodes are. Zoomed out, only groups of
+   * like nodes keep theirs, at a readable size on a white halo since they outgrow their boxes; the
+   * biggest groups first, kept on screen, moved a line down or up rather than over another label.
+   */
   private drawLabels(t: Transform, w: number, h: number): void {
     const ctx = this.ctx;
     const [x0, y0, x1, y1] = [-t.x / t.k, -t.y / t.k, (w - t.x) / t.k, (h - t.y) / t.k];
-    ctx.font = `10px ${FONT}`;
+    const all = t.k * 10 >= MIN_LABEL_PX;
+    const groupSize = Math.max(10, STRUCTURE_LABEL_PX / t.k);
+    const enlarged = groupSize > 10;
     ctx.textAlign = "center";
     ctx.textBaseline = "middle";
+    ctx.lineJoin = "round";
     const shown = this.emphasis.shown;
-    for (const n of this.scene.nodes) {
-      if (n.x + n.width / 2 < x0 || n.x - n.width / 2 > x1 || n.y + n.height / 2 < y0 || n.y - n.height / 2 > y1) continue;
+    const taken: { l: number; r: number; y: number }[] = [];
+    const nodes = this.scene.nodes.filter((n) => (all || n.grouped) && n.x + n.width / 2 >= x0 && n.x - n.width / 2 <= x1 && n.y + n.height / 2 >= y0 && n.y - n.height / 2 <= y1);
+    if (enlarged) nodes.sort((a, b) => Number(Boolean(b.grouped)) - Number(Boolean(a.grouped)) || b.members.length - a.members.length);
+    for (const n of nodes) {
+      let [x, y] = [n.x, n.y];
+      if (n.grouped && enlarged) {
+        ctx.font = `${groupSize}px ${FONT}`;
+        const half = ctx.measureText(n.label).width / 2;
+        x = Math.min(Math.max(x, x0 + half), x1 - half);
+        const free = [0, 1.2, -1.2].map((d) => n.y + d * groupSize).find((y) => !taken.some((o) => o.l < x + half && x - half < o.r && o.y - groupSize < y && y < o.y + groupSize));
+        if (free === undefined) continue;
+        y = free;
+        taken.push({ l: x - half, r: x + half, y });
+        ctx.strokeStyle = "#ffffff";
+        ctx.lineWidth = 3 / t.k;
+        ctx.globalAlpha = !shown || n.members.some((m) => shown.has(m)) ? 1 : 0.12;
+        ctx.strokeText(n.label, x, y);
+      } else {
+        ctx.font = `10px ${FONT}`;
+      }
       ctx.globalAlpha = !shown || n.members.some((m) => shown.has(m)) ? 1 : 0.12;
       ctx.fillStyle = n.color;
-      ctx.fillText(n.label, n.x, n.y);
+      ctx.fillText(n.label, x, y);
     }
     ctx.globalAlpha = 1;
     ctx.textBaseline = "alphabetic";
@@ -157,20 +192,26 @@ export class GraphCanvas {
 
   /** One Path2D per distinct style, in the order edges, node fills, node outlines. */
   private rebuild(): void {
-    const batches = new Map<string, { style: Style; path: Path2D }>();
-    const add = (style: Style, draw: (p: Path2D) => void): void => {
+    const batches = new Map<string, Batch>();
+    const batch = (style: Style): Batch => {
       const key = JSON.stringify(style);
       let b = batches.get(key);
-      if (!b) batches.set(key, (b = { style, path: new Path2D() }));
-      draw(b.path);
+      if (!b) batches.set(key, (b = { style, path: new Path2D(), lines: [] }));
+      return b;
     };
+    const add = (style: Style, draw: (p: Path2D) => void): void => draw(batch(style).path);
     const shown = this.emphasis.shown;
     const visible = (ids: string[]): boolean => !shown || ids.some((id) => shown.has(id));
     const members = new Map(this.scene.nodes.map((n) => [n.id, n.members]));
     for (const e of this.scene.edges) {
       const alpha = visible(members.get(e.from)!) || visible(members.get(e.to)!) ? 1 : 0.08;
       const color = e.routed ? "#333333" : "#888888";
-      add({ stroke: color, width: e.critical ? 3 : 1, dash: e.inferred ? [5, 3] : [], alpha }, (p) => p.addPath(new Path2D(e.path)));
+      // Zoomed out to fit, lines keep a least width on screen, the critical path's the widest, so the
+      // graph's shape and its critical path still show when the boxes are a few pixels wide.
+      const style = { stroke: color, width: e.critical ? 3 : 1, minPx: e.critical ? 2 : 0.5, dash: e.inferred ? [5, 3] : [], alpha };
+      const line = e.inferred ? straightLine(e.path) : null;
+      if (line) batch(style).lines.push(line);
+      else add(style, (p) => p.addPath(new Path2D(e.path)));
       add({ fill: color, width: 1, dash: [], alpha, arrow: true }, (p) => arrowHead(p, e));
     }
     for (const n of this.scene.nodes) {
@@ -179,13 +220,42 @@ export class GraphCanvas {
     }
     for (const n of this.scene.nodes) {
       const alpha = visible(n.members) ? 1 : 0.12;
-      add({ stroke: n.color, width: n.critical ? 3 : 1, dash: n.excluded ? [2, 2] : [], alpha }, (p) => outline(p, n));
+      add({ stroke: n.color, width: n.critical ? 3 : 1, minPx: n.critical ? 2 : 1, dash: n.excluded ? [2, 2] : [], alpha }, (p) => {
+        outline(p, n);
+        if (n.grouped) for (const step of [1, 2]) stackEdge(p, n, step * STACK_STEP);
+      });
       const mark = this.emphasis.marks?.get(n.id);
       // Marks stay a few pixels wide when zoomed out: they are how a difference is found in a big graph.
       if (mark) add({ stroke: mark, width: 5, minPx: 3, dash: [], alpha }, (p) => outline(p, markBox(n)));
     }
     this.batches = [...batches.values()];
   }
+}
+
+/** Paths drawn in one style; dashed straight lines apart, cut to the screen at each drawing. */
+interface Batch {
+  style: Style;
+  path: Path2D;
+  lines: [number, number, number, number][];
+}
+
+/** The batch's path with its straight lines cut to what is on screen. */
+function clipped(whole: Path2D, lines: Batch["lines"], view: Parameters<typeof visibleSegment>[4], dash: number[]): Path2D {
+  const p = new Path2D(whole);
+  const period = dash.reduce((a, b) => a + b, 0);
+  for (const [x1, y1, x2, y2] of lines) {
+    const s = visibleSegment(x1, y1, x2, y2, view, period);
+    if (!s) continue;
+    p.moveTo(s[0], s[1]);
+    p.lineTo(s[2], s[3]);
+  }
+  return p;
+}
+
+/** The end points of a one-segment path ("M x,y L x,y"), or null for anything else. */
+function straightLine(path: string): [number, number, number, number] | null {
+  const m = /^M(-?[\d.e-]+),(-?[\d.e-]+)L(-?[\d.e-]+),(-?[\d.e-]+)$/.exec(path);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3]), Number(m[4])] : null;
 }
 
 interface Style {
@@ -210,6 +280,16 @@ function outline(p: Path2D, n: SceneNode): void {
   } else {
     p.roundRect(n.x - w, n.y - h, n.width, n.height, n.shape === "octagon" ? 10 : 4);
   }
+}
+
+/** The top and right edges of an outline behind the node, offset up and right: a stack of cards. */
+function stackEdge(p: Path2D, n: SceneNode, d: number): void {
+  const [l, r, t, b] = [n.x - n.width / 2 + d, n.x + n.width / 2 + d, n.y - n.height / 2 - d, n.y + n.height / 2 - d];
+  p.moveTo(l, t + d);
+  p.lineTo(l, t);
+  p.lineTo(r, t);
+  p.lineTo(r, b);
+  p.lineTo(r - d, b);
 }
 
 export function markBox(n: SceneNode): SceneNode {

@@ -1,20 +1,22 @@
 import type { Graph } from "@pagepath/graph-builder";
 import type { Layout } from "../src/server/api.js";
+import type { GroupedLayout } from "../src/server/layout.js";
 import type { Group } from "./graph-scene.js";
 
 /** A timer set inside a timer's callback (Table 3.1's R21): such timers form a chain. */
 const TIMER_CHAIN_RULE = "R21";
 
 /** What the view can collapse: each subframe with its descendants, and each chain of two or more timers. */
-export function collapsibleGroups(graph: Graph, layout: Layout): Group[] {
+export function collapsibleGroups(graph: Graph, layout: Layout & Partial<Pick<GroupedLayout, "nodeGroups">>): Group[] {
   return [...frameGroups(graph, layout), ...timerChains(graph, layout)];
 }
 
-function frameGroups(graph: Graph, layout: Layout): Group[] {
+function frameGroups(graph: Graph, layout: Layout & Partial<Pick<GroupedLayout, "nodeGroups">>): Group[] {
   const children = new Map<string, string[]>();
   for (const f of graph.frames) if (f.parentId) children.set(f.parentId, [...(children.get(f.parentId) ?? []), f.id]);
   const clusters = new Map(layout.clusters.map((c) => [c.frameId, c]));
-  const placed = new Set(layout.nodes.map((n) => n.id));
+  // Members of a collapsed group of like nodes are placed with it; the frame takes them all.
+  const placed = new Set([...layout.nodes.map((n) => n.id), ...(layout.nodeGroups ?? []).flatMap((s) => (s.collapsed ? s.members : []))]);
   const out: Group[] = [];
   for (const f of graph.frames) {
     const box = clusters.get(f.id);

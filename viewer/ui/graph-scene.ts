@@ -1,5 +1,6 @@
 import type { Graph, GraphEdge, GraphNode } from "@pagepath/graph-builder";
 import type { Layout, LayoutCluster, LayoutEdge } from "../src/server/api.js";
+import type { GroupedLayout } from "../src/server/layout.js";
 
 /**
  * What the graph view draws, in layout coordinates, computed once per layout and collapse choice.
@@ -24,8 +25,10 @@ export interface SceneNode {
   critical: boolean;
   excluded: boolean;
   label: string;
-  /** Graph nodes this one stands for: itself, or the members of a collapsed frame or timer chain. */
+  /** Graph nodes this one stands for: itself, or the members of a collapsed frame, timer chain or group of like nodes. */
   members: string[];
+  /** Set on a collapsed group of like nodes (siblings, a chain): drawn as a stack, its label readable at any zoom. */
+  grouped?: true;
 }
 
 export interface SceneEdge {
@@ -57,9 +60,12 @@ export interface Group {
 
 const LABEL_CHARS = 30;
 
-export function buildScene(layout: Layout, graph: Graph, groups: Group[]): Scene {
+export function buildScene(layout: Layout & Partial<Pick<GroupedLayout, "nodeGroups">>, graph: Graph, groups: Group[]): Scene {
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
   const critical = new Set(graph.criticalPath.nodes);
+  const likeGroups = new Map((layout.nodeGroups ?? []).filter((s) => s.collapsed).map((s) => [s.id, s]));
+  const likeOf = new Map<string, string>();
+  for (const s of likeGroups.values()) for (const m of s.members) likeOf.set(m, s.id);
   const groupOf = new Map<string, Group>();
   // A collapsed frame hides the groups nested in it: the biggest group claims its members first.
   const drawn = [...groups].sort((a, b) => b.members.size - a.members.size).filter((g) => {
@@ -69,6 +75,12 @@ export function buildScene(layout: Layout, graph: Graph, groups: Group[]): Scene
   });
   const nodes: SceneNode[] = [];
   for (const n of layout.nodes) {
+    const s = likeGroups.get(n.id);
+    if (s) {
+      // A frame or timer group collapsed around a group of like nodes takes the whole of it.
+      if (!groupOf.has(s.members[0]!)) nodes.push({ id: n.id, x: n.x, y: n.y, width: n.width, height: n.height, shape: shapeOf(n.shape), color: n.color, critical: s.members.some((m) => critical.has(m)), excluded: Boolean(byId.get(s.members[0]!)?.excluded), label: s.label, members: s.members, grouped: true });
+      continue;
+    }
     if (groupOf.has(n.id)) continue;
     const g = byId.get(n.id);
     nodes.push({ id: n.id, x: n.x, y: n.y, width: n.width, height: n.height, shape: shapeOf(n.shape), color: n.color, critical: critical.has(n.id), excluded: Boolean(g?.excluded), label: shortLabel(g), members: [n.id] });
@@ -83,11 +95,12 @@ export function buildScene(layout: Layout, graph: Graph, groups: Group[]): Scene
     height: layout.height,
     clusters: layout.clusters.filter((c) => !hiddenClusters.has(c.frameId)),
     nodes,
-    edges: sceneEdges(layout, graph, nodes, groupOf),
+    edges: sceneEdges(layout, graph, nodes, (id) => groupOf.get(id)?.id ?? likeOf.get(id) ?? id),
   };
 }
 
-function sceneEdges(layout: Layout, graph: Graph, nodes: SceneNode[], groupOf: Map<string, Group>): SceneEdge[] {
+/** `drawnAs` names the scene node a graph node is drawn in: a group holding it, else itself. */
+function sceneEdges(layout: Layout, graph: Graph, nodes: SceneNode[], drawnAs: (id: string) => string): SceneEdge[] {
   const pos = new Map(nodes.map((n) => [n.id, n]));
   const routes = new Map<string, LayoutEdge[]>();
   for (const e of layout.edges) {
@@ -99,14 +112,15 @@ function sceneEdges(layout: Layout, graph: Graph, nodes: SceneNode[], groupOf: M
   const merged = new Map<string, SceneEdge>();
   const out: SceneEdge[] = [];
   for (const e of graph.edges) {
-    const from = groupOf.get(e.from)?.id ?? e.from;
-    const to = groupOf.get(e.to)?.id ?? e.to;
+    const from = drawnAs(e.from);
+    const to = drawnAs(e.to);
     const a = pos.get(from);
     const b = pos.get(to);
     if (!a || !b || from === to) continue;
     const critical = criticalPairs.has(`${e.from}\u0000${e.to}`);
     if (from !== e.from || to !== e.to) {
-      // Edges into or out of a collapsed group merge into one straight edge per pair of boxes.
+      // Edges into or out of a collapsed group merge into one edge per pair of boxes: the route dot
+      // gave the pair when it placed the group (groups of like nodes), else straight.
       const key = `${from}\u0000${to}`;
       const m = merged.get(key);
       if (m) {
@@ -115,7 +129,9 @@ function sceneEdges(layout: Layout, graph: Graph, nodes: SceneNode[], groupOf: M
         m.inferred &&= e.how === "inferred";
         continue;
       }
-      const s = { ...straight(a, b), from, to, routed: false, critical, inferred: e.how === "inferred", rules: [e.rule] };
+      const route = routes.get(key)?.shift();
+      const geometry = route?.path ? { path: route.path, ...arrowAt(route.path) } : straight(a, b);
+      const s = { ...geometry, from, to, routed: Boolean(route?.path), critical, inferred: e.how === "inferred", rules: [e.rule] };
       merged.set(key, s);
       out.push(s);
       continue;

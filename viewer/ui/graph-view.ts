@@ -6,6 +6,7 @@ import { buildScene, type Group } from "./graph-scene.js";
 import { sceneSvg } from "./graph-svg.js";
 import { matches, mountFilter } from "./node-filter.js";
 import { nodeSummary } from "./node-details.js";
+import { mountGroupControls, groupChoice, toggleGroup } from "./group-controls.js";
 import { loadLayout, type SiteData } from "./site-data.js";
 import type { ViewState } from "./state.js";
 import type { Tooltip } from "./tooltip.js";
@@ -38,7 +39,7 @@ export function graphSvg(): SVGSVGElement | null {
 /** The dot layout on a canvas: frames as boxes, critical path thick, inferred edges dashed. */
 export async function renderGraph(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
   current = null;
-  main.innerHTML = `<div class="toolbar"><button type="button" id="rankdir">${state.rankdir === "LR" ? "top to bottom" : "left to right"}</button><button type="button" id="fit">fit</button><label><input type="checkbox" id="show-excluded"${showExcluded ? " checked" : ""}> excluded nodes</label><label><input type="checkbox" id="collapse-frames"> collapse subframes</label><label><input type="checkbox" id="collapse-timers"> collapse timer chains</label><span class="note" id="layout-note">laying out with dot…</span></div>`;
+  main.innerHTML = `<div class="toolbar"><button type="button" id="rankdir">${state.rankdir === "LR" ? "top to bottom" : "left to right"}</button><button type="button" id="fit">fit</button><label><input type="checkbox" id="show-excluded"${showExcluded ? " checked" : ""}> excluded nodes</label><label><input type="checkbox" id="collapse-frames"> collapse subframes</label><label><input type="checkbox" id="collapse-timers"> collapse timer chains</label><button type="button" id="expand-groups">expand groups</button><button type="button" id="collapse-groups">group like nodes</button><span class="note" id="layout-note">laying out with dot…</span></div>`;
   const bar = main.querySelector<HTMLElement>(".toolbar")!;
   bar.querySelector("#rankdir")!.addEventListener("click", () => on.setRankdir(state.rankdir === "LR" ? "TB" : "LR"));
   const redraw = (): void => void renderGraph(main, site, state, on);
@@ -46,12 +47,13 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
     showExcluded = (e.target as HTMLInputElement).checked;
     redraw();
   });
-  const layout = await loadLayout(site.file, state.rankdir, showExcluded);
+  const layout = await loadLayout(site.file, state.rankdir, showExcluded, groupChoice(site.file));
   if (!bar.isConnected) return;
   // Marks let benchmarks and DevTools split the time to a drawn graph into layout and drawing.
   performance.mark("pagepath:layout-loaded");
   const groups = collapsibleGroups(site.graph, layout);
   mountCollapseToggles(bar, groups, redraw);
+  mountGroupControls(bar, site.file, layout.nodeGroups, redraw);
   bar.after(graphLegend(site, layout));
   const scene = buildScene(layout, site.graph, groups.filter((g) => collapsed.has(g.id)));
   const el = document.createElement("canvas");
@@ -67,9 +69,14 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
     view.schedule();
   });
   const straight = scene.edges.filter((e) => !e.routed).length;
-  bar.querySelector("#layout-note")!.textContent = `${layout.nodes.length} nodes, dot ${layout.engine.ms} ms${straight ? `, ${straight} edges drawn straight` : ""}${layout.engine.routedEdges === "depth-tree" ? " (dot routed a depth tree)" : ""}`;
+  const grouped = layout.nodeGroups.filter((g) => g.collapsed);
+  const hidden = grouped.reduce((sum, g) => sum + g.members.length, 0);
+  bar.querySelector("#layout-note")!.textContent = `${layout.nodes.length} nodes${grouped.length ? ` (${hidden} in ${grouped.length} groups)` : ""}, dot ${layout.engine.ms} ms${straight ? `, ${straight} edges drawn straight` : ""}${layout.engine.routedEdges === "depth-tree" ? " (dot routed a depth tree)" : ""}`;
   view.fit();
   view.drawNow();
+  // Tests and benchmarks count what is drawn, which grouping changes, without reading pixels.
+  el.dataset.nodes = String(scene.nodes.length);
+  el.dataset.nodeGroups = String(scene.nodes.filter((n) => n.grouped).length);
   el.dataset.drawn = "1";
   performance.mark("pagepath:graph-drawn");
 }
@@ -148,6 +155,10 @@ export function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Lay
     if (!n) return;
     if (groups.some((g) => g.id === n.id)) {
       collapsed.delete(n.id);
+      return redraw();
+    }
+    if (n.grouped) {
+      toggleGroup(site.file, n.id);
       return redraw();
     }
     on.select(n.id);

@@ -5,6 +5,7 @@ import { graphSvg, highlightNode, renderGraph, type ViewHandlers } from "./graph
 import { renderIndex } from "./index-view.js";
 import { showDetails } from "./node-details.js";
 import { renderResults } from "./results-view.js";
+import { groupChoice } from "./group-controls.js";
 import { loadLayout, loadSite, type SiteData } from "./site-data.js";
 import { go, readState, stateHash } from "./state.js";
 import { renderTimeline } from "./timeline-view.js";
@@ -47,7 +48,7 @@ async function render(): Promise<void> {
     site = loadSite(state.site);
   }
   // The server lays out while the graph downloads, rather than after: for big graphs both take seconds.
-  if (state.view === "graph") void loadLayout(state.site, state.rankdir, false).catch(() => undefined);
+  if (state.view === "graph") void loadLayout(state.site, state.rankdir, false, groupChoice(state.site)).catch(() => undefined);
   const data = await site!;
   document.getElementById("site-title")!.textContent = data.graph.source.url;
   const key = stateHash({ ...state, node: null });

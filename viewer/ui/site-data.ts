@@ -1,5 +1,5 @@
 import type { Graph } from "@pagepath/graph-builder";
-import type { Layout } from "../src/server/api.js";
+import type { GroupedLayout } from "../src/server/layout.js";
 import { fetchJson } from "./fetch-json.js";
 
 /** One open graph with what the views derive from it. */
@@ -12,7 +12,13 @@ export interface SiteData {
 }
 
 let rules: Promise<Record<string, string>> | null = null;
-const layouts = new Map<string, Promise<Layout>>();
+const layouts = new Map<string, Promise<GroupedLayout>>();
+
+/** Which groups of like nodes (siblings, chains) to collapse: auto (all in big graphs), all or none, each but for those in `except`. */
+export interface GroupChoice {
+  collapse: "auto" | "all" | "none";
+  except: Set<string>;
+}
 
 export async function loadSite(file: string): Promise<SiteData> {
   rules ??= fetchJson<Record<string, string>>("/api/rules");
@@ -20,11 +26,15 @@ export async function loadSite(file: string): Promise<SiteData> {
   return { file, graph, byId: new Map(graph.nodes.map((n) => [n.id, n])), critical: new Set(graph.criticalPath.nodes), rules: await rules };
 }
 
-export function loadLayout(file: string, rankdir: "LR" | "TB", all: boolean): Promise<Layout> {
-  const key = JSON.stringify([file, rankdir, all]);
+/** The graph view's first choice: views that only need the layout's colours share its layout so. */
+const AS_OPENED: GroupChoice = { collapse: "auto", except: new Set() };
+
+export function loadLayout(file: string, rankdir: "LR" | "TB", all: boolean, groups: GroupChoice = AS_OPENED): Promise<GroupedLayout> {
+  const except = [...groups.except].sort().join(",");
+  const key = JSON.stringify([file, rankdir, all, groups.collapse, except]);
   let l = layouts.get(key);
   if (!l) {
-    l = fetchJson<Layout>(`/api/layout?file=${encodeURIComponent(file)}&rankdir=${rankdir}${all ? "&all=1" : ""}`);
+    l = fetchJson<GroupedLayout>(`/api/layout?file=${encodeURIComponent(file)}&rankdir=${rankdir}${all ? "&all=1" : ""}&groups=${groups.collapse}${except ? `&except=${encodeURIComponent(except)}` : ""}`);
     l.catch(() => layouts.delete(key));
     layouts.set(key, l);
   }

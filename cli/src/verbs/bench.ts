@@ -21,7 +21,8 @@ build      graph build time / time to read and JSON-parse the same recording, on
 viewer     time from opening a graph in the viewer (headless Chromium) to its drawn layout, with the
            layout not cached (dot runs; ratio against dot alone) and cached, and redraws per second
            while panning and zooming (ratio against the idle page's frame rate), for the largest
-           graph in --graphs and a generated graph of over 2,000 nodes.
+           graph in --graphs, a generated graph of over 2,000 nodes and the same grown to 10,000;
+           graphs that open with like nodes grouped again with the groups expanded.
 net        the link emulator (needs root): TCP throughput through one unlimited emulated path / a
            bare veth pair (with and without segmentation offloads), CPU time per packet, and at
            10, 100 and 1,000 Mbit/s the goodput reached, the emulator's own lateness (p50/p99)

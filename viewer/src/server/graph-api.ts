@@ -14,14 +14,21 @@ export async function graphApi(res: ServerResponse, graphFile: GraphFile, params
   if (found) sendJson(res, found.graph);
 }
 
-/** GET /api/layout?file=REL&rankdir=LR|TB&all=1: dot's layout of the graph (cached per file version and options). */
+/**
+ * GET /api/layout?file=REL&rankdir=LR|TB&all=1&groups=auto|all|none&except=ID,ID: dot's layout of the
+ * graph (cached per file version and options), with groups of like nodes (siblings, chains) collapsed:
+ * all, none, or all in big graphs (auto), each but for the groups in `except`.
+ */
 export async function layoutApi(res: ServerResponse, graphFile: GraphFile, params: URLSearchParams, graphs: FileCache<Graph>, layouts: FileCache<Layout>): Promise<void> {
   const rankdir = params.get("rankdir") ?? "LR";
   if (rankdir !== "LR" && rankdir !== "TB") return sendError(res, 400, `rankdir "${rankdir}": expected LR or TB`);
   const includeExcluded = params.get("all") === "1";
   const found = await loadGraph(res, graphFile, params, graphs);
   if (!found) return;
-  const opts = { rankdir, includeExcluded } as const;
+  const collapse = params.get("groups") ?? "none";
+  if (collapse !== "auto" && collapse !== "all" && collapse !== "none") return sendError(res, 400, `groups "${collapse}": expected auto, all or none`);
+  const except = (params.get("except") ?? "").split(",").filter(Boolean).sort();
+  const opts = { rankdir, includeExcluded, groups: { collapse, except } } as const;
   sendJson(res, await layouts.get(found.path, JSON.stringify(opts), () => layoutGraph(found.graph, opts, found.path)));
 }
 

@@ -2,12 +2,26 @@ import { runDot, toDot, type Graph } from "@pagepath/graph-builder";
 import type { Layout } from "./api.js";
 import { layoutFromDotJson } from "./dot-json.js";
 import { depthTreeEdges, rankedNodes, rankGraph } from "./layout-edges.js";
+import { chainGroups } from "./chain-groups.js";
+import { collapseGroups, type NodeGroup } from "./node-groups.js";
+import { siblingGroups } from "./sibling-groups.js";
 
 export interface LayoutOptions {
   rankdir: "LR" | "TB";
   /** Also lay out the nodes the emulator leaves out. */
   includeExcluded: boolean;
+  /** Which groups of like nodes dot places as one node: all or none (auto: all in big graphs), except the ids listed. */
+  groups?: { collapse: "auto" | "all" | "none"; except: readonly string[] };
 }
+
+/**
+ * Graphs with more shown nodes than this open with their groups of like nodes collapsed: at fit, a bigger
+ * graph's nodes are under a pixel high on a laptop screen, and dot takes seconds to minutes over them.
+ */
+export const GROUPED_ABOVE_NODES = 500;
+
+/** A layout with the graph's groups of like nodes; the collapsed ones are placed as one node named by the group id. */
+export type GroupedLayout = Layout & { nodeGroups: (NodeGroup & { collapsed: boolean })[] };
 
 /**
  * dot's time grows with the nodes it places, and every rank an edge skips adds a virtual node. Measured
@@ -20,7 +34,16 @@ export const DOT_RANK_BUDGET = 2000;
 /** newrank ranks the whole graph in one network-simplex pass instead of cluster by cluster: 2.0 s -> 0.9 s on a 2,336-node page. */
 const BIG_GRAPH_ARGS = ["-Gsplines=line", "-Gnslimit=2", "-Gnslimit1=2", "-Gmclimit=0.5", "-Gnewrank=true"];
 
-export async function layoutGraph(g: Graph, opts: LayoutOptions, what: string): Promise<Layout> {
+export async function layoutGraph(full: Graph, opts: LayoutOptions, what: string): Promise<GroupedLayout> {
+  const visible = new Set(full.nodes.filter((n) => opts.includeExcluded || n.excluded === null).map((n) => n.id));
+  const siblings = siblingGroups(full, visible);
+  const groups = [...siblings, ...chainGroups(full, visible, new Set(siblings.flatMap((s) => s.members)))];
+  const except = new Set(opts.groups?.except ?? []);
+  const mode = opts.groups?.collapse ?? "none";
+  const all = mode === "all" || (mode === "auto" && visible.size > GROUPED_ABOVE_NODES);
+  const collapsed = groups.filter((s) => all !== except.has(s.id));
+  // Grouping before dot, not after: dot's time grows faster than the nodes it places.
+  const g = collapseGroups(full, collapsed);
   const shown = g.nodes.filter((n) => opts.includeExcluded || n.excluded === null);
   const ranking = rankGraph(shown, g.edges);
   const big = rankedNodes(ranking) > DOT_RANK_BUDGET;
@@ -30,7 +53,8 @@ export async function layoutGraph(g: Graph, opts: LayoutOptions, what: string): 
   const json = (await runDot(toDot(routed, opts), args, what)).toString("utf8");
   const ms = Math.round(performance.now() - started);
   const layout = layoutFromDotJson(json, g.frames.map((f) => f.id), opts.rankdir);
-  return { ...layout, kindColors: kindColors(g, layout.nodes), engine: { args, ms, routedEdges: big ? "depth-tree" : "all" } };
+  const flags = new Set(collapsed.map((s) => s.id));
+  return { ...layout, kindColors: kindColors(g, layout.nodes), engine: { args, ms, routedEdges: big ? "depth-tree" : "all" }, nodeGroups: groups.map((s) => ({ ...s, collapsed: flags.has(s.id) })) };
 }
 
 /** The colour dot drew each kind in (from its emulated nodes: excluded ones are faded). */

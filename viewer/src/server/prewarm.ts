@@ -18,7 +18,7 @@ export async function prewarmLayouts(root: string, graphs: FileCache<Graph>, lay
     .map((path) => ({ path, bytes: safeSize(path) }))
     .sort((a, b) => b.bytes - a.bytes)
     .slice(0, PREWARM_GRAPHS);
-  const opts = { rankdir: "LR", includeExcluded: false } as const;
+  const opts = { rankdir: "LR", includeExcluded: false, groups: { collapse: "auto", except: [] } } as const;
   for (const { path } of bySize) {
     if (stopped()) return;
     try {

@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import type { Page } from "puppeteer-core";
+import type { RunningViewer } from "@pagepath/viewer";
+import type { GroupedLayout } from "@pagepath/viewer/dist/src/server/layout.js";
+import { tempDir } from "./fixture-profile.js";
+import { siblingGraph } from "./sibling-graph.js";
+import { ARTIFACTS, clickGraphNode, closeViewerSession, openViewerSession, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
+
+/** 5 nodes of the test vector, 9 script fetches and their runs, 3 fonts: what no group takes. */
+const UNGROUPED = 5 + 18 + 3 - 1;
+
+/** The canvas once drawn with `nodes` scene nodes, returning its data attributes. */
+async function drawn(page: Page, nodes: number): Promise<DOMStringMap> {
+  await page.waitForSelector(`canvas.graph-canvas[data-drawn][data-nodes="${nodes}"]`, { timeout: 60_000 });
+  return page.$eval("canvas.graph-canvas", (c) => ({ ...(c as HTMLElement).dataset }));
+}
+
+function layoutOf(page: Page, file: string, groups: string): Promise<GroupedLayout> {
+  return page.evaluate(async (f, s) => (await fetch(`/api/layout?file=${encodeURIComponent(f)}&rankdir=LR&groups=${s}`)).json(), file, groups) as Promise<GroupedLayout>;
+}
+
+describe("viewer groups of like nodes", () => {
+  let data = "";
+  let viewer: RunningViewer | undefined;
+  let chromium: ViewerBrowser | undefined;
+
+  before(async () => {
+    data = tempDir("viewer-groups");
+    writeFileSync(join(data, "big.json"), JSON.stringify(siblingGraph(600)));
+    writeFileSync(join(data, "small.json"), JSON.stringify(siblingGraph(20)));
+    ({ viewer, chromium } = await openViewerSession(data));
+  });
+
+  after(async () => {
+    await closeViewerSession(chromium, viewer);
+    if (data) rmSync(data, { recursive: true, force: true });
+  });
+
+  it("opens a big graph with its siblings grouped, expands a group on click, and expands and groups all from the toolbar", async () => {
+    const { page, errors, downloads } = chromium!;
+    await page.goto(`${viewer!.url}#view=graph&site=big.json`, { waitUntil: "load" });
+    const grouped = await drawn(page, UNGROUPED + 1);
+    assert.equal(grouped.nodeGroups, "1");
+    assert.match(await page.$eval("#layout-note", (n) => n.textContent ?? ""), /^26 nodes \(601 in 1 groups\)/);
+    // At fit the 26 nodes are drawn at a scale where boxes are readable, not a strip of 626.
+    const fitScale = Number(grouped.transform!.split(",")[2]);
+    assert.ok(fitScale >= 0.5, `fit scale ${fitScale}`);
+    await page.screenshot({ path: join(ARTIFACTS, "graph-sibling-groups.png") });
+
+    // dot placed the group as one node, with one edge in from the parser and one out to the load marker.
+    const layout = await layoutOf(page, "big.json", "auto");
+    const group = layout.nodeGroups.find((g) => g.collapsed)!;
+    assert.equal(group.members.length, 601);
+    assert.equal(layout.nodes.length, UNGROUPED + 1);
+    const touching = layout.edges.filter((e) => e.from === group.id || e.to === group.id).map((e) => `${e.from}>${e.to}`);
+    assert.deepEqual(touching.sort(), [`p0>${group.id}`, `${group.id}>load`]);
+    assert.ok(!layout.edges.some((e) => /^img/.test(e.from) || /^img/.test(e.to)), "no edge names a grouped image");
+
+    // The exported drawing labels the group with its count and draws it on the critical path (r0 is on it).
+    await page.click("#export-svg");
+    const svg = readFileSync(await waitForFile(downloads, ".svg"), "utf8");
+    assert.equal(svg.match(/<g data-id=/g)?.length, UNGROUPED + 1);
+    const node = svg.slice(svg.indexOf(`data-id="${group.id}"`)).split("</g>")[0]!;
+    assert.match(node, /601 images requested by the parser/);
+    assert.match(node, /stroke-width="3"/);
+
+    await clickGraphNode(page, layout, group.id);
+    const expanded = await drawn(page, UNGROUPED + 601);
+    assert.equal(expanded.nodeGroups, "0");
+    assert.equal((await layoutOf(page, "big.json", "auto")).nodeGroups[0]!.collapsed, true, "the server's default is unchanged");
+
+    await page.click("#collapse-groups");
+    await drawn(page, UNGROUPED + 1);
+    await page.click("#expand-groups");
+    await drawn(page, UNGROUPED + 601);
+    assert.equal(await page.$eval("#expand-groups", (b) => (b as HTMLButtonElement).disabled), true);
+    assert.deepEqual(errors, []);
+  });
+
+  it("opens a small graph ungrouped, and groups it from the toolbar", async () => {
+    const { page, errors } = chromium!;
+    await page.goto(`${viewer!.url}#view=graph&site=small.json`, { waitUntil: "load" });
+    const open = await drawn(page, UNGROUPED + 21);
+    assert.equal(open.nodeGroups, "0");
+    await page.click("#collapse-groups");
+    const grouped = await drawn(page, UNGROUPED + 1);
+    assert.equal(grouped.nodeGroups, "1");
+    assert.deepEqual(errors, []);
+  });
+});
