@@ -29,3 +29,21 @@ export function siblingGraph(images: number, scripts = 9, fonts = 3): Graph {
   }
   return { ...g, nodes, edges };
 }
+
+/**
+ * The minimal test vector made long: `steps` scripts, each run after the one before and fetching an
+ * image of its own, so nothing groups and the layout is a strip, as a page alternating parsing and
+ * scripts a hundred times is.
+ */
+export function stripGraph(steps: number): Graph {
+  const g = JSON.parse(readFileSync(join(process.cwd(), "graph-builder", "test-vectors", "valid", "minimal.json"), "utf8")) as Graph;
+  const image = g.nodes.find((n) => n.id === "r0")!;
+  const nodes: GraphNode[] = [...g.nodes];
+  const edges: GraphEdge[] = [...g.edges];
+  for (let i = 1; i <= steps; i++) {
+    nodes.push({ ...image, id: `run${i}`, kind: "script", label: `step${i}.js`, resource: undefined, script: { url: `https://a.test/step${i}.js`, type: "sync", line: 0, segment: 0 } } as GraphNode);
+    nodes.push({ ...image, id: `pic${i}`, label: `p${i}.png`, resource: { ...image.resource!, url: `https://a.test/p${i}.png`, archiveIds: [] } });
+    edges.push({ from: i === 1 ? "p0" : `run${i - 1}`, to: `run${i}`, rule: "R10", how: "observed" }, { from: `run${i}`, to: `pic${i}`, rule: "R1", how: "observed" });
+  }
+  return { ...g, nodes, edges };
+}

@@ -6,7 +6,7 @@ import type { Page } from "puppeteer-core";
 import type { RunningViewer } from "@pagepath/viewer";
 import type { GroupedLayout } from "@pagepath/viewer/dist/src/server/layout.js";
 import { tempDir } from "./fixture-profile.js";
-import { siblingGraph } from "./sibling-graph.js";
+import { siblingGraph, stripGraph } from "./sibling-graph.js";
 import { ARTIFACTS, clickGraphNode, closeViewerSession, openViewerSession, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
 
 /** 5 nodes of the test vector, 9 script fetches and their runs, 3 fonts: what no group takes. */
@@ -31,6 +31,7 @@ describe("viewer groups of like nodes", () => {
     data = tempDir("viewer-groups");
     writeFileSync(join(data, "big.json"), JSON.stringify(siblingGraph(600)));
     writeFileSync(join(data, "small.json"), JSON.stringify(siblingGraph(20)));
+    writeFileSync(join(data, "strip.json"), JSON.stringify(stripGraph(150)));
     ({ viewer, chromium } = await openViewerSession(data));
   });
 
@@ -77,6 +78,35 @@ describe("viewer groups of like nodes", () => {
     await page.click("#expand-groups");
     await drawn(page, UNGROUPED + 601);
     assert.equal(await page.$eval("#expand-groups", (b) => (b as HTMLButtonElement).disabled), true);
+    assert.deepEqual(errors, []);
+  });
+
+  it("opens a graph too long to read at fit zoomed in where labels read, at its start, with an overview that moves the view", async () => {
+    const { page, errors } = chromium!;
+    await page.goto(`${viewer!.url}#view=graph&site=strip.json`, { waitUntil: "load" });
+    const open = await drawn(page, 5 + 300);
+    const [x0, , k0] = open.transform!.split(",").map(Number) as [number, number, number];
+    assert.ok(k0 >= 0.5, `opened at scale ${k0}, where labels are not drawn`);
+    assert.ok(x0 > 0, `the view starts where the graph does (x offset ${x0})`);
+    const overview = (await page.$("canvas.graph-overview"))!;
+    assert.ok(overview, "an overview of the whole graph is shown");
+    const view = async () => (await overview.evaluate((c) => (c as HTMLElement).dataset.view!.split(",").map(Number))) as [number, number, number, number];
+    const [v0, , v1] = await view();
+    assert.ok(v0 < 5 && v1 - v0 < 100, `the outline marks the start of the graph, a part of it: ${v0}..${v1}`);
+    await page.screenshot({ path: join(ARTIFACTS, "graph-strip-overview.png") });
+
+    // A click near the overview's right end brings the end of the graph into view, at the same zoom.
+    const box = (await overview.boundingBox())!;
+    await page.mouse.click(box.x + box.width * 0.9, box.y + box.height / 2);
+    await page.waitForFunction((x) => Number((document.querySelector("canvas.graph-canvas") as HTMLElement).dataset.transform!.split(",")[0]) < x, { timeout: 10_000 }, x0 - 1000);
+    const moved = await page.$eval("canvas.graph-canvas", (c) => (c as HTMLElement).dataset.transform!.split(",").map(Number));
+    assert.equal(moved[2], k0, "the zoom stays");
+    const [w0, , w1] = await view();
+    assert.ok(w0 < box.width * 0.9 && box.width * 0.9 < w1 + 1, `the outline moved to where the click was: ${w0}..${w1}`);
+
+    // fit still shows all of it.
+    await page.click("#fit");
+    await page.waitForFunction(() => Number((document.querySelector("canvas.graph-canvas") as HTMLElement).dataset.transform!.split(",")[2]) < 0.5, { timeout: 10_000 });
     assert.deepEqual(errors, []);
   });
 

@@ -12,6 +12,8 @@ export interface Emphasis {
 
 /** Labels below this on-screen font size are unreadable, so zoomed-out frames skip them. */
 const MIN_LABEL_PX = 5;
+/** Node labels are set in 10-point type: below this zoom they are not drawn. */
+export const READABLE_SCALE = MIN_LABEL_PX / 10;
 /**
  * Frame and group labels never shrink below this on screen: there are few of them, and at fit
  * they are what tells the reader the graph's structure when node labels are too small to draw.
@@ -155,7 +157,7 @@ export class GraphCanvas {
   private drawLabels(t: Transform, w: number, h: number): void {
     const ctx = this.ctx;
     const [x0, y0, x1, y1] = [-t.x / t.k, -t.y / t.k, (w - t.x) / t.k, (h - t.y) / t.k];
-    const all = t.k * 10 >= MIN_LABEL_PX;
+    const all = t.k >= READABLE_SCALE;
     const groupSize = Math.max(10, STRUCTURE_LABEL_PX / t.k);
     const enlarged = groupSize > 10;
     ctx.textAlign = "center";

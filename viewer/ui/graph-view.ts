@@ -1,5 +1,6 @@
 import type { Layout } from "../src/server/api.js";
-import { GraphCanvas } from "./graph-canvas.js";
+import { GraphCanvas, READABLE_SCALE } from "./graph-canvas.js";
+import { GraphOverview } from "./graph-overview.js";
 import { collapsibleGroups } from "./graph-groups.js";
 import { graphLegend } from "./graph-legend.js";
 import { buildScene, type Group } from "./graph-scene.js";
@@ -72,7 +73,10 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
   const grouped = layout.nodeGroups.filter((g) => g.collapsed);
   const hidden = grouped.reduce((sum, g) => sum + g.members.length, 0);
   bar.querySelector("#layout-note")!.textContent = `${layout.nodes.length} nodes${grouped.length ? ` (${hidden} in ${grouped.length} groups)` : ""}, dot ${layout.engine.ms} ms${straight ? `, ${straight} edges drawn straight` : ""}${layout.engine.routedEdges === "depth-tree" ? " (dot routed a depth tree)" : ""}`;
-  view.fit();
+  if (!view.open()) {
+    const overview = new GraphOverview(main, scene, view.panTo);
+    view.onView((t) => overview.show(t, el.clientWidth, el.clientHeight));
+  }
   view.drawNow();
   // Tests and benchmarks count what is drawn, which grouping changes, without reading pixels.
   el.dataset.nodes = String(scene.nodes.length);
@@ -85,9 +89,11 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
 export function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Layout, groups: Group[], site: SiteData, on: ViewHandlers, redraw: () => void) {
   let t = d3.zoomIdentity;
   let [pendingFull, pendingMove, settle, draws] = [0, 0, 0, 0];
+  let viewShown: (t: d3.ZoomTransform) => void = () => undefined;
   const counted = (): void => {
     el.dataset.transform = `${t.x},${t.y},${t.k}`;
     el.dataset.draws = String(++draws);
+    viewShown(t);
   };
   const drawNow = (): void => {
     cancelAnimationFrame(pendingMove);
@@ -129,9 +135,31 @@ export function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Lay
       else schedule();
     });
   const sel = d3.select(el).call(zoom).on("dblclick.zoom", null);
+  const fitScale = (): number => Math.min(el.clientWidth / (layout.width + 20), el.clientHeight / (layout.height + 20), 2);
   const fit = (): void => {
-    const k = Math.min(el.clientWidth / (layout.width + 20), el.clientHeight / (layout.height + 20), 2);
+    const k = fitScale();
     sel.call(zoom.transform, d3.zoomIdentity.translate((el.clientWidth - layout.width * k) / 2, (el.clientHeight - layout.height * k) / 2).scale(k));
+  };
+  /**
+   * The first view: the whole graph when its labels can be read so; else zoomed in until they can
+   * (at most to full size, fitting the graph's short side where that is enough), from the side
+   * where the graph starts. Whether the whole graph is in view.
+   */
+  const open = (): boolean => {
+    if (fitScale() >= READABLE_SCALE) {
+      fit();
+      return true;
+    }
+    const k = Math.min(1, Math.max(el.clientWidth / (layout.width + 20), el.clientHeight / (layout.height + 20), READABLE_SCALE));
+    const start = (view: number, size: number) => (size * k + 20 <= view ? (view - size * k) / 2 : 10);
+    const x = start(el.clientWidth, layout.width);
+    const y = layout.height * k + 20 <= el.clientHeight ? start(el.clientHeight, layout.height) : el.clientHeight / 2 - (layout.height * k) / 2;
+    sel.call(zoom.transform, d3.zoomIdentity.translate(x, y).scale(k));
+    return false;
+  };
+  /** Brings a point (layout coordinates) to the middle at the present zoom. */
+  const panTo = (x: number, y: number): void => {
+    sel.call(zoom.transform, d3.zoomIdentity.translate(el.clientWidth / 2 - x * t.k, el.clientHeight / 2 - y * t.k).scale(t.k));
   };
   /** Brings a point (layout coordinates) to the middle, zoomed in at least far enough to read labels. */
   const centre = (x: number, y: number): void => {
@@ -163,7 +191,7 @@ export function interact(el: HTMLCanvasElement, canvas: GraphCanvas, layout: Lay
     }
     on.select(n.id);
   });
-  return { fit, schedule, drawNow, centre };
+  return { fit, open, panTo, schedule, drawNow, centre, onView: (show: (t: d3.ZoomTransform) => void) => void (viewShown = show) };
 }
 
 function mountCollapseToggles(bar: HTMLElement, groups: Group[], redraw: () => void): void {
