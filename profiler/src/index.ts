@@ -9,7 +9,7 @@ export {
   type ProfileResult,
 } from "./record-page.js";
 export { profileBatch, type BatchEvent, type BatchItemResult } from "./batch.js";
-export { readRecording, readManifest, readBody, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
+export { readRecording, readManifest, readArchive, readBody, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
 export { toHar } from "./har.js";
 export { parseUrlList, checkUrl } from "./url-list.js";
 export { recordingName } from "./slug.js";

@@ -76,16 +76,27 @@ export function readRecording(dir: string): Omit<Recording, "bodies"> {
     checkShape(traceFile, t, "recording.schema.json#/$defs/trace");
     trace = t.traceEvents;
   }
-  const archiveFile = join(dir, FILES.archive);
-  if (!existsSync(archiveFile)) throw new RecordingError(archiveFile, "missing");
-  const archive = parseJson(archiveFile, readFileSync(archiveFile, "utf8")) as ArchiveEntry[];
-  checkShape(archiveFile, archive, "recording.schema.json#/$defs/archive");
+  const archive = readArchiveFile(dir);
   archive.forEach((e, i) => {
     if (e.body && !existsSync(join(dir, FILES.bodies, e.body.sha256))) {
       throw new RecordingError(join(dir, FILES.bodies, e.body.sha256), `body of entry ${i} (${e.url}) is missing`);
     }
   });
   return { manifest, events, trace, archive };
+}
+
+/** A recording's archive alone (the manifest checked first), for readers that need no trace. */
+export function readArchive(dir: string): ArchiveEntry[] {
+  readManifest(dir);
+  return readArchiveFile(dir);
+}
+
+function readArchiveFile(dir: string): ArchiveEntry[] {
+  const archiveFile = join(dir, FILES.archive);
+  if (!existsSync(archiveFile)) throw new RecordingError(archiveFile, "missing");
+  const archive = parseJson(archiveFile, readFileSync(archiveFile, "utf8")) as ArchiveEntry[];
+  checkShape(archiveFile, archive, "recording.schema.json#/$defs/archive");
+  return archive;
 }
 
 export function readBody(dir: string, sha256: string): Buffer {

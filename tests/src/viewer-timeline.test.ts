@@ -179,10 +179,18 @@ describe("the timeline's lanes by connection", () => {
     await page.waitForSelector(".timeline-scroll svg[data-drawn]");
     const n = fetches(graph).find((f) => f.kind === "resource" && f.resource!.phases?.wait && f.resource!.phases.ssl)!;
     const box = (await page.$(`g.bar[data-id="${n.id}"] rect.recorded`))!;
-    await box.hover();
-    await page.waitForFunction(() => !document.querySelector<HTMLElement>("#tooltip")!.hidden);
-    const text = await page.$eval("#tooltip", (t) => t.textContent ?? "");
+    // The headers come from the recording a moment after the drawing: hover again until they are in.
+    let text = "";
+    for (let tries = 0; tries < 50 && !text.includes("request headers:"); tries++) {
+      await page.mouse.move(0, 0);
+      await box.hover();
+      await page.waitForFunction(() => !document.querySelector<HTMLElement>("#tooltip")!.hidden);
+      text = await page.$eval("#tooltip", (t) => t.textContent ?? "");
+      if (!text.includes("request headers:")) await new Promise((ok) => setTimeout(ok, 100));
+    }
     const r = n.resource!;
+    const archived = recording.archive.find((e) => e.id === r.archiveIds.at(-1))!;
+    const [headerName, headerValue] = Object.entries(archived.response!.headers).find(([, v]) => v.length < 100)!;
     const len = (s: { start: number; end: number } | null) => `${(s!.end - s!.start).toFixed(1)} ms`;
     for (const want of [
       r.url,
@@ -194,7 +202,9 @@ describe("the timeline's lanes by connection", () => {
       `TLS: ${len(r.phases!.ssl)}`,
       `waiting (TTFB): ${len(r.phases!.wait)}`,
       `content download: ${len(r.phases!.download)}`,
-      "headers: not in the graph",
+      "request headers:",
+      "response headers:",
+      `  ${headerName}: ${headerValue}`,
     ]) {
       assert.ok(text.includes(want), `the hover text lacks ${JSON.stringify(want)}:\n${text}`);
     }

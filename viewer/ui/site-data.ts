@@ -1,4 +1,5 @@
 import type { Graph } from "@pagepath/graph-builder";
+import type { GraphHeaders } from "../src/server/headers-api.js";
 import type { GroupedLayout } from "../src/server/layout.js";
 import { fetchJson } from "./fetch-json.js";
 
@@ -39,4 +40,17 @@ export function loadLayout(file: string, rankdir: "LR" | "TB", all: boolean, gro
     layouts.set(key, l);
   }
   return l;
+}
+
+const headers = new Map<string, Promise<GraphHeaders>>();
+
+/** Each fetch's headers from the graph's recording (GET /api/headers), once per graph file. */
+export function loadHeaders(file: string): Promise<GraphHeaders> {
+  let h = headers.get(file);
+  if (!h) {
+    h = fetchJson<GraphHeaders>(`/api/headers?file=${encodeURIComponent(file)}`);
+    h.catch(() => headers.delete(file));
+    headers.set(file, h);
+  }
+  return h;
 }

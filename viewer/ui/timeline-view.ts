@@ -1,5 +1,6 @@
 import type { GraphNode } from "@pagepath/graph-builder";
-import { loadLayout, type SiteData } from "./site-data.js";
+import { loadHeaders, loadLayout, type SiteData } from "./site-data.js";
+import type { GraphHeaders } from "../src/server/headers-api.js";
 import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { barSeries, changedNodes, drawLegend, drawRunMetrics, METRIC_LINES_PER_RUN, pathRows, runEnd } from "./timeline-replay.js";
@@ -97,8 +98,11 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
     // Never drawn at a guessed time: the run did not time this node, and the row says so.
     row.filter((r) => s.at(r.n) === null).append("text").attr("class", "not-in-run").attr("data-run", s.name).attr("x", (r) => x(r.n.start)).attr("y", (r) => top(r) + ROW - 3).attr("font-size", 8).attr("fill", "#c53030").text(`not in ${s.name}`);
   });
+  // Read from the recording while the user looks: the hover shows them once they are here.
+  let archived: GraphHeaders | null = null;
+  loadHeaders(site.file).then((h) => void (archived = h), (e: Error) => void (archived = { missing: e.message, nodes: {} }));
   row
-    .on("mouseenter", (e: MouseEvent, r) => on.tooltip.show(e, rowSummary(r.n, site, shown)))
+    .on("mouseenter", (e: MouseEvent, r) => on.tooltip.show(e, rowSummary(r.n, site, shown, archived)))
     .on("mousemove", (e: MouseEvent) => on.tooltip.move(e))
     .on("mouseleave", () => on.tooltip.hide())
     .on("click", (_, r) => on.select(r.n.id));

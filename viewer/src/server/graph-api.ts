@@ -32,7 +32,7 @@ export async function layoutApi(res: ServerResponse, graphFile: GraphFile, param
   sendJson(res, await layouts.get(found.path, JSON.stringify(opts), () => layoutGraph(found.graph, opts, found.path)));
 }
 
-async function loadGraph(res: ServerResponse, graphFile: GraphFile, params: URLSearchParams, graphs: FileCache<Graph>): Promise<{ path: string; graph: Graph } | null> {
+export async function loadGraph(res: ServerResponse, graphFile: GraphFile, params: URLSearchParams, graphs: FileCache<Graph>): Promise<{ path: string; graph: Graph } | null> {
   const file = params.get("file");
   if (!file) {
     sendError(res, 400, "missing ?file=<graph path relative to the served directory>");

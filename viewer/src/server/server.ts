@@ -9,6 +9,7 @@ import { analysisApi } from "./analysis-api.js";
 import type { Layout } from "./api.js";
 import { FileCache } from "./file-cache.js";
 import { prewarmLayouts } from "./prewarm.js";
+import { headersApi } from "./headers-api.js";
 import { graphApi, layoutApi } from "./graph-api.js";
 import { graphPathFor } from "./graph-path.js";
 import { experimentApi, experimentsApi, type LoadedExperiment } from "./results-api.js";
@@ -68,6 +69,7 @@ export async function startViewer(o: ViewerOptions): Promise<RunningViewer> {
     if (rawPath === "/api/rules") return sendJson(res, RULES);
     if (rawPath === "/api/graph") return graphApi(res, graphFile, params, graphs);
     if (rawPath === "/api/layout") return layoutApi(res, graphFile, params, graphs, layouts);
+    if (rawPath === "/api/headers") return headersApi(res, root, graphFile, params, graphs);
     if (rawPath === "/api/experiments") return experimentsApi(res, root, experiments);
     if (rawPath === "/api/experiment") return experimentApi(res, root, params, experiments);
     if (rawPath === "/api/analysis") return analysisApi(res, root, params, analysed);
