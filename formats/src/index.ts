@@ -1,3 +1,3 @@
 export { describeSchemaError } from "./schema-errors.js";
-export { schemaProblems, schemaFiles } from "./schemas.js";
+export { schemaProblems } from "./schemas.js";
 export { FORMATS, type FormatEntry } from "./catalogue.js";

@@ -39,8 +39,3 @@ export function schemaProblems(value: unknown, ref: string, format: string): str
   // An if/then/else failure is also reported as the errors of the branch taken: those say what is wrong.
   return withoutBranchErrors(check.errors ?? []).filter((e) => e.keyword !== "if").map((e) => describeSchemaError(e, value, format));
 }
-
-/** The schema files, by name, for tools that publish or list them. */
-export function schemaFiles(): string[] {
-  return readdirSync(SCHEMA_DIR).filter((f) => f.endsWith(".schema.json")).sort();
-}
