@@ -1,16 +1,21 @@
 import { existsSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import { readPlanFile, type NetworkConfig } from "@pagepath/results";
-import { NET_BINARY, networkUp, pendingCells, prepareExperiment, runLocalSweep, serverArgs, startReplayServer, topologyDown, checkReplayInputs } from "@pagepath/runner";
+import { readPlanFile, type NetworkConfig, type RunResult } from "@pagepath/results";
+import { NET_BINARY, networkReconfigure, networkUp, pendingCells, prepareExperiment, runLocalSweep, serverArgs, startReplayServer, topologyDown, checkReplayInputs } from "@pagepath/runner";
 import { tempDir } from "@pagepath/temp-dirs";
 
 export interface SweepThroughput {
   workers: number;
+  /** Whether each run had a topology of its own (the reference) or its worker's kept one. */
+  freshTopologies: boolean;
   runs: number;
   failed: number;
   seconds: number;
   loadsPerMinute: number;
-  /** Mean wall time of one run, and of the page load inside it (the client's load time). */
+  /**
+   * Mean wall time of one run, and of the page's own time inside it: until the last of the load
+   * event and the contentful paints, all of which the client waits for.
+   */
   meanRunMs: number;
   meanLoadMs: number;
 }
@@ -19,15 +24,20 @@ export interface ExperimentBenchResult {
   sites: string[];
   networks: string[];
   sweeps: SweepThroughput[];
-  /** 2-worker throughput / 1-worker throughput. */
+  /** 1-worker throughput with kept topologies / with a topology per run, measured in this run. */
+  keptSpeedup: number;
+  /** 2-worker throughput / 1-worker throughput, kept topologies. */
   speedup: number;
-  /** Mean ms of a topology brought up and taken down, and of the replay servers started and stopped. */
+  /** Mean ms of a topology brought up and taken down, of one reconfigured, and of the replay servers started and stopped. */
   topologyMs: number;
+  reconfigureMs: number;
   serverMs: number;
-  /** (topology + servers) / mean run wall time with one worker. */
+  /** (reconfiguration + servers) / mean run wall time with one worker and kept topologies. */
   overheadShare: number;
-  /** (run wall time − load time) / run wall time with one worker: everything but the page load. */
+  /** (run wall time − page time) / run wall time with one worker and kept topologies: everything but the page. */
   nonLoadShare: number;
+  /** The same with a topology per run. */
+  freshNonLoadShare: number;
 }
 
 const NETWORK: NetworkConfig = { name: "bench", paths: [{ upMbps: 20, downMbps: 20, rttMs: 40, loss: 0, queue: { discipline: "droptail", packets: 100 } }] };
@@ -69,11 +79,19 @@ export async function benchExperiment(dataDir: string, siteCount: number, log: (
     writeFileSync(planFile, JSON.stringify(plan));
     const networks = readPlanFile(planFile).networks.map((n) => n.name);
     const sweeps: SweepThroughput[] = [];
-    for (const workers of [1, 2]) sweeps.push(await sweep(planFile, join(dir, `workers-${workers}`), workers, log));
+    for (const [workers, fresh] of [[1, true], [1, false], [2, false]] as const) sweeps.push(await sweep(planFile, join(dir, `workers-${workers}-${fresh ? "fresh" : "kept"}`), workers, fresh, log));
     const topologyMs = await meanOf(5, async () => {
       await networkUp("xbench", NETWORK, 1, dir);
       await topologyDown("xbench");
     });
+    await networkUp("xbench", NETWORK, 1, dir);
+    let reconfigureMs: number;
+    try {
+      let seed = 1;
+      reconfigureMs = await meanOf(5, () => networkReconfigure("xbench", NETWORK, seed++, dir));
+    } finally {
+      await topologyDown("xbench");
+    }
     const { recording } = checkReplayInputs(join(graphs, `${sites[0]}.json`));
     await networkUp("xbench", NETWORK, 1, dir);
     let serverMs: number;
@@ -84,24 +102,34 @@ export async function benchExperiment(dataDir: string, siteCount: number, log: (
     } finally {
       await topologyDown("xbench");
     }
-    const one = sweeps[0]!;
-    log(`topology up and down ${topologyMs.toFixed(0)} ms, servers started and stopped ${serverMs.toFixed(0)} ms`);
+    const [fresh, one, two] = sweeps as [SweepThroughput, SweepThroughput, SweepThroughput];
+    log(`topology up and down ${topologyMs.toFixed(0)} ms, reconfigured ${reconfigureMs.toFixed(0)} ms, servers started and stopped ${serverMs.toFixed(0)} ms`);
+    const nonLoad = (s: SweepThroughput) => (s.meanRunMs - s.meanLoadMs) / s.meanRunMs;
     return {
       sites,
       networks,
       sweeps,
-      speedup: sweeps[1]!.loadsPerMinute / one.loadsPerMinute,
+      keptSpeedup: one.loadsPerMinute / fresh.loadsPerMinute,
+      speedup: two.loadsPerMinute / one.loadsPerMinute,
       topologyMs,
+      reconfigureMs,
       serverMs,
-      overheadShare: (topologyMs + serverMs) / one.meanRunMs,
-      nonLoadShare: (one.meanRunMs - one.meanLoadMs) / one.meanRunMs,
+      overheadShare: (reconfigureMs + serverMs) / one.meanRunMs,
+      nonLoadShare: nonLoad(one),
+      freshNonLoadShare: nonLoad(fresh),
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function sweep(sourcePlan: string, out: string, workers: number, log: (line: string) => void): Promise<SweepThroughput> {
+/** The page's own time in a run: until the last of what the client waited for. */
+function pageMs(r: RunResult): number {
+  const m = r.metrics;
+  return Math.max(m.loadMs!, m.firstContentfulPaintMs ?? 0, m.largestContentfulPaintMs ?? 0);
+}
+
+async function sweep(sourcePlan: string, out: string, workers: number, freshTopologies: boolean, log: (line: string) => void): Promise<SweepThroughput> {
   const x = prepareExperiment(sourcePlan, out);
   const cells = pendingCells(x.plan, x.runsFile, false);
   const started = new Map<string, number>();
@@ -110,20 +138,20 @@ async function sweep(sourcePlan: string, out: string, workers: number, log: (lin
   let failed = 0;
   const t0 = performance.now();
   await runLocalSweep(
-    { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers },
+    { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers, freshTopologies },
     {
       started: (cell) => started.set(JSON.stringify(cell), performance.now()),
       finished: (cell, r) => {
         runMs.push(performance.now() - started.get(JSON.stringify(cell))!);
-        if (r.status === "ok" && r.metrics.loadMs !== null) loadMs.push(r.metrics.loadMs);
+        if (r.status === "ok" && r.metrics.loadMs !== null) loadMs.push(pageMs(r));
         else failed++;
       },
     },
   );
   const seconds = (performance.now() - t0) / 1000;
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  const result = { workers, runs: cells.length, failed, seconds, loadsPerMinute: (cells.length / seconds) * 60, meanRunMs: mean(runMs), meanLoadMs: mean(loadMs) };
-  log(`${workers} worker${workers === 1 ? "" : "s"}: ${cells.length} runs in ${seconds.toFixed(1)} s, ${result.loadsPerMinute.toFixed(1)} loads/min, a run ${result.meanRunMs.toFixed(0)} ms of which the load ${result.meanLoadMs.toFixed(0)} ms`);
+  const result = { workers, freshTopologies, runs: cells.length, failed, seconds, loadsPerMinute: (cells.length / seconds) * 60, meanRunMs: mean(runMs), meanLoadMs: mean(loadMs) };
+  log(`${workers} worker${workers === 1 ? "" : "s"}, ${freshTopologies ? "a topology per run" : "kept topologies"}: ${cells.length} runs in ${seconds.toFixed(1)} s, ${result.loadsPerMinute.toFixed(1)} loads/min, a run ${result.meanRunMs.toFixed(0)} ms of which the page ${result.meanLoadMs.toFixed(0)} ms`);
   return result;
 }
 

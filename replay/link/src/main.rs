@@ -24,6 +24,7 @@ fn main() {
     let result = match verb.as_str() {
         "up" => cli::up::run(rest),
         "down" => cli::down::run(rest),
+        "reconfigure" => cli::reconfigure::run(rest),
         "exec" => cli::exec::run(rest),
         "status" => cli::status::run(rest),
         "check" => cli::check::run(rest),

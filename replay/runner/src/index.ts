@@ -16,7 +16,7 @@ export { stopBatchSimulators } from "./batch-simulator.js";
 export { runSimulation, simulationCommand, type SimulationRun, type SimulationReport } from "./simulate.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, cellKey, conditionName, type AccuracySweep, type Condition, type ConditionPath, type SweepItem } from "./accuracy-sweep.js";
-export { networkUp, topologyDocument } from "./topology.js";
+export { networkUp, networkReconfigure, topologyDocument } from "./topology.js";
 export { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
 export { runCell, workerLogs, dropWorkerLogs, cellTopologyName, cellConfiguration, failedRunResult, logName, type CellRun } from "./sweep/run-cell.js";
 export { appendRun } from "./sweep/runs-file.js";

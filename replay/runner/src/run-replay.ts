@@ -16,7 +16,7 @@ import { congestionWarnings } from "./congestion-ran.js";
 import { resolveTransportKnobs } from "./transport-knobs.js";
 import { redirectChain, withRequestPaths } from "./request-paths.js";
 import { startReplayServer } from "./server-process.js";
-import { counterDelta, pathCounters, type Topology } from "./topology.js";
+import { counterDelta, pathCounters, settleMs, type Topology } from "./topology.js";
 
 export interface ReplayRun {
   graphFile: string;
@@ -70,8 +70,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
       const nameMap = JSON.parse(readFileSync(originsFile, "utf8"));
       report = await runChromiumClient({ url: graph.source.url, nameMap, configuration, topology: r.topology, timeoutMs: r.timeoutMs });
     }
-    // The emulator's counters are rewritten every 250 ms: wait for the ones covering the run's end.
-    await new Promise((ok) => setTimeout(ok, 600));
+    await new Promise((ok) => setTimeout(ok, settleMs(configuration.network)));
     paths = counterDelta(before, await pathCounters(r.topology.name));
   } finally {
     await server.stop();

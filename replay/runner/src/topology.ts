@@ -127,6 +127,25 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
   return { ...readTopology(name), network };
 }
 
+/**
+ * Gives running topology `name` the links of `network` with `seed`, as if brought up afresh with
+ * them (`pagepath net reconfigure`: same paths and backups; counters, queues, random draws and the
+ * kernel's TCP metrics start anew). Throws when the emulator refuses, saying why.
+ */
+export async function networkReconfigure(name: string, network: NetworkConfig, seed: number, baseDir: string): Promise<Topology> {
+  const dir = tempDir("topology");
+  const file = join(dir, `${name}.topology.json`);
+  writeFileSync(file, JSON.stringify(topologyDocument(network, baseDir)));
+  try {
+    await run(requireBinary(NET_BINARY), ["reconfigure", name, file, "--seed", String(seed)]).catch((e) => {
+      throw new Error(`pagepath net reconfigure ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return { ...readTopology(name), network };
+}
+
 export async function topologyDown(name: string): Promise<void> {
   topologyTakenDown(name);
   await run(NET_BINARY, ["down", name]).catch(() => undefined);
@@ -135,17 +154,36 @@ export async function topologyDown(name: string): Promise<void> {
 }
 
 /**
- * Bytes each path has delivered so far in each direction. The emulator writes them every 250 ms,
- * the first time a moment after it comes up.
+ * Bytes each path has delivered up to now in each direction: the emulator is asked (SIGUSR1) to
+ * write its counters, and its answer is awaited (docs/formats/topology.md, Runtime state).
  */
 export async function pathCounters(name: string): Promise<PathBytes[]> {
   const file = join(netStateDir(), `${name}.stats.json`);
-  for (let waited = 0; !existsSync(file); waited += 50) {
-    if (waited > 5000) throw new Error(`${file}: the emulator of topology ${name} writes no counters`);
-    await new Promise((ok) => setTimeout(ok, 50));
+  const { pid } = JSON.parse(readFileSync(join(netStateDir(), `${name}.json`), "utf8"));
+  const read = () => {
+    try {
+      return JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      return undefined; // not written yet, or being replaced
+    }
+  };
+  const asked = read()?.flushes ?? 0;
+  process.kill(pid, "SIGUSR1");
+  for (let waited = 0; ; waited += 1) {
+    const stats = read();
+    if (stats && stats.flushes > asked) return (stats.paths as any[]).map((p, path) => ({ path, bytesUp: p.uplink.deliveredBytes, bytesDown: p.downlink.deliveredBytes }));
+    if (waited > 5000) throw new Error(`${file}: the emulator of topology ${name} (pid ${pid}) did not write its counters when asked`);
+    await new Promise((ok) => setTimeout(ok, 1));
   }
-  const stats = JSON.parse(readFileSync(file, "utf8"));
-  return (stats.paths as any[]).map((p, path) => ({ path, bytesUp: p.uplink.deliveredBytes, bytesDown: p.downlink.deliveredBytes }));
+}
+
+/**
+ * How long after a load to read the counters so that they include what the load's end set moving:
+ * the client closes its connections as it ends, and the closing handshakes cross each path within
+ * its round trip (the largest a jittered delay can draw); 10 ms more for the hosts to answer.
+ */
+export function settleMs(network: NetworkConfig): number {
+  return Math.max(0, ...network.paths.map((p) => p.rttMs * (1 + (p.rttJitter ?? 0)))) + 10;
 }
 
 /** What the paths carried between two readings of pathCounters. */

@@ -133,8 +133,12 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
         wait_for_signal(&service).await?;
         service.stop();
         let _ = stop_tx.send(true);
-        // Connection tasks log what they carried as they close.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // Connection tasks log what they carried as they close, each as it sees the stop: wait
+        // for all of them, or at most 300 ms for one that hangs.
+        let deadline = tokio::time::Instant::now() + Duration::from_millis(300);
+        while !service.all_connections_logged() && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
         Ok::<_, String>(quic_threads)
     })?;
     for t in quic_threads {

@@ -114,6 +114,8 @@ pub struct Service {
     /// The wall clock at `start`, for readers putting the logs' times on theirs.
     start_wall: SystemTime,
     next_connection: AtomicU64,
+    /// Connections logged so far: once it reaches the ids handed out, every connection is logged.
+    logged_connections: AtomicU64,
     stopping: AtomicBool,
     cert_file: PathBuf,
     key_file: PathBuf,
@@ -149,6 +151,7 @@ impl Service {
             start: tquic::clock::now(),
             start_wall: SystemTime::now(),
             next_connection: AtomicU64::new(1),
+            logged_connections: AtomicU64::new(0),
             stopping: AtomicBool::new(false),
             cert_file: p.cert_file,
             key_file: p.key_file,
@@ -222,6 +225,12 @@ impl Service {
 
     pub fn log_connection(&self, log: ConnectionLog) {
         self.logs.lock().unwrap().connection(&log);
+        self.logged_connections.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// True when every connection opened so far has been logged (each logs itself as it ends).
+    pub fn all_connections_logged(&self) -> bool {
+        self.logged_connections.load(Ordering::SeqCst) + 1 >= self.next_connection.load(Ordering::SeqCst)
     }
 
     /// Flushes the logs and rewrites the fidelity report; called periodically and at the end.

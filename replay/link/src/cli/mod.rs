@@ -6,6 +6,7 @@ pub mod down;
 pub mod exec;
 pub mod flags;
 pub mod plot;
+pub mod reconfigure;
 
 pub mod shell;
 pub mod status;
@@ -17,6 +18,8 @@ pub const USAGE: &str = "usage: pagepath net <verb> ...
      [--uplink-trace F] [--downlink-trace F] [--once] [--queue TYPE[:ARG=V,...]] [--loss P]
      [--jitter-ms J] [--mptcp | --no-mptcp] [--backup PATH_INDEX]
   down NAME | --all
+  reconfigure NAME [TOPOLOGY.json | link flags as for up] [--seed S]
+     new links for a running topology (the same paths, backups and MPTCP), as if brought up afresh
   exec NAME client|server [--] COMMAND...
   status [NAME] [--json]
   check TOPOLOGY.json...   read each file as up would (traces too) and say what is wrong; no root

@@ -53,7 +53,7 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
 /// Removes everything the shell made: forwarding threads, namespaces, host link, state files.
 fn stop(running: Running, name: &str) {
     signals::request_stop();
-    running.tear_down();
+    running.tear_down(0);
     state::release(name);
     // A shell's name is used once, so nothing would ever replace its stats file.
     let _ = std::fs::remove_file(state::file(name, ".stats.json"));

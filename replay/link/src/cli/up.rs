@@ -26,19 +26,24 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
 
 /// The topology and its name from the arguments, fully checked; nothing is created.
 pub fn read(a: &mut Args) -> Result<(String, Topology), String> {
+    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
+    read_in(a, &cwd)
+}
+
+/// `read`, with relative files taken from `cwd`.
+pub fn read_in(a: &mut Args, cwd: &Path) -> Result<(String, Topology), String> {
     let name = a.value("--name")?;
     let seed = a.value("--seed")?.map(|s| s.parse::<u64>().map_err(|_| format!("--seed: \"{s}\" is not a non-negative integer"))).transpose()?;
     let log_dir = a.value("--log-dir")?.map(PathBuf::from);
     let from_flags = topology_from_flags(a)?;
     let rest = a.rest()?;
     let ctx = |source: String, base: &Path| ParseContext { source, base_dir: base.to_path_buf(), fallback_seed: fresh_seed(), seed_override: seed };
-    let cwd = std::env::current_dir().map_err(|e| e.to_string())?;
     let mut topo = match (rest.as_slice(), from_flags) {
-        ([], Some(v)) => topology_from_value(&v, &ctx("flags".into(), &cwd)).map_err(|e| format!("flags: {e}"))?,
+        ([], Some(v)) => topology_from_value(&v, &ctx("flags".into(), cwd)).map_err(|e| format!("flags: {e}"))?,
         ([file], None) => {
             let path = cwd.join(file);
             let text = std::fs::read_to_string(&path).map_err(|e| format!("{file}: cannot read the topology: {e}"))?;
-            parse_topology(&text, &ctx(file.clone(), path.parent().unwrap_or(&cwd)))?
+            parse_topology(&text, &ctx(file.clone(), path.parent().unwrap_or(cwd)))?
         }
         ([_], Some(_)) => return Err("give the link settings in the topology file or as flags, not both".into()),
         ([], None) => return Err(format!("give a topology file or link flags\n{}", super::USAGE)),
@@ -57,6 +62,9 @@ pub fn read(a: &mut Args) -> Result<(String, Topology), String> {
     Ok((name, topo))
 }
 
+/// How often the counters are rewritten unasked.
+const STATS_EVERY: Duration = Duration::from_millis(250);
+
 pub fn serve_foreground(name: &str, topo: &Topology, argv: &[String]) -> Result<i32, String> {
     state::claim(name, std::process::id())?;
     signals::install();
@@ -67,13 +75,26 @@ pub fn serve_foreground(name: &str, topo: &Topology, argv: &[String]) -> Result<
             return Err(e);
         }
     };
+    // Counters exist before the topology says it is up, so a run can read them at once.
+    let mut flushes = 0;
+    running.write_stats(flushes);
     state::write(&serve::state_of(name, topo))?;
     println!("{}", summary(name, topo));
+    let mut written = Instant::now();
     while !signals::stopping() {
-        std::thread::sleep(Duration::from_millis(250));
-        running.write_stats();
+        // Short naps: a stop or a request for the counters (SIGUSR1) is answered within them.
+        std::thread::sleep(Duration::from_millis(2));
+        if signals::take_reconfigure() {
+            super::reconfigure::answer(name, &running, topo, flushes);
+        }
+        let asked = signals::take_flush();
+        flushes += u64::from(asked);
+        if asked || written.elapsed() >= STATS_EVERY {
+            running.write_stats(flushes);
+            written = Instant::now();
+        }
     }
-    running.tear_down();
+    running.tear_down(flushes);
     state::release(name);
     Ok(0)
 }

@@ -2,6 +2,7 @@
 //! link model and are written to the receiving side's TUN when the model releases them.
 
 use std::io::ErrorKind;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde::Serialize;
@@ -23,12 +24,33 @@ pub struct Report {
     pub io_errors: u64,
 }
 
-/// Longest sleep, so a stop request and the stats are never older than this.
-const MAX_WAIT_US: u64 = 50_000;
+/// Longest sleep, so a stop request is seen within it.
+const MAX_WAIT_US: u64 = 10_000;
 const READ_BURST: usize = 256;
+/// How often the lateness summary (a sort) is recomputed; the counters are published whenever
+/// packets move, so a reading at the end of a run is exact.
 const REPORT_EVERY_US: u64 = 200_000;
 
-pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mutex<Report>>) {
+/// A new link model for a running forwarder (`pagepath net reconfigure`): the thread takes it at
+/// its next turn, drops the old model with whatever it still held, and clears `pending`.
+#[derive(Default)]
+pub struct Swap {
+    pending: AtomicBool,
+    next: Mutex<Option<Direction>>,
+}
+
+impl Swap {
+    pub fn offer(&self, link: Direction) {
+        *self.next.lock().unwrap() = Some(link);
+        self.pending.store(true, Ordering::SeqCst);
+    }
+
+    pub fn taken(&self) -> bool {
+        !self.pending.load(Ordering::SeqCst)
+    }
+}
+
+pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mutex<Report>>, swap: Arc<Swap>) {
     // The kernel's default 50 µs timer slack would add that much to every wake-up.
     // SAFETY: prctl with PR_SET_TIMERSLACK only changes this thread's timer slack.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
@@ -37,12 +59,27 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
     let mut io_errors = 0;
     let mut reported = 0;
     while !stopping() {
+        if swap.pending.load(Ordering::SeqCst) {
+            if let Some(next) = swap.next.lock().unwrap().take() {
+                // A reconfigured topology has no link logs (reconfigure refuses them).
+                let _ = link.finish_log();
+                link = next;
+                lateness = Lateness::default();
+                io_errors = 0;
+                *report.lock().unwrap() = Report::default();
+            }
+            swap.pending.store(false, Ordering::SeqCst);
+        }
         let now = now_us();
+        let mut moved = false;
         // arrive() runs the link up to `now` first, so no arrival takes a past opportunity.
         link.advance(now);
         for _ in 0..READ_BURST {
             match from.read(&mut buf) {
-                Ok(n) => link.arrive(now, buf[..n].to_vec()),
+                Ok(n) => {
+                    link.arrive(now, buf[..n].to_vec());
+                    moved = true;
+                }
                 Err(e) if e.kind() == ErrorKind::WouldBlock => break,
                 Err(_) => {
                     io_errors += 1;
@@ -56,10 +93,13 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
                 io_errors += 1;
             }
             lateness.record(t.saturating_sub(release));
+            moved = true;
         }
         if t - reported >= REPORT_EVERY_US {
             *report.lock().unwrap() = Report { stats: link.stats().clone(), lateness: lateness.summary(), io_errors };
             reported = t;
+        } else if moved {
+            report.lock().unwrap().stats = link.stats().clone();
         }
         let after = now_us();
         let wait = match link.next_event() {

@@ -41,7 +41,7 @@ pub fn delete(ns: &str) {
     let _ = ip(&["netns", "del", ns]);
 }
 
-fn pids(ns: &str) -> Vec<i32> {
+pub fn pids(ns: &str) -> Vec<i32> {
     let own = std::process::id() as i32;
     Command::new("ip").args(["netns", "pids", ns]).output().map(|o| {
         String::from_utf8_lossy(&o.stdout).split_whitespace().filter_map(|p| p.parse().ok()).filter(|p| *p != own).collect()

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::clock::{now_us, unix_ms};
-use super::forwarder::{forward, Report};
+use super::forwarder::{forward, Report, Swap};
 use super::netns::{self, ip};
 use super::state::{self, namespaces, PathState, State};
 use super::tun::Tun;
@@ -17,6 +17,8 @@ pub struct Running {
     pub name: String,
     threads: Vec<JoinHandle<()>>,
     reports: Vec<(String, [Arc<Mutex<Report>>; 2])>,
+    /// Per path, (uplink, downlink): where a reconfiguration hands each thread its new model.
+    swaps: Vec<[Arc<Swap>; 2]>,
 }
 
 /// Creates everything; on failure removes what it made and returns why.
@@ -31,7 +33,7 @@ pub fn bring_up(name: &str, topo: &Topology, command_line: &str) -> Result<Runni
             netns::sysctl(ns, "net.ipv4.conf.default.rp_filter", "0")?;
         }
         ip(&["-n", &s, "addr", "add", &format!("{SERVER_ADDR}/32"), "dev", "lo"])?;
-        let mut running = Running { name: name.into(), threads: Vec::new(), reports: Vec::new() };
+        let mut running = Running { name: name.into(), threads: Vec::new(), reports: Vec::new(), swaps: Vec::new() };
         for (i, path) in topo.paths.iter().enumerate() {
             start_path(&mut running, i, path, &c, &s, command_line)?;
         }
@@ -65,16 +67,18 @@ fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str
     }
     let start = now_us();
     let reports = [Arc::new(Mutex::new(Report::default())), Arc::new(Mutex::new(Report::default()))];
+    let swaps = [Arc::new(Swap::default()), Arc::new(Swap::default())];
     let directions = [(&path.uplink, &path.uplink_log, "uplink", &client, &server), (&path.downlink, &path.downlink_log, "downlink", &server, &client)];
     for (d, (cfg, log, label, from, to)) in directions.into_iter().enumerate() {
         let text = if d == 0 { &path.uplink_text } else { &path.downlink_text };
         let log = log.as_deref().map(|file| create_log(file, &format!("{} {label}", path.name), text, &cfg.queue, command_line, unix_ms())).transpose()?;
         let link = Direction::new(cfg, start, log);
-        let (from, to, report) = (from.clone(), to.clone(), reports[d].clone());
-        let thread = std::thread::Builder::new().name(format!("{label}{i}")).spawn(move || forward(link, from, to, report)).map_err(|e| e.to_string())?;
+        let (from, to, report, swap) = (from.clone(), to.clone(), reports[d].clone(), swaps[d].clone());
+        let thread = std::thread::Builder::new().name(format!("{label}{i}")).spawn(move || forward(link, from, to, report, swap)).map_err(|e| e.to_string())?;
         running.threads.push(thread);
     }
     running.reports.push((path.name.clone(), reports));
+    running.swaps.push(swaps);
     Ok(())
 }
 
@@ -113,11 +117,13 @@ pub fn state_of(name: &str, topo: &Topology) -> State {
 }
 
 impl Running {
-    pub fn write_stats(&self) {
+    /// Writes the counters; `flushes` counts the writes asked for by SIGUSR1, so that the asker
+    /// knows when the file holds its answer.
+    pub fn write_stats(&self, flushes: u64) {
         let paths: Vec<serde_json::Value> = self.reports.iter().map(|(name, [up, down])| serde_json::json!({
             "name": name, "uplink": *up.lock().unwrap(), "downlink": *down.lock().unwrap(),
         })).collect();
-        let body = serde_json::json!({ "name": self.name, "updatedUnixMs": unix_ms(), "paths": paths });
+        let body = serde_json::json!({ "name": self.name, "updatedUnixMs": unix_ms(), "flushes": flushes, "paths": paths });
         let tmp = state::file(&self.name, ".stats.json.tmp");
         if std::fs::write(&tmp, serde_json::to_string_pretty(&body).unwrap()).is_ok() {
             let _ = std::fs::rename(&tmp, state::file(&self.name, ".stats.json"));
@@ -126,12 +132,30 @@ impl Running {
 
     /// Waits for the forwarding threads (they stop on the stop flag), writes the final stats,
     /// flushes logs and removes the namespaces.
-    pub fn tear_down(self) {
-        let Running { name, threads, reports } = self;
+    /// Gives every path and direction the links of `topo` (which has this topology's paths), each
+    /// starting now with its counters at zero, and returns once every thread has taken its own.
+    pub fn replace_links(&self, topo: &Topology) -> Result<(), String> {
+        let start = now_us();
+        for (path, swaps) in topo.paths.iter().zip(&self.swaps) {
+            swaps[0].offer(Direction::new(&path.uplink, start, None));
+            swaps[1].offer(Direction::new(&path.downlink, start, None));
+        }
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+        while !self.swaps.iter().flatten().all(|s| s.taken()) {
+            if std::time::Instant::now() > deadline {
+                return Err("the forwarding threads did not take their new links within 5 s".into());
+            }
+            std::thread::sleep(std::time::Duration::from_micros(200));
+        }
+        Ok(())
+    }
+
+    pub fn tear_down(self, flushes: u64) {
+        let Running { name, threads, reports, swaps } = self;
         for t in threads {
             let _ = t.join();
         }
-        Running { name: name.clone(), threads: Vec::new(), reports }.write_stats();
+        Running { name: name.clone(), threads: Vec::new(), reports, swaps }.write_stats(flushes);
         state::remove_namespaces(&name);
     }
 }

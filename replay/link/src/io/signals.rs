@@ -1,16 +1,26 @@
 //! SIGINT and SIGTERM set a flag instead of killing the process, so the emulator can take down
-//! what it created (namespaces, processes) before it exits.
+//! what it created (namespaces, processes) before it exits. SIGUSR1 asks for the counters now:
+//! a run reads them the moment its load ends instead of waiting for the next periodic write.
+//! SIGUSR2 says a reconfiguration request is waiting (`pagepath net reconfigure`).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
 static STOP: AtomicBool = AtomicBool::new(false);
+static FLUSH: AtomicBool = AtomicBool::new(false);
+static RECONFIGURE: AtomicBool = AtomicBool::new(false);
 
-extern "C" fn on_signal(_: libc::c_int) {
-    STOP.store(true, Ordering::SeqCst);
+extern "C" fn on_signal(sig: libc::c_int) {
+    if sig == libc::SIGUSR1 {
+        FLUSH.store(true, Ordering::SeqCst);
+    } else if sig == libc::SIGUSR2 {
+        RECONFIGURE.store(true, Ordering::SeqCst);
+    } else {
+        STOP.store(true, Ordering::SeqCst);
+    }
 }
 
 pub fn install() {
-    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+    for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP, libc::SIGUSR1, libc::SIGUSR2] {
         // SAFETY: the handler only stores to an atomic, which is async-signal-safe.
         unsafe { libc::signal(sig, on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t) };
     }
@@ -22,4 +32,14 @@ pub fn stopping() -> bool {
 
 pub fn request_stop() {
     STOP.store(true, Ordering::SeqCst);
+}
+
+/// True once after each SIGUSR1.
+pub fn take_flush() -> bool {
+    FLUSH.swap(false, Ordering::SeqCst)
+}
+
+/// True once after each SIGUSR2.
+pub fn take_reconfigure() -> bool {
+    RECONFIGURE.swap(false, Ordering::SeqCst)
 }

@@ -118,7 +118,7 @@ pub fn remove_namespaces(name: &str) {
 }
 
 pub fn release(name: &str) {
-    for suffix in [".json", ".json.tmp", ".start.log"] {
+    for suffix in [".json", ".json.tmp", ".start.log", ".reconfigure.json", ".reconfigured.json"] {
         let _ = fs::remove_file(file(name, suffix));
     }
 }

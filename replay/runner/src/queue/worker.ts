@@ -7,6 +7,7 @@ import { abandonRuns } from "./abandon-runs.js";
 import { fileSha256, QUEUE_NAME, type CellJob } from "./jobs.js";
 import { checkRedis } from "./redis-check.js";
 import { TagPool, workerTagBase } from "./worker-tags.js";
+import { releaseKeptTopologies } from "../sweep/kept-topology.js";
 
 /**
  * A job whose worker died twice is failed for good (and recorded as a failed run) rather than handed
@@ -121,6 +122,7 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
     await worker.close();
     if (givenBackTags.length > 0) abandonRuns(givenBackTags);
   } finally {
+    await releaseKeptTopologies();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }

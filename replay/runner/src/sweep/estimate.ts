@@ -3,11 +3,11 @@ import { readGraphFile } from "@pagepath/graph-builder";
 import { DEFAULT_RUN_TIMEOUT_MS, type CellKey, type ExperimentPlan, type NetworkConfig, type RunResult } from "@pagepath/results";
 
 /**
- * What a run costs besides the page load: a topology up and down, the replay servers started and
- * stopped, the emulator's counters read twice. `pagepath bench experiment` measured 1.4 s on a
- * 2-core machine; Chromium adds a browser start.
+ * What a run costs besides the page load: its worker's topology reconfigured, the replay servers
+ * started and stopped, the counters read after a round trip. `pagepath bench experiment` measured
+ * 145 ms on a 2-core machine; Chromium adds a browser start (not measured since topologies are kept).
  */
-export const RUN_OVERHEAD_MS = { emulated: 1500, chromium: 3000, simulated: 300 };
+export const RUN_OVERHEAD_MS = { emulated: 200, chromium: 2000, simulated: 300 };
 /** Round trips a page load spends on handshakes and dependency chains beyond its transfer time. */
 const LATENCY_ROUNDS = 8;
 

@@ -1,6 +1,7 @@
 import { transportKnobsLabel, type CellKey, type ExperimentPlan, type RunResult } from "@pagepath/results";
 import { appendRun } from "./runs-file.js";
 import { dropWorkerLogs, runCell } from "./run-cell.js";
+import { releaseKeptTopologies } from "./kept-topology.js";
 import { workerTagBase } from "../queue/worker-tags.js";
 
 export interface LocalSweep {
@@ -10,6 +11,8 @@ export interface LocalSweep {
   cells: CellKey[];
   /** Runs at once, each in a topology of its own. */
   workers: number;
+  /** A topology brought up and taken down for every run, as before topologies were kept (a benchmark's reference). */
+  freshTopologies?: boolean;
 }
 
 export interface SweepEvents {
@@ -32,7 +35,7 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
       const cell = s.cells[next++]!;
       running++;
       on.started(cell, running);
-      const result = await runCell({ plan: s.plan, planFile: s.planFile, cell, tag: tags[w]! });
+      const result = await runCell({ plan: s.plan, planFile: s.planFile, cell, tag: tags[w]!, freshTopology: s.freshTopologies });
       appendRun(s.runsFile, result);
       running--;
       done++;
@@ -40,7 +43,11 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
       on.finished(cell, result, running);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(s.workers, s.cells.length)) }, (_, w) => worker(w)));
+  try {
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(s.workers, s.cells.length)) }, (_, w) => worker(w)));
+  } finally {
+    await releaseKeptTopologies();
+  }
   tags.forEach(dropWorkerLogs);
   return { done, failed };
 }

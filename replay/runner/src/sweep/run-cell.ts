@@ -19,7 +19,7 @@ import { TOOL_VERSION } from "@pagepath/profiler";
 import { atProcessEnd } from "@pagepath/temp-dirs";
 import { fileSha256, runReplay } from "../run-replay.js";
 import { runSimulation } from "../simulate.js";
-import { networkUp, topologyDown } from "../topology.js";
+import { keptTopology, releaseTopology } from "./kept-topology.js";
 
 export interface CellRun {
   plan: ExperimentPlan;
@@ -28,11 +28,15 @@ export interface CellRun {
   cell: CellKey;
   /** Names this run's topology: distinct for runs at the same time on one machine, [a-z0-9]{1,8}. */
   tag: string;
+  /** Take the topology down after the run instead of keeping it for the worker's next (a benchmark's reference). */
+  freshTopology?: boolean;
 }
 
 /**
- * One cell of a plan in a topology of its own, brought up for the run and taken down after it: its
- * seed drives the emulator's randomness, so a cell replays the same whichever worker runs it. A real
+ * One cell of a plan in its worker's topology, given the cell's links and seed as if brought up
+ * afresh (kept-topology.ts): the seed drives the emulator's randomness, so a cell replays the same
+ * whichever worker runs it and whatever ran before it. The caller takes the topology down when
+ * its worker is done (releaseKeptTopologies). A real
  * run that fails is tried once more; a simulated one would fail again the same way (the simulator
  * is deterministic), so it is not. What comes back is the run result, ok, incomplete or failed: this
  * does not throw because a run went wrong.
@@ -72,8 +76,9 @@ async function attempt(c: CellRun): Promise<RunResult> {
       // Virtual time needs no topology: the network's paths are simulated (pagepath-sim).
       result = (await runSimulation({ ...run, network })).result;
     } else {
-      const topology = await networkUp(topologyName, network, run.seed, dirname(c.planFile));
+      const topology = await keptTopology(topologyName, network, run.seed, dirname(c.planFile));
       result = await runReplay({ ...run, client: plan.client, topology });
+      if (result.status !== "ok" || c.freshTopology) await releaseTopology(topologyName);
     }
     // The servers' logs explain a run that went wrong; for one that went right they are only bulk.
     if (result.status !== "ok" && simulated) keepLogs(serverOut, logs);
@@ -81,10 +86,9 @@ async function attempt(c: CellRun): Promise<RunResult> {
     return result;
   } catch (e) {
     if (simulated) keepLogs(serverOut, logs);
-    return failedRunResult(c, network, (e as Error).message);
-  } finally {
     // Also after a failed bring-up, which may have left part of the topology behind.
-    if (plan.client !== "simulated") await topologyDown(topologyName);
+    else await releaseTopology(topologyName);
+    return failedRunResult(c, network, (e as Error).message);
   }
 }
 
