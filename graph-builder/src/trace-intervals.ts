@@ -31,17 +31,20 @@ export function urlsOfEvents(trace: unknown[], name: string): Set<string> {
   return urls;
 }
 
+/** The renderer main thread's name in the trace's metadata. */
+export const MAIN_THREAD = "CrRendererMain";
+
 /** The trace's name for the main thread waiting out a synchronous request. */
 export const SYNC_WAIT = "URLLoader::loadSynchronously";
 
 /** Interval events that can be, or can contain, page activities. */
-const INTERVALS = new Set([
+export const INTERVALS = new Set([
   "ParseHTML", "EvaluateScript", "v8.evaluateModule", "TimerFire", "EventDispatch", "FunctionCall",
   "ParseAuthorStyleSheet", "XHRReadyStateChange", "XHRLoad", "RunMicrotasks", "v8.compileModule",
   // A synchronous XMLHttpRequest: the main thread blocked, waiting for the response.
   SYNC_WAIT,
 ]);
-const MARKS = new Set(["ResourceSendRequest", "TimerInstall", "TimerRemove", "MarkDOMContent", "MarkLoad"]);
+export const MARKS = new Set(["ResourceSendRequest", "TimerInstall", "TimerRemove", "MarkDOMContent", "MarkLoad"]);
 
 export interface MainThreadTrace {
   roots: Interval[];
@@ -65,7 +68,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   // Most of a trace is other processes' events: skipping them by pid saves a key string per event.
   const mainPids = new Set<number>();
   for (const e of events) {
-    if (e.name === "thread_name" && e.args?.name === "CrRendererMain") {
+    if (e.name === "thread_name" && e.args?.name === MAIN_THREAD) {
       mainThreads.add(`${e.pid}:${e.tid}`);
       mainPids.add(e.pid);
     }
@@ -122,7 +125,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
 }
 
 /** The rendering lifecycle's events: a task holding one rendered the frame. */
-const RENDERING = new Set(["UpdateLayoutTree", "Layout", "Paint"]);
+export const RENDERING = new Set(["UpdateLayoutTree", "Layout", "Paint"]);
 
 /** Each frame's rendering tasks: the task of the same thread around each of its rendering events, once each. */
 function renderTasks(tasks: Map<string, Array<{ start: number; end: number }>>, rendering: Array<{ thread: string; frame: string; at: number }>): Map<string, Array<{ start: number; end: number }>> {

@@ -2,6 +2,8 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import { join } from "node:path";
 import { schemaProblems } from "@pagepath/formats";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type Recording, type RecordingManifest } from "./recording.js";
+import { RecordingError } from "./recording-error.js";
+import { traceEvents, traceFileText, type TraceSelection } from "./trace-file.js";
 
 export const FILES = {
   manifest: "manifest.json",
@@ -11,12 +13,7 @@ export const FILES = {
   bodies: "bodies",
 } as const;
 
-/** A recording that cannot be read, with the file and the place that is wrong. */
-export class RecordingError extends Error {
-  constructor(readonly file: string, detail: string) {
-    super(`${file}: ${detail}`);
-  }
-}
+export { RecordingError } from "./recording-error.js";
 
 /**
  * Writes a recording directory atomically: everything goes to a sibling ".partial" directory that is
@@ -28,7 +25,7 @@ export function writeRecording(dir: string, r: Recording): void {
   try {
     mkdirSync(join(tmp, FILES.bodies), { recursive: true });
     writeFileSync(join(tmp, FILES.events), r.events.map((e) => JSON.stringify(e)).join("\n") + (r.events.length ? "\n" : ""));
-    if (r.trace) writeFileSync(join(tmp, FILES.trace), JSON.stringify({ traceEvents: r.trace }));
+    if (r.trace) writeFileSync(join(tmp, FILES.trace), traceFileText(r.trace));
     writeFileSync(join(tmp, FILES.archive), JSON.stringify(r.archive, null, 1));
     for (const [sha, data] of r.bodies) writeFileSync(join(tmp, FILES.bodies, sha), data);
     writeFileSync(join(tmp, FILES.manifest), JSON.stringify(r.manifest, null, 2) + "\n");
@@ -56,8 +53,11 @@ export function readManifest(dir: string): RecordingManifest {
   return m;
 }
 
-/** Reads and checks a whole recording; bodies are loaded lazily by readBody. */
-export function readRecording(dir: string): Omit<Recording, "bodies"> {
+/**
+ * Reads and checks a whole recording; bodies are loaded lazily by readBody. With `traceSelection`,
+ * the trace holds only the events it wants (and the threads' names), read without parsing the rest.
+ */
+export function readRecording(dir: string, options: { traceSelection?: TraceSelection } = {}): Omit<Recording, "bodies"> {
   const manifest = readManifest(dir);
   const eventsFile = join(dir, FILES.events);
   if (!existsSync(eventsFile)) throw new RecordingError(eventsFile, "missing");
@@ -72,9 +72,8 @@ export function readRecording(dir: string): Omit<Recording, "bodies"> {
   let trace: unknown[] | null = null;
   if (manifest.files.trace) {
     if (!existsSync(traceFile)) throw new RecordingError(traceFile, "missing, though the manifest lists it");
-    const t = parseJson(traceFile, readFileSync(traceFile, "utf8")) as { traceEvents: unknown[] };
-    checkShape(traceFile, t, "recording.schema.json#/$defs/trace");
-    trace = t.traceEvents;
+    trace = traceEvents(readFileSync(traceFile, "utf8"), traceFile, options.traceSelection);
+    checkShape(traceFile, { traceEvents: trace }, "recording.schema.json#/$defs/trace");
   }
   const archive = readArchiveFile(dir);
   archive.forEach((e, i) => {
