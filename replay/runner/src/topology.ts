@@ -113,18 +113,24 @@ export function topologyDocument(network: NetworkConfig, baseDir: string): objec
 
 /** Brings up topology `name` for `network` (topologyDocument); the caller must call topologyDown, even on failure. */
 export async function networkUp(name: string, network: NetworkConfig, seed: number, baseDir: string): Promise<Topology> {
+  await netVerb((file) => ["up", file, "--name", name, "--seed", String(seed)], name, network, baseDir);
+  downAtProcessEnd(name);
+  return { ...readTopology(name), network };
+}
+
+/** Runs `pagepath net` with the arguments `args` gives for a topology file of `network`, removed after. */
+async function netVerb(args: (file: string) => string[], name: string, network: NetworkConfig, baseDir: string): Promise<void> {
   const dir = tempDir("topology");
   const file = join(dir, `${name}.topology.json`);
   writeFileSync(file, JSON.stringify(topologyDocument(network, baseDir)));
   try {
-    await run(requireBinary(NET_BINARY), ["up", file, "--name", name, "--seed", String(seed)]).catch((e) => {
-      throw new Error(`pagepath net up ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
+    const argv = args(file);
+    await run(requireBinary(NET_BINARY), argv).catch((e) => {
+      throw new Error(`pagepath net ${argv[0]} ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  downAtProcessEnd(name);
-  return { ...readTopology(name), network };
 }
 
 /**
@@ -133,16 +139,7 @@ export async function networkUp(name: string, network: NetworkConfig, seed: numb
  * kernel's TCP metrics start anew). Throws when the emulator refuses, saying why.
  */
 export async function networkReconfigure(name: string, network: NetworkConfig, seed: number, baseDir: string): Promise<Topology> {
-  const dir = tempDir("topology");
-  const file = join(dir, `${name}.topology.json`);
-  writeFileSync(file, JSON.stringify(topologyDocument(network, baseDir)));
-  try {
-    await run(requireBinary(NET_BINARY), ["reconfigure", name, file, "--seed", String(seed)]).catch((e) => {
-      throw new Error(`pagepath net reconfigure ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
-    });
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  await netVerb((file) => ["reconfigure", name, file, "--seed", String(seed)], name, network, baseDir);
   return { ...readTopology(name), network };
 }
 
