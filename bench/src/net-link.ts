@@ -24,6 +24,8 @@ export interface NetBenchResult {
   ratioNoOffload: number;
   cpuUsPerPacket: number;
   rates: Array<{ mbit: number; goodputMbps: number; goodputShare: number; latenessP50Us: number; latenessP99Us: number; opportunityUs: number; owdExtraP50Us: number; owdExtraP99Us: number; probeLoss: number }>;
+  /** Two paths of 1,000 Mbit/s, a saturating TCP transfer down each at once: what each carried, and the emulator's lateness on each. */
+  twoPaths: { mbit: number; goodputMbps: number[]; latenessP99Us: number[] };
 }
 
 function json(stdout: string): any {
@@ -79,11 +81,11 @@ async function withNet<T>(name: string, args: string[], fn: () => Promise<T>): P
   }
 }
 
-const stats = (name: string) => JSON.parse(readFileSync(join(STATE, `${name}.stats.json`), "utf8")).paths[0];
+const stats = (name: string, path = 0) => JSON.parse(readFileSync(join(STATE, `${name}.stats.json`), "utf8")).paths[path];
 const state = (name: string) => JSON.parse(readFileSync(join(STATE, `${name}.json`), "utf8"));
 
 export async function benchNet(seconds: number, log: (line: string) => void): Promise<NetBenchResult> {
-  const steps = 3 + 3;
+  const steps = 3 + 3 + 1;
   let step = 0;
   const progress = (what: string) => log(`[${++step}/${steps}] ${what}`);
   progress("direct veth pair, no emulation");
@@ -128,5 +130,27 @@ export async function benchNet(seconds: number, log: (line: string) => void): Pr
       };
     }));
   }
-  return { seconds, vethMbps, vethNoOffloadMbps, emulatorMbps, ratio: emulatorMbps / vethMbps, ratioNoOffload: emulatorMbps / vethNoOffloadMbps, cpuUsPerPacket, rates };
+  progress("two paths of 1000 Mbit/s, 10 ms one-way: a saturating TCP transfer down each at once");
+  const twoPaths = await withNet("bnet2x", ["--paths", "2", "--no-mptcp", "--delay-ms", "10", "--rate-mbit", "1000", "--queue", "droptail:bdp=1"], async () => {
+    const s = state("bnet2x");
+    // The receivers listen on the client's address of each path; the senders connect to them from
+    // the server's side, whose route to each address is that path.
+    const down = await Promise.all(s.paths.map((p: { clientAddr: string }) => transferTo(s.clientNs, s.serverNs, p.clientAddr, seconds)));
+    await new Promise((r) => setTimeout(r, 400));
+    return { mbit: 1000, goodputMbps: down, latenessP99Us: s.paths.map((_: unknown, i: number) => stats("bnet2x", i).downlink.lateness.p99Us) };
+  });
+  return { seconds, vethMbps, vethNoOffloadMbps, emulatorMbps, ratio: emulatorMbps / vethMbps, ratioNoOffload: emulatorMbps / vethNoOffloadMbps, cpuUsPerPacket, rates, twoPaths };
+}
+
+/** Mbit/s of a transfer from `sendNs` to a receiver listening at `addr` in `recvNs`. */
+async function transferTo(recvNs: string, sendNs: string, addr: string, seconds: number): Promise<number> {
+  const listen = spawn("ip", ["netns", "exec", recvNs, PROBE, "tcp", "--listen", `${addr}:7100`, "--recv"], { stdio: ["ignore", "pipe", "inherit"] });
+  let out = "";
+  listen.stdout!.on("data", (d) => (out += d));
+  const received = new Promise<any>((ok) => listen.on("exit", () => ok(out ? json(out) : null)));
+  await new Promise((r) => setTimeout(r, 300));
+  await run("ip", ["netns", "exec", sendNs, PROBE, "tcp", "--connect", `${addr}:7100`, "--send", String(seconds)]);
+  const recv = await received;
+  if (!recv) throw new Error(`no report from the receiver at ${addr}`);
+  return (recv.bytes * 8) / (recv.seconds * 1e6);
 }

@@ -26,7 +26,8 @@ viewer     time from opening a graph in the viewer (headless Chromium) to its dr
 net        the link emulator (needs root): TCP throughput through one unlimited emulated path / a
            bare veth pair (with and without segmentation offloads), CPU time per packet, and at
            10, 100 and 1,000 Mbit/s the goodput reached, the emulator's own lateness (p50/p99)
-           and a half-rate UDP probe's one-way delay error (p50/p99).
+           and a half-rate UDP probe's one-way delay error (p50/p99); then two paths of 1,000
+           Mbit/s each carrying a saturating transfer at once.
 replay     the replay server / nginx serving the same 20 files (8x1 KB, 8x10 KB, 4x100 KB) with the
            same certificate, over HTTP/1.1 and HTTP/2 on TLS (needs root, h2load and nginx):
            requests per second with h2load (8 connections; 10 streams each on HTTP/2), and the
@@ -156,6 +157,7 @@ function reportNet(r: NetBenchResult, out: string): number {
     "  (UDP: one-way delay above the configured 10 ms of a half-rate probe; the model itself adds 0 to one opportunity interval)",
     "  rate Mbit/s   goodput Mbit/s   of ideal   lateness p50/p99 µs   opportunity µs   UDP extra delay p50/p99 µs   probe loss",
     ...r.rates.map((x) => `  ${String(x.mbit).padStart(11)}   ${x.goodputMbps.toFixed(1).padStart(14)}   ${(x.goodputShare * 100).toFixed(1).padStart(7)}%   ${`${x.latenessP50Us}/${x.latenessP99Us}`.padStart(19)}   ${x.opportunityUs.toFixed(0).padStart(14)}   ${`${x.owdExtraP50Us.toFixed(0)}/${x.owdExtraP99Us.toFixed(0)}`.padStart(26)}   ${(x.probeLoss * 100).toFixed(2).padStart(9)}%`),
+    `  two paths of ${r.twoPaths.mbit} Mbit/s at once: ${r.twoPaths.goodputMbps.map((g, i) => `path ${i} ${g.toFixed(0)} Mbit/s (${((g / (r.twoPaths.mbit * (1448 / 1504))) * 100).toFixed(1)}% of ideal, lateness p99 ${r.twoPaths.latenessP99Us[i]} µs)`).join(", ")}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
