@@ -64,8 +64,11 @@ describe("server models and prioritisation change the order responses complete i
   });
 
   it("parallel: processed at once, but answered in request order (R2 queues behind R1)", async () => {
-    const { done, streams } = await replayOnce(models, ["--model", "parallel"], R);
-    assert.deepEqual(order(done), R);
+    // The order is the order responses are handed to HTTP/2 (docs/formats/replay-server.md): here
+    // all three are ready by the time R1 is, and are handed over within half a millisecond, so
+    // their frames share the wire and the order they complete in at the client is HTTP/2's
+    // (one CI run, and one run in four beside two busy loops, saw R2 or R3 end before R1).
+    const { streams } = await replayOnce(models, ["--model", "parallel"], R);
     const [t1, t2, t3] = R.map((r) => times(streams, r));
     assert.ok(t2.readyUs < t1.readyUs, "R2 is ready before R1");
     assert.ok(t2.firstChunkUs >= t1.lastChunkUs, "but is sent only after R1");
