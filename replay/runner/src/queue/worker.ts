@@ -7,7 +7,6 @@ import { abandonRuns } from "./abandon-runs.js";
 import { fileSha256, QUEUE_NAME, type CellJob } from "./jobs.js";
 import { checkRedis } from "./redis-check.js";
 import { TagPool, workerTagBase } from "./worker-tags.js";
-import { releaseKeptTopologies } from "../sweep/kept-topology.js";
 
 /**
  * A job whose worker died twice is failed for good (and recorded as a failed run) rather than handed
@@ -76,7 +75,10 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
       o.onEvent({ type: "started", jobId: job.id!, cell, tag, attempt: job.attemptsStarted });
       const started = Date.now();
       const givenBack = new Promise<"given back">((resolve) => signal?.addEventListener("abort", () => resolve("given back"), { once: true }));
-      const result = await Promise.race([runCell({ plan, planFile: job.data.planFile, cell, tag }), givenBack]);
+      // A topology per run, not kept between runs as a local sweep keeps them: a worker is stopped
+      // by SIGKILL at times (the queue gives its jobs to others), and a topology kept up while it
+      // waited for work would outlive it (the emulator runs in a session of its own).
+      const result = await Promise.race([runCell({ plan, planFile: job.data.planFile, cell, tag, freshTopology: true }), givenBack]);
       if (result === "given back") {
         await job.moveToWait(token);
         summary.gaveBack++;
@@ -122,7 +124,6 @@ export async function runQueueWorker(o: QueueWorkerOptions): Promise<QueueWorker
     await worker.close();
     if (givenBackTags.length > 0) abandonRuns(givenBackTags);
   } finally {
-    await releaseKeptTopologies();
     process.off("SIGINT", stop);
     process.off("SIGTERM", stop);
   }
