@@ -4,3 +4,12 @@ export class RecordingError extends Error {
     super(`${file}: ${detail}`);
   }
 }
+
+/** JSON.parse, failing with a RecordingError that names `where` (a file, or a file and line). */
+export function parseJson(where: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    throw new RecordingError(where, `not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
+  }
+}

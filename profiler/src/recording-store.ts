@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import { join } from "node:path";
 import { schemaProblems } from "@pagepath/formats";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type Recording, type RecordingManifest } from "./recording.js";
-import { RecordingError } from "./recording-error.js";
+import { parseJson, RecordingError } from "./recording-error.js";
 import { traceEvents, traceFileText, type TraceSelection } from "./trace-file.js";
 
 export const FILES = {
@@ -111,13 +111,6 @@ export function listRecordings(dir: string): string[] {
     .sort();
 }
 
-function parseJson(where: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new RecordingError(where, `not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
-  }
-}
 
 /** The part of the recording format a JSON Schema can say, for one file; the rest is checked above. */
 function checkShape(where: string, value: unknown, ref: string): void {

@@ -6,7 +6,7 @@
  * a graph build takes.
  */
 
-import { RecordingError } from "./recording-error.js";
+import { parseJson, RecordingError } from "./recording-error.js";
 
 /** Which events a selective reader keeps, by event name and the name of the thread it ran on. */
 export interface TraceSelection {
@@ -37,7 +37,7 @@ export function traceFileText(events: unknown[]): string {
  */
 export function traceEvents(text: string, where: string, select?: TraceSelection): unknown[] {
   if (!select || !text.startsWith(`${HEAD}\n`) || !text.endsWith(`\n${TAIL}`)) {
-    const whole = parse(where, text) as { traceEvents?: unknown };
+    const whole = parseJson(where, text) as { traceEvents?: unknown };
     if (!whole || typeof whole !== "object" || !Array.isArray(whole.traceEvents)) throw new RecordingError(where, "/traceEvents: must be an array of trace events");
     return whole.traceEvents;
   }
@@ -80,10 +80,12 @@ class TraceLines {
   parseAt(at: number): unknown {
     const nl = this.text.indexOf("\n", at);
     const end = this.text.charCodeAt(nl - 1) === 44 ? nl - 1 : nl;
+    const line = this.text.slice(at, end);
     try {
-      return JSON.parse(this.text.slice(at, end));
-    } catch (e) {
-      throw new RecordingError(`${this.where}:${lineNumber(this.text, at)}`, `not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
+      return JSON.parse(line);
+    } catch {
+      // The line number costs a scan of the text up to it: only for the error.
+      return parseJson(`${this.where}:${lineNumber(this.text, at)}`, line);
     }
   }
 
@@ -124,12 +126,4 @@ function lineNumber(text: string, at: number): number {
   let n = 1;
   for (let i = text.indexOf("\n"); i >= 0 && i < at; i = text.indexOf("\n", i + 1)) n++;
   return n;
-}
-
-function parse(where: string, text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    throw new RecordingError(where, `not valid JSON (${(e as Error).message}); the file may be truncated or corrupt`);
-  }
 }

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { fixtureDir, type RunningSite } from "@pagepath/corpus";
+import { fixtureDir, serveSite, type RunningSite } from "@pagepath/corpus";
 import { profileBatch, recordingName } from "@pagepath/profiler";
 import { optionsFor } from "./fixture-profile.js";
 
@@ -37,4 +37,14 @@ export async function profileFidelityPages(site: RunningSite, outDir: string, pa
   const failed = results.filter((r) => r.status !== "complete");
   if (failed.length) throw new Error(`profiling fidelity pages failed: ${failed.map((f) => `${f.url}: ${f.reason}`).join("; ")}`);
   return new Map(pages.map((p) => [p, join(outDir, recordingName(FIDELITY_PAGES[p]))]));
+}
+
+/** profileFidelityPages with the fidelity site served for just that long. */
+export async function recordFidelityPages(outDir: string, pages: FidelityPage[]): Promise<Map<FidelityPage, string>> {
+  const site = await serveSite(fidelitySiteDir());
+  try {
+    return await profileFidelityPages(site, outDir, pages);
+  } finally {
+    await site.close();
+  }
 }

@@ -2,12 +2,11 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { serveSite } from "@pagepath/corpus";
 import { buildGraph, loadRecording } from "@pagepath/graph-builder";
 import { readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
-import { FIDELITY_PAGES, fidelitySiteDir, profileFidelityPages, type FidelityPage } from "./fidelity-fixtures.js";
+import { FIDELITY_PAGES, recordFidelityPages, type FidelityPage } from "./fidelity-fixtures.js";
 import { netDown, netUp } from "./net-topology.js";
 
 const PAGES = Object.keys(FIDELITY_PAGES) as FidelityPage[];
@@ -65,15 +64,10 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
   const work = tempDir("fidelity-timing");
   const graphFiles = new Map<FidelityPage, string>();
   before(async () => {
-    const site = await serveSite(fidelitySiteDir());
-    try {
-      for (const [page, dir] of await profileFidelityPages(site, join(work, "recordings"), PAGES)) {
-        const file = join(work, `${page}.json`);
-        writeFileSync(file, JSON.stringify(buildGraph(loadRecording(dir))));
-        graphFiles.set(page, file);
-      }
-    } finally {
-      await site.close();
+    for (const [page, dir] of await recordFidelityPages(join(work, "recordings"), PAGES)) {
+      const file = join(work, `${page}.json`);
+      writeFileSync(file, JSON.stringify(buildGraph(loadRecording(dir))));
+      graphFiles.set(page, file);
     }
     await netUp(NET, ["--paths", "1", "--rate-mbit", "4", "--delay-ms", "20"]);
   });

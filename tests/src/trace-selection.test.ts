@@ -1,11 +1,10 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
-import { serveSite } from "@pagepath/corpus";
 import { buildGraph, loadRecording } from "@pagepath/graph-builder";
 import { readRecording } from "@pagepath/profiler";
 import { tempDir } from "./fixture-profile.js";
-import { fidelitySiteDir, profileFidelityPages, type FidelityPage } from "./fidelity-fixtures.js";
+import { recordFidelityPages, type FidelityPage } from "./fidelity-fixtures.js";
 
 /** Pages whose graphs rest on trace events of every kind the builder reads: modules, workers, a synchronous request, timers, paints. */
 const PAGES: FidelityPage[] = ["moduleChain", "dynamicImport", "worker", "syncXhr", "scriptInserted", "xhrBeforeLoad", "lazyImages", "fontDisplay"];
@@ -19,12 +18,7 @@ describe("the graph builder's trace selection", () => {
   const work = tempDir("trace-selection");
   let recordings = new Map<FidelityPage, string>();
   before(async () => {
-    const site = await serveSite(fidelitySiteDir());
-    try {
-      recordings = await profileFidelityPages(site, join(work, "recordings"), PAGES);
-    } finally {
-      await site.close();
-    }
+    recordings = await recordFidelityPages(join(work, "recordings"), PAGES);
   });
 
   for (const page of PAGES) {

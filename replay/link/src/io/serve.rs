@@ -130,8 +130,6 @@ impl Running {
         }
     }
 
-    /// Waits for the forwarding threads (they stop on the stop flag), writes the final stats,
-    /// flushes logs and removes the namespaces.
     /// Gives every path and direction the links of `topo` (which has this topology's paths), each
     /// starting now with its counters at zero, and returns once every thread has taken its own.
     pub fn replace_links(&self, topo: &Topology) -> Result<(), String> {
@@ -150,6 +148,8 @@ impl Running {
         Ok(())
     }
 
+    /// Waits for the forwarding threads (they stop on the stop flag), writes the final stats,
+    /// flushes logs and removes the namespaces.
     pub fn tear_down(self, flushes: u64) {
         let Running { name, threads, reports, swaps } = self;
         for t in threads {

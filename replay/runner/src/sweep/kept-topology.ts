@@ -38,7 +38,7 @@ export async function releaseTopology(name: string): Promise<void> {
   await topologyDown(name);
 }
 
-/** Takes every kept topology down: at the end of a sweep or of a queue worker. */
+/** Takes every kept topology down: at the end of a local sweep. */
 export async function releaseKeptTopologies(): Promise<void> {
   for (const name of [...kept.keys()]) await releaseTopology(name);
 }

@@ -28,7 +28,10 @@ export interface CellRun {
   cell: CellKey;
   /** Names this run's topology: distinct for runs at the same time on one machine, [a-z0-9]{1,8}. */
   tag: string;
-  /** Take the topology down after the run instead of keeping it for the worker's next (a benchmark's reference). */
+  /**
+   * Take the topology down after the run instead of keeping it for the worker's next: a queue
+   * worker's (it may be killed while idle) and a benchmark's reference.
+   */
   freshTopology?: boolean;
 }
 
