@@ -120,6 +120,11 @@ export interface ResourceInfo {
   initiatorUrl: string | null;
   priority: string | null;
   /**
+   * The priority the request was made with (`priority` is the last one Chrome gave it: an image
+   * laid out in the viewport is raised, Low to High); absent in graphs made before the field.
+   */
+  initialPriority?: string | null;
+  /**
    * The final hop's phases from its ResourceTiming, ms since navigation start, laid end to end (see
    * graph.md); null when the recording has no timing for it. Absent in graphs made before the field.
    */

@@ -60,6 +60,7 @@ export function resourceInfo(hops: ArchiveEntry[], ms: (monotonicS: number) => n
     initiatorType: String(first.initiator.type),
     initiatorUrl: first.initiator.url,
     priority: final.priority.final,
+    initialPriority: first.priority.initial,
     // The final hop's: earlier hops were other requests, and the span before it is their redirects.
     phases: requestPhases(final, ms),
   };

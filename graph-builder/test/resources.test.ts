@@ -86,3 +86,11 @@ describe("a resource's connection", () => {
     assert.equal(resourceInfo([entry("https://a.test/x.png", null)], ms).connection, null);
   });
 });
+
+describe("a resource's priorities", () => {
+  it("keep the one the request was made with beside the last one, which a layout raised", () => {
+    const raised = { ...entry("https://a.test/hero.png", { timing: fresh }), priority: { initial: "Low", final: "High" } };
+    const info = resourceInfo([raised], ms);
+    assert.deepEqual([info.initialPriority, info.priority], ["Low", "High"]);
+  });
+});

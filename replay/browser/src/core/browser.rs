@@ -160,7 +160,7 @@ impl Browser {
             readiness: Readiness::new(graph, options.preloader),
             urgency: Urgency::new(graph, options.priority),
             scheduler: Scheduler::new(&graph.frames, graph.main_frame),
-            network: Network::new(options.chromium_request_scheduling, options.servers_prioritize),
+            network: Network::new(options.chromium_request_scheduling, options.servers_prioritize, if options.dispatch_latency { graph.request_start_spacing_ms } else { 0.0 }),
             dispatching: Vec::new(),
             states: vec![fresh; graph.nodes.len()],
             graph: graph.clone(),
@@ -187,7 +187,7 @@ impl Browser {
 
     /// The next fetch to make, if any; call until None after every input.
     pub fn poll_request(&mut self) -> Option<Request> {
-        let (request, node) = self.network.poll()?;
+        let (request, node) = self.network.poll(self.clock)?;
         self.states[node].start.get_or_insert(self.clock);
         Some(request)
     }
@@ -213,7 +213,7 @@ impl Browser {
     /// The whole response to request `id` is in (`body_bytes` long).
     pub fn on_complete(&mut self, id: RequestId, body_bytes: u64, now: Ms) {
         self.run_until(now);
-        match self.network.finish(id, Some(body_bytes)) {
+        match self.network.finish(id, Some(body_bytes), self.clock) {
             Some((_, complete)) => self.complete(complete),
             None => self.warnings.push(format!("request {id} completed but is unknown or was over already; ignored")),
         }
@@ -223,7 +223,7 @@ impl Browser {
     /// Request `id` failed; the page goes on as a browser does after a failed fetch.
     pub fn on_failed(&mut self, id: RequestId, reason: &str, now: Ms) {
         self.run_until(now);
-        match self.network.finish(id, None) {
+        match self.network.finish(id, None, self.clock) {
             Some((url, complete)) => {
                 self.warnings.push(format!("{url}: the request failed ({reason}); the page went on without it"));
                 self.complete(complete);
@@ -233,12 +233,10 @@ impl Browser {
         self.run_until(self.clock);
     }
 
-    /// When the model next needs `handle_timeout` (a computation ending, a timer firing).
+    /// When the model next needs `handle_timeout` (a computation ending, a timer firing, a
+    /// released request's turn to start).
     pub fn next_timeout(&self) -> Option<Ms> {
-        match (self.scheduler.next_timeout(), self.next_dispatch()) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [self.scheduler.next_timeout(), self.next_dispatch(), self.network.next_start()].into_iter().flatten().reduce(f64::min)
     }
 
     pub fn handle_timeout(&mut self, now: Ms) {

@@ -3,6 +3,8 @@
 //! read; the TypeScript validator checks the rest of the shape before the browser runs.
 
 use super::json::At;
+use super::dispatch_latency::set_dispatch_latency;
+use super::request_start_spacing::recorded_start_spacing;
 use std::collections::BTreeMap;
 
 pub(crate) const SCHEMA_VERSION: u64 = 1;
@@ -50,12 +52,33 @@ pub(crate) struct Fetch {
     pub body_size: u64,
     /// The recording served it from a cache (`fromCache` not null).
     pub recorded_from_cache: bool,
-    /// Chrome's recorded request priority (`VeryHigh` .. `VeryLow`).
+    /// Chrome's recorded request priority (`VeryHigh` .. `VeryLow`), the last it had.
     pub chrome_priority: Option<String>,
+    /// The priority the request was made with; a layout may raise it to `chrome_priority` later
+    /// (graph.md, `initialPriority`). The same as `chrome_priority` in graphs without the field.
+    pub initial_priority: Option<String>,
     /// CDP's resource type as recorded (`Document`, `Script`, `Image`, ...).
     pub resource_type: String,
     /// Sent without credentials to another origin (graph `privacyMode`): on connections of its own.
     pub privacy_mode: bool,
+    /// Where the recorded fetch met the network stack; None in graphs without phases.
+    pub network: Option<NetworkTimes>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NetworkTimes {
+    /// When the network stack started the request (the end of its `queued` phase, ms since
+    /// navigation start).
+    pub started: f64,
+    /// When the request went on the wire (the start of `send`).
+    pub sent: Option<f64>,
+    /// The connection set up for it (from the start of `dns` or `connect` to the end of `connect`
+    /// or `ssl`), if one was.
+    pub setup: Option<(f64, f64)>,
+    /// The recorded connection's id, if known.
+    pub connection: Option<u64>,
+    /// When the response's headers arrived, if they did.
+    pub headers: Option<f64>,
 }
 
 #[derive(Clone, Debug)]
@@ -130,6 +153,9 @@ pub struct Graph {
     pub(crate) root: usize,
     pub(crate) main_frame: usize,
     pub(crate) paints: Paints,
+    /// The recorded browser's time between starting one waiting request and the next
+    /// (request_start_spacing.rs); 0 where the recording does not show it.
+    pub(crate) request_start_spacing_ms: f64,
 }
 
 impl Graph {
@@ -212,7 +238,8 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
         }
     }
     let paints = paints_of(&top, &nodes, main_frame)?;
-    Ok(Graph { nodes, frames, root, main_frame, paints })
+    let request_start_spacing_ms = recorded_start_spacing(&nodes);
+    Ok(Graph { nodes, frames, root, main_frame, paints, request_start_spacing_ms })
 }
 
 /// The main frame's emulated paint markers and the recording's word on a missing LCP.
@@ -223,28 +250,4 @@ fn paints_of(top: &At, nodes: &[Node], main_frame: usize) -> Result<Paints, Stri
         None => None,
     };
     Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing })
-}
-
-/// Sets each fetch's dispatch latency from the recording: its recorded start less the moment its
-/// parents let it go (for a preloaded fetch, the earlier of its scanned download chunk and its
-/// parse chunk). A document's first parse chunk, the one its bytes start rather than an earlier
-/// chunk or a script's `document.write`, gets its recorded gap too: Chromium commits the
-/// navigation to the renderer before parsing, 15-27 ms on the corpus recordings. Other chunks and
-/// kinds keep 0.
-pub(crate) fn set_dispatch_latency(nodes: &mut [Node]) {
-    for i in 0..nodes.len() {
-        let n = &nodes[i];
-        let is_fetch = n.kind == Kind::Resource || n.chunk.as_ref().is_some_and(|c| c.index == 0);
-        let commits = n.kind == Kind::Parse && n.parents.iter().all(|&(p, _)| nodes[p].kind == Kind::Download);
-        if !(is_fetch || commits) || n.parents.is_empty() {
-            continue;
-        }
-        let preloaded = n.parents.iter().any(|&(_, l)| l == Link::Preload);
-        let either_parent = |l: Link| preloaded && l != Link::Plain;
-        let end = |p: usize| nodes[p].recorded.1;
-        let either = n.parents.iter().filter(|&&(_, l)| either_parent(l)).map(|&(p, _)| end(p)).reduce(f64::min);
-        let plain = n.parents.iter().filter(|&&(_, l)| !either_parent(l)).map(|&(p, _)| end(p));
-        let released = plain.chain(either).fold(f64::NEG_INFINITY, f64::max);
-        nodes[i].dispatch_ms = (n.recorded.0 - released).max(0.0);
-    }
 }

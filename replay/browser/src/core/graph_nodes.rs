@@ -1,6 +1,6 @@
 //! Reading the graph file's nodes and edges into the emulated graph.
 
-use super::graph::{Chunk, Fetch, Kind, Link, Node, Ranks};
+use super::graph::{NetworkTimes, Chunk, Fetch, Kind, Link, Node, Ranks};
 use super::json::At;
 use std::collections::BTreeMap;
 
@@ -67,16 +67,42 @@ fn fetch_of(at: &At) -> Result<Fetch, String> {
         Some(hop) => hop.string()?,
         None => url.clone(),
     };
+    let chrome_priority = at.optional("priority")?.map(|p| p.string()).transpose()?;
+    let initial_priority = match at.value.get("initialPriority") {
+        Some(_) => at.optional("initialPriority")?.map(|p| p.string()).transpose()?,
+        None => chrome_priority.clone(),
+    };
     Ok(Fetch {
         url,
         first_url,
         method: at.field("method")?.string()?,
         body_size: at.field("bodySize")?.u64()?,
         recorded_from_cache: at.optional("fromCache")?.is_some(),
-        chrome_priority: at.optional("priority")?.map(|p| p.string()).transpose()?,
+        chrome_priority,
+        initial_priority,
         resource_type: at.optional("resourceType")?.map(|t| t.string()).transpose()?.unwrap_or_default(),
         privacy_mode: at.optional("privacyMode")?.map(|p| p.bool()).transpose()?.unwrap_or(false),
+        network: network_times(at)?,
     })
+}
+
+/// Where the recorded fetch met the network, from graphs that have phases (graph.md, `phases`).
+fn network_times(resource: &At) -> Result<Option<NetworkTimes>, String> {
+    let Some(phases) = resource.optional("phases")? else { return Ok(None) };
+    let span = |phase: &str| -> Result<Option<(f64, f64)>, String> {
+        phases.optional(phase)?.map(|p| Ok((p.field("start")?.f64()?, p.field("end")?.f64()?))).transpose()
+    };
+    let Some((_, started)) = span("queued")? else { return Ok(None) };
+    let setup_start = span("dns")?.or(span("connect")?).map(|(start, _)| start);
+    let setup_end = span("ssl")?.or(span("connect")?).map(|(_, end)| end);
+    let connection = resource.optional("connection")?.map(|c| c.field("id")?.u64()).transpose()?;
+    Ok(Some(NetworkTimes {
+        started,
+        sent: span("send")?.map(|(start, _)| start),
+        setup: setup_start.zip(setup_end),
+        connection,
+        headers: span("wait")?.map(|(_, end)| end),
+    }))
 }
 
 fn ranks_of(at: Option<At>) -> Result<Ranks, String> {

@@ -4,6 +4,7 @@
 //! Time is virtual: milliseconds since the run started, given by the caller.
 
 mod browser;
+mod dispatch_latency;
 mod graph;
 mod graph_nodes;
 mod json;
@@ -13,6 +14,7 @@ mod ready;
 mod report;
 mod network_stack_scheduler;
 mod request_gate;
+mod request_start_spacing;
 mod resource_scheduler;
 mod scheduler;
 mod walk;

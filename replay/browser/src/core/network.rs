@@ -4,6 +4,7 @@
 
 use super::browser::{Request, RequestId};
 use super::graph::Graph;
+use super::Ms;
 use super::network_stack_scheduler::NetworkStackScheduler;
 use super::request_gate::GatedScheduler;
 use super::resource_scheduler::{RequestClass, ResourceScheduler};
@@ -21,6 +22,8 @@ struct Flight {
     request: Request,
     purpose: Purpose,
     class: RequestClass,
+    /// The class its priority is raised to at the next rendering, if a layout raised it as recorded.
+    raise_to: Option<RequestClass>,
     /// Both schedulers let it go: it is in the outbox or handed out.
     released: bool,
     handed_out: bool,
@@ -79,7 +82,11 @@ pub(crate) enum Cached {
 
 pub(crate) struct Network {
     flights: Vec<Flight>,
-    outbox: VecDeque<RequestId>,
+    /// Released requests and when the network stack takes each up (request_start_spacing.rs).
+    outbox: VecDeque<(RequestId, Ms)>,
+    start_spacing: Ms,
+    /// When the network stack is done starting the request it took up last.
+    stack_free_at: Ms,
     documents: BTreeMap<usize, Document>,
     cache: BTreeMap<String, CacheEntry>,
     /// The renderer's gate, then the network stack's.
@@ -90,11 +97,14 @@ pub(crate) struct Network {
 impl Network {
     /// With `chromium_scheduling`, requests wait as Chromium's renderer and network stack make them
     /// wait (resource_scheduler.rs, and network_stack_scheduler.rs unless `servers_prioritize`);
-    /// without, each goes the moment it is asked for.
-    pub fn new(chromium_scheduling: bool, servers_prioritize: bool) -> Network {
+    /// without, each goes the moment it is asked for. Released requests start `start_spacing` ms
+    /// apart at least.
+    pub fn new(chromium_scheduling: bool, servers_prioritize: bool, start_spacing: Ms) -> Network {
         Network {
             flights: Vec::new(),
             outbox: VecDeque::new(),
+            start_spacing,
+            stack_free_at: Ms::NEG_INFINITY,
             documents: BTreeMap::new(),
             cache: BTreeMap::new(),
             scheduler: ResourceScheduler::new(chromium_scheduling),
@@ -102,35 +112,43 @@ impl Network {
         }
     }
 
-    fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass) -> RequestId {
+    fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass, now: Ms) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, class: class.clone(), released: false, handed_out: false, finished: false });
+        self.flights.push(Flight { request, purpose, class: class.clone(), raise_to: None, released: false, handed_out: false, finished: false });
         let started = self.scheduler.ask(id, class);
-        self.release(started);
+        self.release(started, now);
         id
     }
 
     /// The renderer let `ids` go: each goes on to the network stack's scheduler.
-    fn release(&mut self, ids: Vec<RequestId>) {
+    fn release(&mut self, ids: Vec<RequestId>, now: Ms) {
         let mut started = Vec::new();
         for id in ids {
             started.extend(self.network_stack.ask(id, self.flights[id].class.clone()));
         }
-        self.send_out(started);
+        self.send_out(started, now);
     }
 
-    fn send_out(&mut self, ids: Vec<RequestId>) {
+    /// The network stack takes released requests up one after another.
+    fn send_out(&mut self, ids: Vec<RequestId>, now: Ms) {
         for id in ids {
             self.flights[id].released = true;
-            self.outbox.push_back(id);
+            let at = now.max(self.stack_free_at + self.start_spacing);
+            self.stack_free_at = at;
+            self.outbox.push_back((id, at));
         }
     }
 
+    /// When the next released request is taken up, if one waits its turn.
+    pub fn next_start(&self) -> Option<Ms> {
+        self.outbox.front().map(|&(_, at)| at)
+    }
+
     /// The main frame's parser reached `<body>`: Chromium holds low-priority requests back less.
-    pub fn reached_body(&mut self) {
+    pub fn reached_body(&mut self, now: Ms) {
         let started = self.scheduler.reached_body();
-        self.release(started);
+        self.release(started, now);
     }
 
     /// Looks `key` up in the session cache; a node finding a fetch under way waits for it.
@@ -146,16 +164,35 @@ impl Network {
     }
 
     /// Fetches a resource; with a cache key, later references to it are served from the cache.
-    pub fn fetch_resource(&mut self, node: usize, request: Request, class: RequestClass, cache_key: Option<String>) {
+    /// `raise_to`: the class a rendering raises its priority to, if one did in the recording.
+    pub fn fetch_resource(&mut self, node: usize, request: Request, class: RequestClass, raise_to: Option<RequestClass>, cache_key: Option<String>, now: Ms) {
         if let Some(key) = cache_key {
             self.cache.insert(key, CacheEntry { owner: node, finished: false, waiters: Vec::new() });
         }
-        self.send(request, Purpose::Resource(node), class);
+        let id = self.send(request, Purpose::Resource(node), class, now);
+        self.flights[id].raise_to = raise_to;
+    }
+
+    /// The main frame was rendered: Chromium raises the priority of the images its layout put in
+    /// the viewport (`ResourceFetcher::UpdateAllImageResourcePriorities`), and a raised request
+    /// the schedulers held goes as its new priority allows.
+    pub fn raise_priorities(&mut self, now: Ms) {
+        let mut renderer = Vec::new();
+        let mut stack = Vec::new();
+        for id in 0..self.flights.len() {
+            let flight = &mut self.flights[id];
+            let Some(class) = flight.raise_to.take().filter(|_| !flight.finished) else { continue };
+            flight.class = class.clone();
+            stack.extend(self.network_stack.raised(id, class.clone()));
+            renderer.extend(self.scheduler.raised(id, class));
+        }
+        self.send_out(stack, now);
+        self.release(renderer, now);
     }
 
     /// Fetches the document whose chunk 0 is `chunk0`; the chunk waits for its bytes.
-    pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass) {
-        let id = self.send(request, Purpose::Document(chunk0), class);
+    pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass, now: Ms) {
+        let id = self.send(request, Purpose::Document(chunk0), class, now);
         let document = self.documents.entry(chunk0).or_default();
         document.request = Some(id);
         document.recorded_size = recorded_size;
@@ -172,9 +209,10 @@ impl Network {
         false
     }
 
-    /// The next request to hand out, and the node it stands for.
-    pub fn poll(&mut self) -> Option<(Request, usize)> {
-        let id = self.outbox.pop_front()?;
+    /// The next request to hand out by `now`, and the node it stands for.
+    pub fn poll(&mut self, now: Ms) -> Option<(Request, usize)> {
+        let (id, _) = self.outbox.front().filter(|&&(_, at)| at <= now).copied()?;
+        self.outbox.pop_front();
         let flight = &mut self.flights[id];
         flight.handed_out = true;
         let node = match flight.purpose {
@@ -206,14 +244,14 @@ impl Network {
 
     /// The request is over (done or failed): the URL it asked for and the nodes that complete, or
     /// None when the request is unknown or was over already.
-    pub fn finish(&mut self, id: RequestId, body_bytes: Option<u64>) -> Option<(String, Vec<usize>)> {
+    pub fn finish(&mut self, id: RequestId, body_bytes: Option<u64>, now: Ms) -> Option<(String, Vec<usize>)> {
         let flight = self.flights.get_mut(id).filter(|f| !f.finished)?;
         flight.finished = true;
         let (url, purpose) = (flight.request.url.clone(), flight.purpose);
         let started = self.network_stack.finished(id);
-        self.send_out(started);
+        self.send_out(started, now);
         let started = self.scheduler.finished(id);
-        self.release(started);
+        self.release(started, now);
         let nodes = match purpose {
             Purpose::Resource(node) => {
                 let mut nodes = vec![node];

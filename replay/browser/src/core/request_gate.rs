@@ -31,6 +31,16 @@ impl RequestGate {
         self.in_flight.remove(&id);
     }
 
+    /// A request's class changed (its priority was raised): it counts, and waits, as its new class.
+    pub fn reclassify(&mut self, id: RequestId, class: RequestClass) {
+        if let Some(c) = self.in_flight.get_mut(&id) {
+            *c = class.clone();
+        }
+        if let Some((_, c)) = self.waiting.iter_mut().find(|(w, _)| *w == id) {
+            *c = class;
+        }
+    }
+
     /// Orders the waiting requests (stably) by `key`.
     pub fn order_by(&mut self, key: impl Fn(&RequestClass) -> u8) {
         self.waiting.sort_by_key(|(_, c)| key(c));
@@ -66,6 +76,12 @@ pub(crate) trait GatedScheduler {
     /// A request is asked for; returns the requests that start now, in order.
     fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
         self.gate().queue(id, class);
+        self.start_what_may()
+    }
+
+    /// A request's priority was raised; returns the requests that start now.
+    fn raised(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
+        self.gate().reclassify(id, class);
         self.start_what_may()
     }
 

@@ -47,7 +47,10 @@ impl Browser {
             state.end = Some(now);
             self.timings.push(NodeTiming { node_id: self.graph.nodes[node].id.clone(), start, end: now });
             if self.graph.nodes[node].body_reached && self.graph.nodes[node].frame == self.graph.main_frame {
-                self.network.reached_body();
+                self.network.reached_body(self.clock);
+            }
+            if self.graph.nodes[node].kind == Kind::Render {
+                self.network.raise_priorities(self.clock);
             }
             self.done += 1;
             if self.done == self.graph.nodes.len() {
@@ -134,10 +137,14 @@ impl Browser {
         }
     }
 
-    /// What Chromium's network stack knows of a request when it decides whether it may go.
-    fn request_class(&self, node: usize) -> RequestClass {
+    /// What Chromium's schedulers know of a request when it is made, and what they know once a
+    /// rendering raised its priority, if one did in the recording.
+    fn request_classes(&self, node: usize) -> (RequestClass, Option<RequestClass>) {
         let fetch = self.graph.nodes[node].fetch.as_ref().expect("fetch nodes carry their resource");
-        RequestClass::new(fetch.chrome_priority.as_deref(), &fetch.resource_type, host_of(&fetch.first_url))
+        let class = |priority: &Option<String>| RequestClass::new(priority.as_deref(), &fetch.resource_type, host_of(&fetch.first_url));
+        let (made, last) = (class(&fetch.initial_priority), class(&fetch.chrome_priority));
+        let raised = made.priority.zip(last.priority).is_some_and(|(m, l)| l < m).then_some(last);
+        (made, raised)
     }
 
     /// A resource is fetched, unless the session cache has it or it needs no network.
@@ -161,8 +168,8 @@ impl Browser {
             self.warnings.push(format!("{url}: the recording took it from a cache; this run fetches it (cold cache)"));
         }
         let request = self.request_for(node);
-        let class = self.request_class(node);
-        self.network.fetch_resource(node, request, class, key);
+        let (class, raise_to) = self.request_classes(node);
+        self.network.fetch_resource(node, request, class, raise_to, key, self.clock);
         false
     }
 
@@ -174,7 +181,7 @@ impl Browser {
             let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
             let request = self.request_for(node);
             // A document is a navigation, which the browser process makes: the renderer's scheduler neither holds nor counts it.
-            self.network.fetch_document(node, end, size, request, RequestClass::navigation());
+            self.network.fetch_document(node, end, size, request, RequestClass::navigation(), self.clock);
             return false;
         }
         let (document, end) = (chunk.document, chunk.end);

@@ -1,0 +1,158 @@
+//! When requests leave the model, as Chromium's do (issue 21): priorities a layout raises, the
+//! network stack taking released requests up one at a time, and the way to the network that a
+//! never-held request spends before its headers go.
+
+mod core_support;
+
+use core_support::*;
+use pagepath_browser::core::Options;
+use serde_json::{json, Value};
+
+/// A request's phases as graph.md has them: asked at `asked`, at the network stack at `started`,
+/// sent at `sent`, its connection set up from `setup.0` to `setup.1` if it made one.
+fn phases(asked: f64, started: f64, setup: Option<(f64, f64)>, sent: f64) -> Value {
+    let span = |s: f64, e: f64| json!({"start": s, "end": e});
+    json!({
+        "queued": span(asked, started),
+        "dns": null,
+        "connect": setup.map(|(s, e)| span(s, e)),
+        "ssl": null,
+        "send": span(sent, sent + 0.1),
+        "wait": span(sent + 0.1, sent + 30.0),
+        "download": span(sent + 30.0, sent + 31.0),
+    })
+}
+
+/// d0 -> p0 (5 ms) asks for a style sheet, two scripts and an image; a rendering r0 (3 ms)
+/// follows p0; the parser reaches `<body>` in p1, after script s1 (a.js) ran.
+fn head_page(image_made_as: &str, image_raised_to: &str) -> Page {
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 5.0);
+    page.set("p0", "/parse", json!({"url": "https://a.test/", "startLine": 0, "endLine": 1, "index": 0, "last": false, "bodyReached": false}));
+    page.resource("css", MAIN, "https://a.test/a.css", 1)["resource"]["priority"] = "VeryHigh".into();
+    page.resource("js1", MAIN, "https://a.test/a.js", 2);
+    page.resource("js2", MAIN, "https://a.test/b.js", 2);
+    let img = page.resource("img", MAIN, "https://a.test/i.png", 3);
+    img["resource"]["priority"] = image_raised_to.into();
+    img["resource"]["initialPriority"] = image_made_as.into();
+    img["resource"]["resourceType"] = "Image".into();
+    page.render("r0", 3.0);
+    page.script("s1", MAIN, 1.0);
+    page.parse("p1", MAIN, 1.0);
+    page.set("p1", "/parse", json!({"url": "https://a.test/", "startLine": 1, "endLine": 2, "index": 1, "last": true, "bodyReached": true}));
+    page.edges("R3", &[("d0", "p0"), ("p0", "p1"), ("d0", "p1")]);
+    page.edges("R1", &[("p0", "css"), ("p0", "js1"), ("p0", "js2"), ("p0", "img")]);
+    page.edges("render", &[("p0", "r0")]);
+    page.edges("R10", &[("js1", "s1")]);
+    page.edges("R4", &[("s1", "p1")]);
+    page.edges("completion-dcl", &[("p1", "dcl")]);
+    page.edges("completion-load", &[("dcl", "load"), ("css", "load"), ("js2", "load"), ("img", "load"), ("r0", "load")]);
+    page
+}
+
+fn head_latency(url: &str) -> f64 {
+    match url {
+        "https://a.test/" => 20.0,
+        "https://a.test/a.css" => 50.0,
+        "https://a.test/i.png" => 10.0,
+        _ => 60.0,
+    }
+}
+
+fn image_sent_at(made_as: &str, raised_to: &str) -> f64 {
+    let mut sim = Sim::new(&head_page(made_as, raised_to).graph(), Options::default(), latency(head_latency));
+    sim.run();
+    sim.issued_at("https://a.test/i.png")
+}
+
+#[test]
+fn an_image_a_layout_raises_goes_when_the_page_is_rendered() {
+    // The document is in at 20, p0 runs 20..25 and asks for all four; three important requests
+    // are in flight, so a Low image waits (resource_scheduler.rs, tight mode).
+    assert_eq!(image_sent_at("Low", "High"), 28.0, "raised to High by r0's layout, 25..28: it goes then");
+    assert_eq!(image_sent_at("Low", "Low"), 85.0, "never raised: it waits until fewer than two head requests are in flight (both scripts end at 85)");
+    assert_eq!(image_sent_at("High", "High"), 25.0, "made High: it goes when asked for");
+}
+
+/// Seven images asked for together at 1 ms, a Low priority each and the body reached, so no
+/// scheduler holds them: the recording started them 0.5 ms apart, with no response in between.
+fn burst_page() -> Page {
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 1.0);
+    page.set("p0", "/end", 1.into());
+    page.edges("R3", &[("d0", "p0")]);
+    page.edges("completion-dcl", &[("p0", "dcl")]);
+    page.edges("completion-load", &[("dcl", "load")]);
+    for i in 0..7 {
+        let id = format!("img{i}");
+        let started = 10.0 + 0.5 * i as f64;
+        let img = page.resource(&id, MAIN, &format!("https://a.test/{i}.png"), 3);
+        img["start"] = 1.into();
+        img["resource"]["priority"] = "Low".into();
+        img["resource"]["resourceType"] = "Image".into();
+        img["resource"]["phases"] = phases(1.0, started, None, started);
+        page.edges("R1", &[("p0", &id)]);
+        page.edges("completion-load", &[(&id, "load")]);
+    }
+    page
+}
+
+#[test]
+fn requests_released_together_start_as_far_apart_as_the_recording_started_them() {
+    let graph = burst_page().graph();
+    let starts = |options: Options| {
+        let mut sim = Sim::new(&graph, options, latency(|_| 20.0));
+        sim.run();
+        (0..7).map(|i| sim.issued_at(&format!("https://a.test/{i}.png"))).collect::<Vec<_>>()
+    };
+    // The document is in at 20, p0 runs 20..21 and asks for the seven.
+    assert_eq!(starts(Options { dispatch_latency: true, ..Options::default() }), vec![21.0, 21.5, 22.0, 22.5, 23.0, 23.5, 24.0]);
+    assert_eq!(starts(Options::default()), vec![21.0; 7], "without recorded dispatch costs, all at once");
+    let mut page = burst_page();
+    page.set("img1", "/end", 10.7.into());
+    page.set("img4", "/end", 12.2.into());
+    let graph = page.graph();
+    let mut sim = Sim::new(&graph, Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0));
+    sim.run();
+    assert_eq!(sim.issued_at("https://a.test/6.png") - sim.issued_at("https://a.test/0.png"), 0.0, "responses between two pairs of starts leave four gaps, too few to tell a spacing");
+}
+
+#[test]
+fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sent() {
+    // p0 ended at 1 in the recording, and asked for all four at once.
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 1.0);
+    page.set("p0", "/end", 1.into());
+    page.edges("R3", &[("d0", "p0")]);
+    page.edges("completion-dcl", &[("p0", "dcl")]);
+    page.edges("completion-load", &[("dcl", "load")]);
+    let mut add = |id: &str, priority: &str, phases: Value, connection: Value| {
+        let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
+        r["start"] = 1.into();
+        r["resource"]["priority"] = priority.into();
+        r["resource"]["phases"] = phases;
+        r["resource"]["connection"] = connection;
+    };
+    let reused = |id: u64| json!({"id": id, "reused": true});
+    // Sent 20 ms after it was asked for, on a connection open since the document.
+    add("open", "High", phases(1.0, 19.0, None, 21.0), reused(1));
+    // Set up a connection from 5 to 15 and sent at 21: 10 ms of its own way, the rest the set-up.
+    add("fresh", "High", phases(1.0, 5.0, Some((5.0, 15.0)), 21.0), json!({"id": 2, "reused": false}));
+    // Waited for that connection: its wait is the model transport's, not a dispatch cost.
+    add("waited", "High", phases(1.0, 16.0, None, 16.0), reused(2));
+    // A Low request may be held, which hides its own way: it takes the page's usual one, the
+    // median of the others' (20, 10 and none: 20).
+    add("low", "Low", phases(1.0, 40.0, None, 41.0), reused(1));
+    for id in ["open", "fresh", "waited", "low"] {
+        page.edges("R1", &[("p0", id)]);
+        page.edges("completion-load", &[(id, "load")]);
+    }
+    let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0));
+    sim.run();
+    // The document is in at 20 and p0 runs 20..21.
+    let after_p0 = |id: &str| sim.issued_at(&format!("https://a.test/{id}")) - 21.0;
+    assert_eq!((after_p0("open"), after_p0("fresh"), after_p0("waited"), after_p0("low")), (20.0, 10.0, 0.0, 20.0));
+}
