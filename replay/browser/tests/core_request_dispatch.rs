@@ -75,9 +75,8 @@ fn an_image_a_layout_raises_goes_when_the_page_is_rendered() {
     assert_eq!(image_sent_at("High", "High"), 25.0, "made High: it goes when asked for");
 }
 
-/// Seven images asked for together at 1 ms, a Low priority each and the body reached, so no
-/// scheduler holds them: the recording started them 0.5 ms apart, with no response in between.
-fn burst_page() -> Page {
+/// d0 -> p0 (1 ms), which ended at 1 ms in the recording; its requests are the caller's to add.
+fn one_parse_page() -> Page {
     let mut page = Page::new("d0");
     page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
     page.parse("p0", MAIN, 1.0);
@@ -85,6 +84,13 @@ fn burst_page() -> Page {
     page.edges("R3", &[("d0", "p0")]);
     page.edges("completion-dcl", &[("p0", "dcl")]);
     page.edges("completion-load", &[("dcl", "load")]);
+    page
+}
+
+/// Seven images asked for together at 1 ms, a Low priority each and the body reached, so no
+/// scheduler holds them: the recording started them 0.5 ms apart, with no response in between.
+fn burst_page() -> Page {
+    let mut page = one_parse_page();
     for i in 0..7 {
         let id = format!("img{i}");
         let started = 10.0 + 0.5 * i as f64;
@@ -122,13 +128,7 @@ fn requests_released_together_start_as_far_apart_as_the_recording_started_them()
 #[test]
 fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sent() {
     // p0 ended at 1 in the recording, and asked for all four at once.
-    let mut page = Page::new("d0");
-    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
-    page.parse("p0", MAIN, 1.0);
-    page.set("p0", "/end", 1.into());
-    page.edges("R3", &[("d0", "p0")]);
-    page.edges("completion-dcl", &[("p0", "dcl")]);
-    page.edges("completion-load", &[("dcl", "load")]);
+    let mut page = one_parse_page();
     let mut add = |id: &str, priority: &str, phases: Value, connection: Value| {
         let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
         r["start"] = 1.into();
