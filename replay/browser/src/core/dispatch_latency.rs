@@ -8,11 +8,12 @@
 //! for at 179 ms reached the network stack at 201 ms and the wire at 207 ms, on a connection open
 //! since the document), none of which the model's network code spends. For those requests the
 //! latency runs to when the request was sent, less any connection it set up, which the model's
-//! transports spend themselves. Requests the schedulers may hold keep the latency to
-//! `requestWillBeSent`: the rest of their wait is the hold, which resource_scheduler.rs and
-//! network_stack_scheduler.rs make.
+//! transports spend themselves. A request the schedulers may hold hides its own way behind the
+//! hold (which resource_scheduler.rs and network_stack_scheduler.rs make), so it takes the page's
+//! median way from `requestWillBeSent`.
 
 use super::graph::{Kind, Link, NetworkTimes, Node};
+use super::resource_scheduler::RequestClass;
 use super::Ms;
 
 /// Sets each fetch's dispatch latency from the recording: its recorded send (above) less the
@@ -27,7 +28,8 @@ pub(crate) fn set_dispatch_latency(nodes: &mut [Node]) {
         .filter_map(|n| n.fetch.as_ref()?.network)
         .filter_map(|t| Some((t.connection?, t.setup?.1)))
         .collect();
-    let sends: Vec<Option<Ms>> = nodes.iter().map(|n| if may_be_held(n) { None } else { recorded_send(n, &setups) }).collect();
+    let held: Vec<bool> = nodes.iter().map(may_be_held).collect();
+    let sends: Vec<Option<Ms>> = nodes.iter().zip(&held).map(|(n, &held)| if held { None } else { recorded_send(n, &setups) }).collect();
     let hop = median(nodes.iter().zip(&sends).filter_map(|(n, s)| Some((s.as_ref()? - n.recorded.0).max(0.0))).collect());
     for i in 0..nodes.len() {
         let n = &nodes[i];
@@ -45,17 +47,16 @@ pub(crate) fn set_dispatch_latency(nodes: &mut [Node]) {
         let sent = match sends[i] {
             Some(sent) => sent,
             // A hold hides this request's own way to the network: it takes the page's usual one.
-            None if is_fetch && may_be_held(n) => n.recorded.0 + hop,
+            None if held[i] => n.recorded.0 + hop,
             None => n.recorded.0,
         };
         nodes[i].dispatch_ms = (sent - released).max(0.0);
     }
 }
 
-/// A fetch of priority Medium or lower, which Chromium's schedulers may hold back
-/// (resource_scheduler.rs, `delayable`).
+/// A resource Chromium's schedulers may hold back (resource_scheduler.rs, `delayable`).
 fn may_be_held(n: &Node) -> bool {
-    n.kind == Kind::Resource && n.fetch.as_ref().is_some_and(|f| matches!(f.chrome_priority.as_deref(), Some("Medium" | "Low" | "VeryLow")))
+    n.kind == Kind::Resource && n.fetch.as_ref().is_some_and(|f| RequestClass::new(f.chrome_priority.as_deref(), &f.resource_type, None).delayable())
 }
 
 /// When the fetch left the recorded browser, its own connection's set-up taken out; None without
