@@ -5,7 +5,7 @@
 mod core_support;
 
 use core_support::*;
-use pagepath_browser::core::Options;
+use pagepath_browser::core::{Completion, Options};
 use serde_json::{json, Value};
 
 /// A request's phases as graph.md has them: asked at `asked`, at the network stack at `started`,
@@ -132,7 +132,10 @@ fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sen
     let mut add = |id: &str, priority: &str, phases: Value, connection: Value| {
         let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
         r["start"] = 1.into();
-        r["resource"]["priority"] = priority.into();
+        // "Low>High": made Low, raised to High by a layout.
+        let (made, last) = priority.split_once('>').unwrap_or((priority, priority));
+        r["resource"]["initialPriority"] = made.into();
+        r["resource"]["priority"] = last.into();
         r["resource"]["phases"] = phases;
         r["resource"]["connection"] = connection;
     };
@@ -146,7 +149,10 @@ fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sen
     // A Low request may be held, which hides its own way: it takes the page's usual one, the
     // median of the others' (20, 10 and none: 20).
     add("low", "Low", phases(1.0, 40.0, None, 41.0), reused(1));
-    for id in ["open", "fresh", "waited", "low"] {
+    // Made Low and raised to High by a layout: held as Low, so its recorded send includes the hold
+    // that the model makes itself, and it takes the usual way too.
+    add("raised", "Low>High", phases(1.0, 40.0, None, 41.0), reused(1));
+    for id in ["open", "fresh", "waited", "low", "raised"] {
         page.edges("R1", &[("p0", id)]);
         page.edges("completion-load", &[(id, "load")]);
     }
@@ -155,4 +161,36 @@ fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sen
     // The document is in at 20 and p0 runs 20..21.
     let after_p0 = |id: &str| sim.issued_at(&format!("https://a.test/{id}")) - 21.0;
     assert_eq!((after_p0("open"), after_p0("fresh"), after_p0("waited"), after_p0("low")), (20.0, 10.0, 0.0, 20.0));
+    assert_eq!(after_p0("raised"), 20.0, "a raised image's recorded send held it once already");
+}
+
+/// The load event fires when p0 ends; an inline script s0 after p0 (10 ms, not holding load)
+/// fetches a prefetch (VeryLow) and arms a timer that fetches once more after `timeout_ms`.
+fn after_load_page(timeout_ms: f64) -> Page {
+    let mut page = one_parse_page();
+    page.script("s0", MAIN, 10.0);
+    page.resource("pf", MAIN, "https://a.test/next.html", 5)["resource"]["priority"] = "VeryLow".into();
+    page.timer("t", MAIN, 1.0, timeout_ms);
+    page.resource("late", MAIN, "https://a.test/late.json", 5);
+    page.edges("R12", &[("p0", "s0")]);
+    page.edges("R2", &[("s0", "pf"), ("t", "late")]);
+    page.edges("R19", &[("s0", "t")]);
+    page
+}
+
+#[test]
+fn waiting_for_load_runs_on_while_a_request_could_follow_within_chromiums_quiet_period() {
+    let run = |timeout_ms: f64| {
+        let options = Options { wait_for: Completion::Load, ..Options::default() };
+        let mut sim = Sim::new(&after_load_page(timeout_ms).graph(), options, latency(|_| 20.0));
+        let outcome = sim.run();
+        (outcome.metrics.load_ms, sim.issued_urls())
+    };
+    // The document is in at 20, p0 runs 20..21 and the load event fires; s0 runs 21..31.
+    let (load, urls) = run(500.0);
+    assert_eq!(load, Some(21.0), "the run going on does not move the load event");
+    assert!(urls.contains(&"https://a.test/next.html".to_string()), "the prefetch s0 makes after the load event is in the run: {urls:?}");
+    assert!(urls.contains(&"https://a.test/late.json".to_string()), "a timer due 500 ms after the network went quiet fetches within the period: {urls:?}");
+    let (_, urls) = run(5000.0);
+    assert!(!urls.contains(&"https://a.test/late.json".to_string()), "a timer due 5 s later is past the quiet period: {urls:?}");
 }

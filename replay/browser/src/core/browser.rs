@@ -9,6 +9,11 @@ use super::scheduler::Scheduler;
 use super::Ms;
 use serde::Serialize;
 
+/// How long the network must stay quiet after the load event before a Chromium replay's recording
+/// stops (replay/runner chromium-client.ts, `quietMs`): the model runs on while anything could
+/// make a request within it, so both clients' runs hold the same requests.
+const QUIET_PERIOD_MS: Ms = 1000.0;
+
 /// Which completion ends the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Completion {
@@ -244,7 +249,10 @@ impl Browser {
     }
 
     /// The completion asked for in Options::wait_for has happened. Waiting for load also waits
-    /// for the paint markers, which a page often reaches just after its load event.
+    /// for the paint markers, which a page often reaches just after its load event, and, as
+    /// Chromium's recording of a replay does (the profiler's quiet period), for the network to be
+    /// quiet: requests made around the load event, such as a `<link rel=prefetch>` Chromium sends
+    /// just after it, are part of the run.
     pub fn is_finished(&self) -> bool {
         let frame = &self.graph.frames[self.graph.main_frame];
         let marker = match self.options.wait_for {
@@ -253,12 +261,25 @@ impl Browser {
             Completion::Graph => None,
         };
         let done = |node: Option<usize>| node.is_none_or(|n| self.states[n].phase == Phase::Done);
-        let paints = self.options.wait_for != Completion::Load || (done(self.graph.paints.fcp) && done(self.graph.paints.lcp));
+        let settled = || done(self.graph.paints.fcp) && done(self.graph.paints.lcp) && self.is_quiet();
+        let paints = self.options.wait_for != Completion::Load || settled();
         match marker {
             Some(node) => self.states[node].phase == Phase::Done && paints,
             // Without the marker in the emulation, only the whole graph tells that the page is done.
             None => self.graph_complete.is_some(),
         }
+    }
+
+    /// Nothing can reach the network within Chromium's quiet period: no request in flight or
+    /// waiting, no node waiting out a delay, no computation running or queued (a script after the
+    /// load event may still fetch), no timer firing within the period.
+    fn is_quiet(&self) -> bool {
+        let (queued, timers) = self.scheduler.queued();
+        self.network.is_quiet()
+            && self.dispatching.is_empty()
+            && self.scheduler.running().is_none()
+            && queued.is_empty()
+            && timers.iter().all(|&(_, fires_at)| fires_at > self.clock + QUIET_PERIOD_MS)
     }
 
     pub(super) fn kind(&self, node: usize) -> Kind {

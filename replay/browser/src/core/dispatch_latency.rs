@@ -54,9 +54,12 @@ pub(crate) fn set_dispatch_latency(nodes: &mut [Node]) {
     }
 }
 
-/// A resource Chromium's schedulers may hold back (resource_scheduler.rs, `delayable`).
+/// A resource Chromium's schedulers may hold back (resource_scheduler.rs, `delayable`), judged by
+/// the priority it was made with: an image a layout raised from Low to High was held as Low, and
+/// its recorded send includes that hold, which the model makes itself (walk.rs asks with the
+/// first priority).
 fn may_be_held(n: &Node) -> bool {
-    n.kind == Kind::Resource && n.fetch.as_ref().is_some_and(|f| RequestClass::new(f.chrome_priority.as_deref(), &f.resource_type, None).delayable())
+    n.kind == Kind::Resource && n.fetch.as_ref().is_some_and(|f| RequestClass::new(f.initial_priority.as_deref(), &f.resource_type, None).delayable())
 }
 
 /// When the fetch left the recorded browser, its own connection's set-up taken out; None without

@@ -271,6 +271,11 @@ impl Network {
         Some((url, nodes))
     }
 
+    /// No request is in flight, held back or waiting its turn to start.
+    pub fn is_quiet(&self) -> bool {
+        self.flights.iter().all(|f| f.finished)
+    }
+
     /// Requests in flight or not handed out yet, chunks waiting for bytes, nodes waiting for a
     /// fetch of their URL: one sentence each.
     pub fn waiting(&self, graph: &Graph) -> Vec<String> {

@@ -12,6 +12,7 @@
 //!   head scripts load, go one at a time while one script is left, and all at once when the parser
 //!   reaches the body; on the large-document page an image preloaded from the head goes at once
 //!   beside one style sheet and a deferred script.
+//!
 //! Important requests start the moment they are asked for, and every request once the body is
 //! reached (over HTTP/1.1 the client's connection pool still limits what is sent).
 //!
