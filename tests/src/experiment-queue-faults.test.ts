@@ -1,5 +1,5 @@
 /**
- * Queue mode when things go wrong around the collector (`pagepath experiment --queue`): Redis
+ * Queue mode when things go wrong around the collector (`pagepath experiment --redis`): Redis
  * restarted mid-collection, a second collector of the same plan, a collector that crashed. The
  * runs are made up by a stand-in worker, so no root is needed; the collector is the real CLI.
  */
@@ -52,7 +52,7 @@ function standInWorker(ms: number): Worker<CellJob, RunResult> {
 
 /** The collector as a user starts it, kept so that it can be killed. */
 function collector(source: string, out: string): { child: ChildProcess; stderr: () => string; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, [CLI, "experiment", source, "--queue", redis!.url, "--out", out], { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [CLI, "experiment", source, "--redis", redis!.url, "--out", out], { stdio: ["ignore", "pipe", "pipe"] });
   children.push(child);
   let stderr = "";
   child.stdout!.on("data", () => undefined);
@@ -155,7 +155,7 @@ describe("experiment queue: faults around the collector (a stand-in worker)", ()
       // No worker yet: the first collector waits with every cell queued.
       const first = collector(x.source, x.out);
       await until("the first collector queueing", () => /3 runs queued on/.test(first.stderr()), 20_000, first.stderr);
-      const second = await runCli(["experiment", x.source, "--queue", redis!.url, "--out", x.out], 30_000);
+      const second = await runCli(["experiment", x.source, "--redis", redis!.url, "--out", x.out], 30_000);
       assert.equal(second.code, 1, second.stderr);
       const refusal = new RegExp(`qlock\\.plan\\.json: another collector is running for plan qlock \\(pid ${first.child.pid} on .*, since \\d{4}-.*\\); wait for it to finish or stop it`);
       assert.match(second.stderr, refusal);
@@ -171,7 +171,7 @@ describe("experiment queue: faults around the collector (a stand-in worker)", ()
       await until("the collector claiming the plan", async () => (await client.get(key))?.includes(`"pid":${crashed.child.pid}`) === true, 20_000, crashed.stderr);
       crashed.child.kill("SIGKILL");
       await crashed.exited;
-      const refused = await runCli(["experiment", x.source, "--queue", redis!.url, "--out", x.out], 30_000);
+      const refused = await runCli(["experiment", x.source, "--redis", redis!.url, "--out", x.out], 30_000);
       assert.equal(refused.code, 1, refused.stderr);
       assert.match(refused.stderr, new RegExp(`pid ${crashed.child.pid} on .*a collector that died lets go within 15 s`));
       const killedAt = Date.now();
@@ -179,7 +179,7 @@ describe("experiment queue: faults around the collector (a stand-in worker)", ()
       console.log(`the killed collector's claim lapsed ${((Date.now() - killedAt) / 1000).toFixed(1)} s after the refusal`);
 
       standInWorker(50);
-      const last = await runCli(["experiment", x.source, "--queue", redis!.url, "--out", x.out], 30_000);
+      const last = await runCli(["experiment", x.source, "--redis", redis!.url, "--out", x.out], 30_000);
       assert.equal(last.code, 0, last.stderr);
       assertOneLinePerCell(x.planFile, runs);
     } finally {

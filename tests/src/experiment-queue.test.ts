@@ -93,22 +93,33 @@ async function jobsLeft(queue: RunQueue): Promise<number> {
 }
 
 describe("experiment queue: URLs and connections", () => {
-  it("names a bad --queue URL, and a Redis that does not answer within seconds, password masked", async () => {
-    const scheme = await runCli(["worker", "--queue", "http://127.0.0.1:6379"], 30_000);
+  it("names a bad --redis URL, and a Redis that does not answer within seconds, password masked", async () => {
+    const scheme = await runCli(["worker", "--redis", "http://127.0.0.1:6379"], 30_000);
     assert.equal(scheme.code, 1);
-    assert.match(scheme.stderr, /--queue http:\/\/127\.0\.0\.1:6379: the scheme must be redis:, not http:; expected redis:\/\/\[:password@\]host\[:port\]\[\/db\]/);
-    const port = await runCli(["worker", "--queue", "redis://127.0.0.1:port"], 30_000);
-    assert.match(port.stderr, /--queue redis:\/\/127\.0\.0\.1:port: not a URL/);
-    const db = await runCli(["worker", "--queue", "redis://127.0.0.1:6379/one"], 30_000);
+    assert.match(scheme.stderr, /--redis http:\/\/127\.0\.0\.1:6379: the scheme must be redis:, not http:; expected redis:\/\/\[:password@\]host\[:port\]\[\/db\]/);
+    const port = await runCli(["worker", "--redis", "redis://127.0.0.1:port"], 30_000);
+    assert.match(port.stderr, /--redis redis:\/\/127\.0\.0\.1:port: not a URL/);
+    const db = await runCli(["worker", "--redis", "redis://127.0.0.1:6379/one"], 30_000);
     assert.match(db.stderr, /the database "one" must be a number/);
 
     const closed = await freePort();
     const started = Date.now();
-    const refused = await runCli(["worker", "--queue", `redis://:secret@127.0.0.1:${closed}`], 30_000);
+    const refused = await runCli(["worker", "--redis", `redis://:secret@127.0.0.1:${closed}`], 30_000);
     const ms = Date.now() - started;
     assert.equal(refused.code, 1);
-    assert.equal(refused.stderr.trim(), `pagepath worker: --queue redis://:***@127.0.0.1:${closed}: cannot connect to Redis (ECONNREFUSED)`);
+    assert.equal(refused.stderr.trim(), `pagepath worker: --redis redis://:***@127.0.0.1:${closed}: cannot connect to Redis (ECONNREFUSED)`);
     assert.ok(ms < 8000, `gave up after ${ms} ms`);
+  });
+
+  it("takes --queue URL, the old name of --redis, with a notice that does not repeat the URL, and refuses both at once", async () => {
+    const old = await runCli(["worker", "--queue", "http://:secret@127.0.0.1:6379"], 30_000);
+    assert.equal(old.code, 1);
+    assert.match(old.stderr, /^pagepath: --queue URL is now --redis URL; the old spelling works until the next release\n/);
+    assert.match(old.stderr, /--redis http:\/\/:\*\*\*@127\.0\.0\.1:6379: the scheme must be redis:/);
+    assert.doesNotMatch(old.stderr, /secret/);
+    const both = await runCli(["experiment", "x.plan.json", "--queue", "redis://127.0.0.1:9", "--redis", "redis://127.0.0.1:9"], 30_000);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--queue URL is the old spelling of --redis URL: give one of them/);
   });
 });
 
@@ -209,7 +220,7 @@ describe("experiment queue: collecting without root (a stand-in worker)", () => 
   it("a worker refuses a cell queued from another copy of the plan, and stops on SIGTERM", needsWorker, async () => {
     const x = experiment();
     const other = "f".repeat(64);
-    const worker = new WorkerProcess(["--queue", redis.url, "--tag-prefix", "qr"]);
+    const worker = new WorkerProcess(["--redis", redis.url, "--tag-prefix", "qr"]);
     try {
       await worker.waitFor(/worker ready: queue pagepath-runs on redis:\/\/127\.0\.0\.1:\d+, 1 at once, locks 30 s/, 20_000);
       const cell: CellKey = planCells(x.plan)[0]!;
@@ -234,7 +245,7 @@ describe("experiment queue: collecting without root (a stand-in worker)", () => 
     const { plan: planFile } = writeExperiment(dir, plan, []);
     const queued = { plan, planFile, planSha256: fileSha256(planFile) };
     const [cell] = planCells(plan);
-    const worker = new WorkerProcess(["--queue", redis.url, "--tag-prefix", "qm"]);
+    const worker = new WorkerProcess(["--redis", redis.url, "--tag-prefix", "qm"]);
     try {
       await worker.waitFor(/worker ready/, 20_000);
       await enqueueCells(queue, queued, [cell!]);
@@ -293,10 +304,10 @@ describe("experiment queue: two workers on real runs, one killed mid-run", { ski
     writeFileSync(source, JSON.stringify(plan, null, 2));
     const out = join(dir, "out");
     const started = Date.now();
-    for (let i = 0; i < 2; i++) workers.push(new WorkerProcess(["--queue", redis!.url, "--lock-seconds", "3", "--tag-prefix", "qt"]));
+    for (let i = 0; i < 2; i++) workers.push(new WorkerProcess(["--redis", redis!.url, "--lock-seconds", "3", "--tag-prefix", "qt"]));
     await Promise.all(workers.map((w) => w.waitFor(/worker ready/, 20_000)));
 
-    const experiment = runCli(["experiment", source, "--queue", redis!.url, "--out", out], 5 * 60_000);
+    const experiment = runCli(["experiment", source, "--redis", redis!.url, "--out", out], 5 * 60_000);
     // The first worker to finish a run is killed in the middle of its next one.
     const victim = await Promise.any(workers.map((w) => w.waitFor(/ finished /, 60_000).then(() => w)));
     const survivor = workers.find((w) => w !== victim)!;
@@ -337,7 +348,7 @@ describe("experiment queue: two workers on real runs, one killed mid-run", { ski
         `the survivor finished ${survivor.jobs("finished").length}, including the killed worker's ${lost[0]}, started again ${backAfter.toFixed(1)} s after the kill (3 s locks)`,
     );
 
-    const again = await runCli(["experiment", source, "--queue", redis!.url, "--out", out], 60_000);
+    const again = await runCli(["experiment", source, "--redis", redis!.url, "--out", out], 60_000);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /every cell has a result already/);
     assert.equal(readFileSync(runsFile, "utf8").split("\n").filter(Boolean).length, runs);

@@ -71,7 +71,7 @@ describe("verbs that run replays refuse to start without root, and record nothin
   });
 
   it("worker refuses before it connects to a queue or says it is ready", async () => {
-    const r = await refused("worker", ["--queue", "redis://127.0.0.1:9"]);
+    const r = await refused("worker", ["--redis", "redis://127.0.0.1:9"]);
     assert.doesNotMatch(r.stdout, /worker ready/);
   });
 

@@ -14,7 +14,7 @@ export interface QueueExperiment {
 }
 
 /**
- * `pagepath experiment PLAN --queue URL`: queues the cells that have no line yet for `pagepath worker`
+ * `pagepath experiment PLAN --redis URL`: queues the cells that have no line yet for `pagepath worker`
  * processes on any machine, and appends their results to the runs file here as they come back.
  * Ctrl-C stops waiting, not the runs: the same command later collects what finished meanwhile.
  */
@@ -60,14 +60,14 @@ export async function queueExperiment(o: QueueExperiment): Promise<{ done: numbe
         else if (e.type === "queued") {
           say(
             `${o.plan.name}: ${e.cells} runs queued on ${shown}; they run on workers started with\n` +
-              `  pagepath worker --queue ${shown}\n` +
+              `  pagepath worker --redis ${shown}\n` +
               `on machines that see ${o.planFile}, its graphs and recordings at the same paths. Results go to ${o.runsFile}.`,
           );
         } else say(`${shown}: Redis restarted; the ${e.requeued} runs not recorded yet are queued again (any it kept are not run twice)`);
       },
     }).catch((e: Error) => {
       if (e instanceof CollectorBusy) throw e;
-      throw new Error(`--queue ${shown}: collecting stopped: ${e.message}; the results recorded so far stay in ${o.runsFile}, and the same command collects the rest`);
+      throw new Error(`--redis ${shown}: collecting stopped: ${e.message}; the results recorded so far stay in ${o.runsFile}, and the same command collects the rest`);
     });
     progress.end();
     if (r.owed > 0) {

@@ -1,13 +1,14 @@
 import { describeCell, MAX_CONCURRENCY, requireRoot, runQueueWorker, type QueueWorkerEvent } from "@pagepath/runner";
+import { redisOption } from "../redis-option.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 
 export const workerVerb: Verb = {
   name: "worker",
-  summary: "run experiment cells from a Redis queue, for `pagepath experiment --queue` on any machine",
+  summary: "run experiment cells from a Redis queue, for `pagepath experiment --redis` on any machine",
   usage: `
-usage: pagepath worker --queue redis://[:password@]host[:port][/db] [--concurrency N] [--lock-seconds S] [--tag-prefix P]
+usage: pagepath worker --redis redis://[:password@]host[:port][/db] [--concurrency N] [--lock-seconds S] [--tag-prefix P]
 
-Takes cells queued by \`pagepath experiment PLAN --queue URL\` (on this machine or another) and runs
+Takes cells queued by \`pagepath experiment PLAN --redis URL\` (on this machine or another) and runs
 each in a topology of its own, as the local sweep does, sending every run result back through Redis;
 the enqueuing process writes the runs file. The plan, its graphs and recordings must be at the same
 absolute paths here as where the experiment was queued (a shared folder, or the same checkout and
@@ -15,12 +16,13 @@ corpus); a job whose plan file differs is refused. Needs root. Prints a line per
 finished. Ctrl-C (or SIGTERM) stops taking runs and finishes the running ones; a second Ctrl-C gives
 them back to the queue at once. A worker that dies loses nothing: its runs go back to the queue
 when their locks expire. See docs/experiments-queue.md.
-  --queue URL          the Redis that holds the queue
+  --redis URL          the Redis that holds the queue (--queue URL: its old name)
   --concurrency N      runs at once (default 1; at most ${MAX_CONCURRENCY})
   --lock-seconds S     how soon a dead worker's runs go back to the queue (default 30)
   --tag-prefix P       start of this worker's topology names, 0-2 of [a-z0-9] (default w)
 `,
   options: {
+    redis: { type: "string" },
     queue: { type: "string" },
     concurrency: { type: "string" },
     "lock-seconds": { type: "string" },
@@ -28,13 +30,14 @@ when their locks expire. See docs/experiments-queue.md.
   },
   async run(values, positionals) {
     if (positionals.length) throw new UsageError(`unexpected argument "${positionals[0]}"`);
-    if (values.queue === undefined) throw new UsageError("--queue URL is required");
+    const redis = redisOption(values);
+    if (redis === undefined) throw new UsageError("--redis URL is required");
     const concurrency = numberOption(values, "concurrency", 1, 1, MAX_CONCURRENCY);
     if (!Number.isInteger(concurrency)) throw new UsageError(`--concurrency "${values.concurrency}": expected a whole number`);
     // Before Redis: a worker that cannot run a cell must not say it is ready, nor take one.
     requireRoot();
     const summary = await runQueueWorker({
-      queueUrl: String(values.queue),
+      queueUrl: redis,
       concurrency,
       lockSeconds: numberOption(values, "lock-seconds", 30, 1, 3600),
       tagPrefix: String(values["tag-prefix"]),

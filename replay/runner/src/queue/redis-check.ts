@@ -6,7 +6,7 @@ const CONNECT_TIMEOUT_MS = 3000;
 const READY_TIMEOUT_MS = 5000;
 
 /**
- * BullMQ connection options for a `--queue` URL, after making sure within a few seconds that a Redis
+ * BullMQ connection options for a `--redis` URL, after making sure within a few seconds that a Redis
  * answers there. BullMQ's clients retry for ever, which suits a worker riding out a Redis restart but
  * would leave a mistyped URL hanging in silence, so the first connection is tried once.
  */
@@ -19,7 +19,7 @@ export async function checkRedis(url: string): Promise<{ connection: ConnectionO
     await within(probe.waitUntilReady(), READY_TIMEOUT_MS);
   } catch (e) {
     const err = e as NodeJS.ErrnoException;
-    throw new Error(`--queue ${t.shown}: cannot connect to Redis (${err.code ?? err.message})`);
+    throw new Error(`--redis ${t.shown}: cannot connect to Redis (${err.code ?? err.message})`);
   } finally {
     await within(probe.close(), READY_TIMEOUT_MS).catch(() => probe.disconnect());
   }

@@ -1,4 +1,4 @@
-/** Where a queue's Redis is: what `--queue redis://[:password@]host[:port][/db]` names. */
+/** Where a queue's Redis is: what `--redis redis://[:password@]host[:port][/db]` names. */
 export interface RedisTarget {
   host: string;
   port: number;
@@ -9,9 +9,9 @@ export interface RedisTarget {
   shown: string;
 }
 
-/** Parses a `--queue` URL; throws an Error naming it and what is wrong. */
+/** Parses a `--redis` URL; throws an Error naming it and what is wrong. */
 export function parseRedisUrl(text: string): RedisTarget {
-  const bad = (why: string) => new Error(`--queue ${mask(text)}: ${why}; expected redis://[:password@]host[:port][/db], e.g. redis://127.0.0.1:6379`);
+  const bad = (why: string) => new Error(`--redis ${mask(text)}: ${why}; expected redis://[:password@]host[:port][/db], e.g. redis://127.0.0.1:6379`);
   let url: URL;
   try {
     url = new URL(text);
@@ -30,7 +30,7 @@ export function parseRedisUrl(text: string): RedisTarget {
   return target;
 }
 
-/** The URL with any password replaced, so it can go in messages and logs. */
+/** The URL with any password replaced, so it can go in messages and logs (a mistyped scheme too). */
 function mask(text: string): string {
-  return text.replace(/^(redis:\/\/[^:@/]*:)[^@/]*@/, "$1***@");
+  return text.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*:)[^@/]*@/i, "$1***@");
 }
