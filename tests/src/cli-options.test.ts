@@ -22,7 +22,9 @@ describe("the CLI's options", () => {
   });
 
   it("answers --help on every verb and subverb, and pagepath help VERB is the same text", async () => {
-    for (const words of [["replay"], ["corpus", "build"], ["net"], ["net", "up"], ["net", "plot"], ["bench"]]) {
+    const every = await everyCommand();
+    assert.ok(every.length > 30, `verbs and subverbs found: ${every.map((w) => w.join(" ")).join(", ")}`);
+    for (const words of every) {
       const asked = await runCli([...words, "--help"], 30_000);
       assert.equal(asked.code, 0, `${words.join(" ")} --help: ${asked.stderr}`);
       assert.match(asked.stdout, /^usage: pagepath /, `${words.join(" ")} --help`);
@@ -34,6 +36,13 @@ describe("the CLI's options", () => {
     const exec = await runCli(["net", "exec", "no-such-topology", "client", "ls", "--help"], 30_000);
     assert.notEqual(exec.code, 0);
     assert.doesNotMatch(exec.stdout, /^usage:/);
+  });
+
+  it("completes every subcommand that net --help lists", async () => {
+    const usage = (await runCli(["net", "--help"], 30_000)).stdout;
+    const listed = [...usage.matchAll(/^ {2}([a-z][a-z-]*)\b/gm)].map((m) => m[1]!);
+    const completed = (await everyCommand()).filter((w) => w[0] === "net" && w.length === 2).map((w) => w[1]!);
+    assert.deepEqual(completed.sort(), [...new Set(listed)].sort());
   });
 
   it("accuracy names a bad protocol in its --protocols list before anything runs", async () => {
@@ -86,3 +95,19 @@ describe("the CLI's options", () => {
     assert.ok(outside.stdout.includes(`${join(dir, "elsewhere", "gen-1-1")} `), `an --out outside the working directory is printed absolute: ${outside.stdout}`);
   });
 });
+
+/**
+ * Every verb, and every subverb of those that have them, as the bash completion script lists them:
+ * the CLI's own list, so a verb added later is covered without editing this test.
+ */
+async function everyCommand(): Promise<string[][]> {
+  const script = (await runCli(["completion", "bash"], 30_000)).stdout;
+  const verbs = script.match(/COMP_CWORD" -eq 1 \]; then\s+COMPREPLY=\(\$\(compgen -W "([^"]+)"/)![1]!.split(" ").filter((v) => v !== "help");
+  const commands: string[][] = [];
+  for (const verb of verbs) {
+    commands.push([verb]);
+    const subs = script.match(new RegExp(`\\n {4}${verb}\\)\\n.*?compgen -W "([^"]+)"`))?.[1];
+    for (const sub of subs?.split(" ") ?? []) commands.push([verb, sub]);
+  }
+  return commands;
+}

@@ -33,7 +33,7 @@ function optionWords(v: Verb): string {
 }
 
 /** Verbs that hand their arguments to a Rust binary list its subcommands here. */
-const RAW_SUBCOMMANDS: Record<string, string[]> = { net: ["up", "down", "exec", "status", "ping", "check", "shell", "plot", "check-root"] };
+const RAW_SUBCOMMANDS: Record<string, string[]> = { net: ["up", "down", "reconfigure", "exec", "status", "ping", "check", "shell", "plot", "check-root"] };
 
 function bashScript(verbs: Verb[]): string {
   const cases = verbs.map((v) => {
