@@ -9,6 +9,7 @@ import { transportKnobsLabel } from "./plan-transport-knobs.js";
 import { planMismatches } from "./plan-match.js";
 import type { RunResult } from "./run-result.js";
 import { readPlanFile } from "./validate-plan.js";
+import { completeLines } from "./runs-file-lines.js";
 import { capProblems } from "@pagepath/graph-builder";
 import { validateRunResult } from "./validate-run.js";
 
@@ -88,21 +89,13 @@ function parseRunLines(lines: Iterable<string>, file: string, plan: ExperimentPl
   const warnings: string[] = [];
   const problems: string[] = [];
   const latest = new Map<string, { line: number; run: RunResult }>();
-  let i = 0;
-  let tail = "";
-  for (const raw of lines) {
-    // The last piece follows the final newline: anything there was cut off mid-write.
-    if (tail !== "" || i > 0) parseLine(tail, i);
-    tail = raw;
-    i++;
-  }
-  if (tail.trim() !== "") warnings.push(`${file}: line ${i}: is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its cell counts as not run`);
+  const torn = (n: number) => warnings.push(`${file}: line ${n}: is incomplete (no newline at its end: the sweep stopped while writing it); skipped, so its cell counts as not run`);
+  for (const { n, text } of completeLines(lines, torn)) parseLine(text, n);
   const runs = [...latest.values()].sort((a, b) => a.line - b.line).map((e) => e.run);
   return { plan, runs, warnings, problems };
 
   function parseLine(raw: string, n: number): void {
     const where = `${file}: line ${n}`;
-    if (raw.trim() === "") return;
     let value: unknown;
     try {
       value = JSON.parse(raw);
