@@ -13,6 +13,8 @@ import { promisify } from "node:util";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import { schemaProblems } from "@pagepath/formats";
+import { QUEUE_DISCIPLINES, type NetworkConfig } from "@pagepath/results";
+import { topologyDocument } from "@pagepath/runner";
 import { tempDir } from "./fixture-profile.js";
 import { NET } from "./net-topology.js";
 
@@ -95,5 +97,35 @@ describe("topology schema and the link emulator's parser", () => {
     assert.deepEqual(disagreements.slice(0, 5), [], `${disagreements.length} of ${samples.length} disagree`);
     // Both answers must occur, or the test compares nothing.
     assert.ok(valid >= 20 && valid <= samples.length - 20, `${valid} of ${samples.length} generated topologies valid`);
+  });
+
+  it("pass both for every network the runner writes a topology of (plans, accuracy, replay flags)", async () => {
+    const dir = tempDir("topology-writer");
+    const trace = join(dir, "link.trace");
+    writeFileSync(trace, "1\n2\n3\n");
+    const rate = fc.oneof(fc.constant(null), fc.double({ min: 0.01, max: 10_000, noNaN: true }));
+    const path = fc.record({
+      upMbps: rate,
+      downMbps: rate,
+      rttMs: fc.double({ min: 0, max: 2_000, noNaN: true }),
+      loss: fc.oneof(fc.constant(null), fc.double({ min: 0, max: 1, noNaN: true })),
+      queue: fc.oneof(fc.constant(null), fc.record({ discipline: fc.constantFrom(...QUEUE_DISCIPLINES), packets: fc.integer({ min: 1, max: 100_000 }) })),
+      trace: fc.oneof(fc.constant(undefined), fc.constant({ uplink: "link.trace", downlink: "link.trace" })),
+      backup: fc.oneof(fc.constant(undefined), fc.boolean()),
+      rttJitter: fc.oneof(fc.constant(undefined), fc.double({ min: 0, max: 0.5, noNaN: true })),
+    }, { requiredKeys: ["upMbps", "downMbps", "rttMs", "loss", "queue"] });
+    // A network needs one path that is not a backup, and a queue limit needs a rate or a trace.
+    const usable = (n: NetworkConfig) => n.paths.some((p) => !p.backup) && n.paths.every((p) => !p.queue || p.trace || (p.upMbps !== null && p.downMbps !== null));
+    const networks = fc.sample(fc.record({ name: fc.constant("n"), paths: fc.array(path, { minLength: 1, maxLength: 3 }) }).filter(usable), { numRuns: 200, seed: 21 });
+    const files = networks.map((n, i) => {
+      const file = join(dir, `w${i}.topology.json`);
+      writeFileSync(file, JSON.stringify(topologyDocument(n as NetworkConfig, dir)));
+      return file;
+    });
+    const problems = networks.flatMap((n, i) => (schemaProblems(topologyDocument(n as NetworkConfig, dir), "topology.schema.json", "the topology format") ?? []).map((p) => `${files[i]}: ${p}`));
+    assert.deepEqual(problems.slice(0, 5), [], `${problems.length} schema problems`);
+    const r = await run(NET, ["check", ...files], { maxBuffer: 1 << 24 }).catch((e) => e);
+    const refused = (r.stdout as string).split("\n").filter((l) => l !== "" && !l.startsWith("ok "));
+    assert.deepEqual(refused.slice(0, 5), [], `${refused.length} of ${files.length} refused by the link emulator`);
   });
 });
