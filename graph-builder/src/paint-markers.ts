@@ -29,7 +29,9 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   until those are done, and the paint follows them on the main thread.
  * - Both: the computations of the main frame that ended between the frame painted before and the
  *   frame that showed the content (the trace's `Paint` events): one of them made the content (a
- *   script inserting or revealing it, a timer, a handler), since the frame before did not show it.
+ *   script inserting or revealing it, a timer, a handler), since the frame before did not show it;
+ *   for LCP, unless the element's content (its image, or the fonts its text waited for) arrived in
+ *   that time, which is then why the frame before lacked it.
  * - LCP (`paint-lcp`): FCP, the last parse chunk that ended before it, and the element's content:
  *   an image's resource (the `<img>` or CSS background the trace names), or for text the web fonts
  *   it waited for (font-faces.ts: the faces its computed font matches, if their `font-display`
@@ -82,8 +84,14 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     const sameFrame = life.firstContentfulPaint !== null && paintedAt(ctx, life.firstContentfulPaint) === painted;
     const chunk = own && own.excluded === null && own.end <= painted + EPS ? own : sameFrame ? undefined : lastParse(painted);
     ctx.draft.edge(chunk, lcp, "paint-lcp", "inferred");
-    for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
-    for (const n of contentOf(ctx, element, before(at), body)) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
+    const content = contentOf(ctx, element, before(at), body);
+    // Content that arrived after the frame before was painted is why that frame lacked it: the
+    // computations that merely ran meanwhile did not make it (gen-pagepath-17: a text paint held
+    // for its block-display font, beside an async script that ran as the font came).
+    const previous = previousFrame(ctx, at);
+    const arrived = previous !== undefined && content.some((n) => n.end > previous);
+    if (!arrived) for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
+    for (const n of content) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
     timeRendering(ctx, lcp, painted);
   }
 }
@@ -125,12 +133,18 @@ function paintedAt(ctx: BuildContext, at: number): number {
  * for the parser and what blocks rendering, which the other edges give.
  */
 function madeSincePreviousFrame(ctx: BuildContext, nodes: GraphNode[], at: number): GraphNode[] {
-  const painted = ctx.mainPaints.filter((p) => p <= at + EPS);
-  const frame = painted.at(-1);
-  const previous = painted.filter((p) => p < (frame ?? 0) - SAME_FRAME_MS).at(-1);
+  const frame = ctx.mainPaints.filter((p) => p <= at + EPS).at(-1);
+  const previous = previousFrame(ctx, at);
   if (frame === undefined || previous === undefined) return [];
   const computation = (n: GraphNode) => n.kind === "script" || n.kind === "timer" || n.kind === "event" || n.kind === "css" || n.kind === "parse";
   return nodes.filter((n) => computation(n) && n.end > previous && n.end <= frame + EPS);
+}
+
+/** When the main frame painted the frame before the one presented at `at`; undefined if none did. */
+function previousFrame(ctx: BuildContext, at: number): number | undefined {
+  const painted = ctx.mainPaints.filter((p) => p <= at + EPS);
+  const frame = painted.at(-1);
+  return frame === undefined ? undefined : painted.filter((p) => p < frame - SAME_FRAME_MS).at(-1);
 }
 
 /** Takes `nodes` and all they depend on into the emulated graph, whatever normalisation left out. */
