@@ -5,10 +5,10 @@ const SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 /**
  * Ends a sweep at once on Ctrl-C, SIGTERM or SIGHUP: `abandon` (synchronous) kills what the runs
  * under way started, then the process exits with 128 + the signal's number, and the exit runs the
- * topologies' and temporary folders' cleanups (atProcessEnd). Installed before any browser starts,
- * so that it runs before puppeteer's own listeners: those close Chromium on SIGTERM and let the
- * process go on, which records the interrupted load as a run that failed, and a resumed sweep
- * would take it as done. Returns a function that uninstalls it.
+ * topologies' and temporary folders' cleanups (atProcessEnd), Chromium's among them (puppeteer's
+ * own listeners, which would close Chromium on SIGTERM and let the process go on, recording the
+ * interrupted load as a run that failed, are off: profiler/src/chromium.ts). Returns a function
+ * that uninstalls it.
  */
 export function stopSweepOnSignal(message: string, abandon: () => void): () => void {
   const stop = (signal: NodeJS.Signals) => {

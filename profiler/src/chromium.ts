@@ -29,8 +29,14 @@ export interface LaunchedChromium {
  */
 export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromium> {
   const profileDir = mkdtempSync(join(tmpdir(), PROFILE_DIR_PREFIX));
-  // Ctrl-C ends the process before anyone calls close(): the profile must not outlive it.
-  const forget = atProcessEnd(() => removeProfile(profileDir));
+  // A signal ends the process before anyone calls close(): neither Chromium nor its profile may
+  // outlive it. Puppeteer's own signal handlers are off (below): on SIGTERM they close Chromium
+  // and let the process go on, which would record the interrupted load as one that failed.
+  let launched: Browser | undefined;
+  const forget = atProcessEnd(() => {
+    killChromium(launched?.process()?.pid);
+    removeProfile(profileDir);
+  });
   const args = [
     "--no-sandbox",
     "--disable-gpu",
@@ -62,7 +68,11 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
       args,
       ignoreDefaultArgs: ["--enable-automation"],
       protocolTimeout: 60_000,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
     });
+    launched = browser;
   } catch (e) {
     removeProfile(profileDir);
     forget();
@@ -87,6 +97,22 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
  * After a crash, Chromium's helper processes may still be writing into the profile for a moment:
  * retry, and never let a leftover temporary directory cost the recording.
  */
+/**
+ * Chromium and every process it started (renderers, network service, GPU), which hold files in
+ * its profile: puppeteer starts it as the leader of a process group of its own.
+ */
+function killChromium(pid: number | undefined): void {
+  if (pid === undefined) return;
+  for (const target of [-pid, pid]) {
+    try {
+      process.kill(target, "SIGKILL");
+      return;
+    } catch {
+      // not a group leader, or gone already
+    }
+  }
+}
+
 function removeProfile(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });

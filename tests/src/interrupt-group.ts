@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { netnsList } from "./net-topology.js";
 
 export interface Group {
   child: ChildProcess;
@@ -46,4 +49,37 @@ export async function until<T>(what: string, probe: () => T | undefined | Promis
     await sleep(everyMs);
   }
   throw new Error(`${what} did not happen within ${ms / 1000} s; output:\n${output()}`);
+}
+
+/** Processes that inherited `mark` (PAGEPATH_TEST_MARK) in their environment: a command's and everything it started, wherever they moved. */
+export function marked(mark: string): { pid: number; cmdline: string }[] {
+  const found: { pid: number; cmdline: string }[] = [];
+  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`PAGEPATH_TEST_MARK=${mark}`)) continue;
+      found.push({ pid: Number(pid), cmdline: readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim() });
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/** A mark for `marked`, unique to this call. */
+export function newMark(what: string): string {
+  return `${what}${process.pid}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+}
+
+/** Nothing that carried `mark` is left, given a moment for the kernel to reap what was killed. */
+export async function assertNoneMarked(mark: string, output: () => string): Promise<void> {
+  await until("no process of the command left", () => (marked(mark).length === 0 ? true : undefined), () => `${marked(mark).map((p) => `${p.pid} ${p.cmdline}`).join("\n")}\n${output()}`, 5000);
+}
+
+/** Topology `name`'s namespaces, state file and links are gone. */
+export async function assertTopologyGone(name: string): Promise<void> {
+  const namespaces = await netnsList();
+  assert.ok(!namespaces.some((n) => n.startsWith(`pp-${name}-`)), `topology ${name}'s namespaces are left: ${namespaces.join(", ")}`);
+  assert.ok(!existsSync(join("/run/pagepath/net", `${name}.json`)), `topology ${name}'s state is left in /run/pagepath/net`);
+  const links = spawnSync("ip", ["-o", "link"], { encoding: "utf8" }).stdout;
+  assert.ok(!links.includes(name), `topology ${name}'s links are left:\n${links}`);
 }

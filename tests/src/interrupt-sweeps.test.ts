@@ -6,34 +6,19 @@
  */
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { before, describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { cellId, cellOf, readExperiment, type RunResult } from "@pagepath/results";
 import { CLI, runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
-import { groupAlive, interrupt, startGroup, until } from "./interrupt-group.js";
-import { NET, netnsList } from "./net-topology.js";
+import { assertNoneMarked, assertTopologyGone, groupAlive, interrupt, marked, newMark, startGroup, until } from "./interrupt-group.js";
+import { NET } from "./net-topology.js";
 import { network, samplePlan } from "./results-fixture.js";
 
 const SITE = "rules-thesis-example";
-const NET_STATE = "/run/pagepath/net";
 let data = "";
-
-/** Processes that inherited `mark` in their environment: the sweep's and everything it started, wherever they moved. */
-function marked(mark: string): { pid: number; cmdline: string }[] {
-  const found: { pid: number; cmdline: string }[] = [];
-  for (const pid of readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`, "latin1").split("\0").includes(`PAGEPATH_TEST_MARK=${mark}`)) continue;
-      found.push({ pid: Number(pid), cmdline: readFileSync(`/proc/${pid}/cmdline`, "latin1").split("\0").join(" ").trim() });
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
 
 const lines = (file: string) => (existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean) : []);
 
@@ -50,7 +35,7 @@ interface Sweep {
  * that nothing is left, and returns the runs file's lines as they were then.
  */
 async function interruptSweep(s: Sweep): Promise<string[]> {
-  const mark = `sweep${process.pid}-${Date.now()}`;
+  const mark = newMark("sweep");
   const group = startGroup([process.execPath, CLI, ...s.command], { PAGEPATH_TEST_MARK: mark });
   let topologies: string[] = [];
   try {
@@ -62,15 +47,9 @@ async function interruptSweep(s: Sweep): Promise<string[]> {
     await interrupt(group, s.signal, s.signal === "SIGINT" ? "group" : "leader");
     assert.equal(group.child.exitCode, s.signal === "SIGINT" ? 130 : 143, group.output());
     assert.match(group.output(), /stopping: the (runs|load) under way (are|is) dropped/);
-    // What the sweep started is killed before it exits; a moment for the kernel to reap it.
-    await until("no process of the sweep left", () => (marked(mark).length === 0 ? true : undefined), () => marked(mark).map((p) => `${p.pid} ${p.cmdline}`).join("\n"), 5000);
-    const namespaces = await netnsList();
-    const links = spawnSync("ip", ["-o", "link"], { encoding: "utf8" }).stdout;
-    for (const t of topologies) {
-      assert.ok(!namespaces.some((n) => n.startsWith(`pp-${t}-`)), `topology ${t}'s namespaces are left: ${namespaces.join(", ")}`);
-      assert.ok(!existsSync(join(NET_STATE, `${t}.json`)), `topology ${t}'s state is left in ${NET_STATE}`);
-      assert.ok(!links.includes(t), `topology ${t}'s links are left:\n${links}`);
-    }
+    // What the sweep started is killed before it exits.
+    await assertNoneMarked(mark, group.output);
+    for (const t of topologies) await assertTopologyGone(t);
     const kept = readFileSync(s.runsFile, "utf8");
     assert.ok(kept.endsWith("\n"), "the runs file ends with a complete line");
     for (const line of lines(s.runsFile)) assert.equal((JSON.parse(line) as RunResult).status, "ok", "only finished runs are recorded, not the interrupted one");

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { NetworkConfig, PathBytes, PathConfig } from "@pagepath/results";
-import { tempDir } from "@pagepath/temp-dirs";
+import { atProcessEnd, tempDir } from "@pagepath/temp-dirs";
 import { NET_BINARY, requireBinary } from "./binaries.js";
 import { downAtProcessEnd, topologyTakenDown } from "./topology-lifetime.js";
 import { relayedStderr } from "./relayed-stderr.js";
@@ -123,12 +123,19 @@ async function netVerb(args: (file: string) => string[], name: string, network: 
   const dir = tempDir("topology");
   const file = join(dir, `${name}.topology.json`);
   writeFileSync(file, JSON.stringify(topologyDocument(network, baseDir)));
+  let forget = () => {};
   try {
     const argv = args(file);
-    await run(requireBinary(NET_BINARY), argv).catch((e) => {
-      throw new Error(`pagepath net ${argv[0]} ${name} (network ${network.name}) failed: ${relayedStderr(e.stderr || e.message, "pagepath net")}`);
+    await new Promise<void>((ok, fail) => {
+      const child = execFile(requireBinary(NET_BINARY), argv, (e, _stdout, stderr) =>
+        e ? fail(new Error(`pagepath net ${argv[0]} ${name} (network ${network.name}) failed: ${relayedStderr(stderr || e.message, "pagepath net")}`)) : ok(),
+      );
+      // If this process ends first (SIGTERM to it alone), `net` is told to stop: it takes down
+      // what it brought up so far, which `net down` could not find before it is recorded.
+      forget = atProcessEnd(() => void child.kill("SIGTERM"));
     });
   } finally {
+    forget();
     rmSync(dir, { recursive: true, force: true });
   }
 }

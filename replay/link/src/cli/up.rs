@@ -122,7 +122,7 @@ fn background(name: &str, argv: &[String]) -> Result<i32, String> {
             unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
             let _ = child.wait();
             eprintln!("{}interrupted: {name} was taken down before it came up", super::ERROR_PREFIX);
-            return Ok(130);
+            return Ok(signals::stop_exit_code());
         }
         if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
             let text = std::fs::read_to_string(&log).unwrap_or_default();

@@ -3,9 +3,10 @@
 //! a run reads them the moment its load ends instead of waiting for the next periodic write.
 //! SIGUSR2 says a reconfiguration request is waiting (`pagepath net reconfigure`).
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
-static STOP: AtomicBool = AtomicBool::new(false);
+/// The signal that asked the process to stop; 0 until one did.
+static STOP: AtomicI32 = AtomicI32::new(0);
 static FLUSH: AtomicBool = AtomicBool::new(false);
 static RECONFIGURE: AtomicBool = AtomicBool::new(false);
 
@@ -15,7 +16,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
     } else if sig == libc::SIGUSR2 {
         RECONFIGURE.store(true, Ordering::SeqCst);
     } else {
-        STOP.store(true, Ordering::SeqCst);
+        STOP.store(sig, Ordering::SeqCst);
     }
 }
 
@@ -27,11 +28,17 @@ pub fn install() {
 }
 
 pub fn stopping() -> bool {
-    STOP.load(Ordering::SeqCst)
+    STOP.load(Ordering::SeqCst) != 0
+}
+
+/// The exit code a shell gives a process ended by the signal that stopped this one: 128 + its
+/// number (130 for Ctrl-C, 143 for SIGTERM).
+pub fn stop_exit_code() -> i32 {
+    128 + STOP.load(Ordering::SeqCst)
 }
 
 pub fn request_stop() {
-    STOP.store(true, Ordering::SeqCst);
+    STOP.store(libc::SIGTERM, Ordering::SeqCst);
 }
 
 /// True once after each SIGUSR1.
