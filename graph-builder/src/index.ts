@@ -7,6 +7,7 @@ export { toDot, type DotOptions } from "./dot.js";
 export { criticalPath, emulatedView } from "./critical-path.js";
 export { assignPriorities } from "./priorities.js";
 export { loadRecording } from "./load-recording.js";
+export { BUILDER_TRACE } from "./trace-selection.js";
 export { buildMany, type BuildResult } from "./build-batch.js";
 export { canonicalGraph, type CanonicalGraph } from "./canonical.js";
 export { runDot, DOT_BIN } from "./run-dot.js";

@@ -2,11 +2,13 @@ import assert from "node:assert/strict";
 import { cpSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { buildGraph, loadRecording, readGraphFile, validateGraph } from "@pagepath/graph-builder";
+import { BUILDER_TRACE, buildGraph, loadRecording, readGraphFile, validateGraph } from "@pagepath/graph-builder";
 import { recordPage, writeRecording } from "@pagepath/profiler";
 import type { RunningSite } from "@pagepath/corpus";
+import fc from "fast-check";
 import { runCli } from "./cli-run.js";
 import { optionsFor, startFixture, tempDir } from "./fixture-profile.js";
+import { changed, type Json } from "./json-mutation.js";
 
 describe("building graphs from damaged, incomplete and trace-less recordings", () => {
   let site: RunningSite;
@@ -38,6 +40,48 @@ describe("building graphs from damaged, incomplete and trace-less recordings", (
     assert.match(r.stdout, new RegExp(`FAILED  ${root}/incomplete: the recording is incomplete \\(the load event did not fire.*--allow-incomplete`));
     const g = readGraphFile(join(out, "good.json"));
     assert.equal(g.mode, "full");
+  });
+
+  it("an event log or trace changed at one place anywhere builds, or is refused naming the file; never a slip", () => {
+    const fuzzed = join(root, "fuzzed");
+    cpSync(good, fuzzed, { recursive: true });
+    const slip = /Cannot read|Cannot convert|is not a function|is not iterable|TypeError|RangeError|undefined|NaN/;
+    const events = readFileSync(join(good, "events.jsonl"), "utf8").split("\n").filter(Boolean);
+    const trace = JSON.parse(readFileSync(join(good, "trace.json"), "utf8")) as { traceEvents: Json[] };
+    // The entries the builder reads: most of a trace is other threads' work, which it skips.
+    const read = trace.traceEvents.flatMap((e, i) => (BUILDER_TRACE.names.has((e as { name?: string }).name ?? "") ? [i] : []));
+    assert.ok(read.length > 50, `${read.length} trace entries the builder reads`);
+    const builtOrRefused = (file: string) => {
+      try {
+        buildGraph(loadRecording(fuzzed));
+      } catch (e) {
+        const message = (e as Error).message;
+        assert.ok(message.includes(join(fuzzed, file)), `not naming ${file}: ${message}`);
+        assert.doesNotMatch(message, slip, `a slip: ${message}`);
+      }
+    };
+    // One line (an event of the log, an entry of the trace) changed at one place, or replaced.
+    const change = fc.tuple(fc.nat(), fc.nat(), fc.option(fc.jsonValue() as fc.Arbitrary<Json>, { nil: undefined }));
+    fc.assert(
+      fc.property(change, ([line, pick, value]) => {
+        const i = line % events.length;
+        const lines = events.map((l, j) => (j === i ? JSON.stringify(changed(JSON.parse(l) as Json, pick, value)) : l));
+        writeFileSync(join(fuzzed, "events.jsonl"), lines.join("\n") + "\n");
+        builtOrRefused("events.jsonl");
+      }),
+      { numRuns: 150, seed: 24 },
+    );
+    writeFileSync(join(fuzzed, "events.jsonl"), readFileSync(join(good, "events.jsonl")));
+    fc.assert(
+      fc.property(change, ([line, pick, value]) => {
+        const traceEvents = [...trace.traceEvents];
+        const i = read[line % read.length]!;
+        traceEvents[i] = changed(traceEvents[i]!, pick, value);
+        writeFileSync(join(fuzzed, "trace.json"), JSON.stringify({ ...trace, traceEvents }));
+        builtOrRefused("trace.json");
+      }),
+      { numRuns: 150, seed: 24 },
+    );
   });
 
   it("an incomplete recording builds when allowed, with the reason as a warning", async () => {
