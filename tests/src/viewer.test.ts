@@ -104,6 +104,14 @@ describe("pagepath viewer", () => {
     const drawnKinds = new Map(g.nodes.filter((n) => n.excluded === null).map((n) => [n.kind, layout.nodes.find((d) => d.id === n.id)!.color]));
     assert.deepEqual(new Map(legend.filter((l) => l.kind).map((l) => [l.kind, l.color])), drawnKinds);
     assert.ok(legend.some((l) => /critical path: thick/.test(l.text)) && legend.some((l) => /inferred .*: dashed/.test(l.text)), JSON.stringify(legend));
+    // And the rules the graph's edges follow, each with its count and what it means.
+    await page.click("ul.graph-legend li.edge-rules summary");
+    const rules = await page.$$eval("ul.graph-legend li.edge-rules tr", (rs) => rs.map((r) => [...r.querySelectorAll("td")].map((c) => c.textContent ?? "")));
+    const counts = new Map<string, number>();
+    for (const e of g.edges) counts.set(e.rule, (counts.get(e.rule) ?? 0) + 1);
+    assert.deepEqual(new Map(rules.map(([rule, n]) => [rule!, Number(n)])), counts);
+    assert.ok(rules.every(([, , meaning]) => meaning && !/see docs/.test(meaning)), `a rule without its meaning: ${JSON.stringify(rules)}`);
+    assert.ok(await page.$eval("ul.graph-legend li.edge-rules table", (t) => (t as HTMLElement).offsetHeight > 0), "the rules show once unfolded");
     await page.screenshot({ path: join(ARTIFACTS, "graph.png") });
 
     const resource = g.nodes.find((n) => n.kind === "resource" && n.excluded === null && n.resource?.serverDelayMs !== null)!;
