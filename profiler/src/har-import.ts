@@ -1,4 +1,4 @@
-import { archivedInitiator } from "./archive.js";
+import { entryExtensions } from "./har-extensions.js";
 import { hasTimings, resourceTiming } from "./har-timings.js";
 import { headerObject } from "./http-message.js";
 import { importedRecording, ImportError, type ImportedResponse } from "./imported-recording.js";
@@ -15,7 +15,8 @@ export interface Imported {
 /**
  * A HAR 1.2 file (Chrome's, Firefox's, WebPageTest's) as a recording: its first page's requests,
  * their timing as the file gives it, bodies where it has them and filler of the stated size where
- * it has not, and initiators from Chrome's `_initiator` where present, inferred otherwise.
+ * it has not, and initiators from Chrome's or WebPageTest's `_initiator` where present
+ * (har-extensions.ts), inferred otherwise.
  */
 export function importHar(har: unknown, source: string, options: { keepCredentials?: boolean } = {}): Imported {
   const log = (har as P)?.log;
@@ -89,7 +90,8 @@ function response(e: P, startMs: number, startEpochMs: number): ImportedResponse
   const content = r.content ?? {};
   const text = typeof content.text === "string" ? content.text : null;
   const body = text === null ? null : content.encoding === "base64" ? Buffer.from(text, "base64") : Buffer.from(text, "utf8");
-  const transfer = Number.isFinite(r._transferSize) ? r._transferSize : r.headersSize >= 0 && r.bodySize >= 0 ? r.headersSize + r.bodySize : null;
+  const transfer = Number.isFinite(r._transferSize) ? r._transferSize : Number.isFinite(e._bytesIn) ? e._bytesIn : r.headersSize >= 0 && r.bodySize >= 0 ? r.headersSize + r.bodySize : null;
+  const x = entryExtensions(e);
   return {
     url: e.request.url,
     method: e.request.method,
@@ -106,13 +108,13 @@ function response(e: P, startMs: number, startEpochMs: number): ImportedResponse
     mimeType: String(content.mimeType ?? "").split(";")[0]!.trim() || "x-unknown",
     protocol: protocol(r.httpVersion ?? e.request.httpVersion),
     remoteAddress: typeof e.serverIPAddress === "string" && e.serverIPAddress ? e.serverIPAddress : null,
-    connectionId: e._connectionId !== undefined ? String(e._connectionId) : typeof e.connection === "string" && e.connection ? e.connection : null,
+    connectionId: x.connectionId ?? (typeof e.connection === "string" && e.connection ? e.connection : null),
     redirectTo: typeof r.redirectURL === "string" && r.redirectURL ? r.redirectURL : null,
     failure: failed ? String(r._error ?? "the HAR has no response for it") : null,
     fromCache: fromCache(e),
-    resourceType: typeof e._resourceType === "string" ? cdpResourceType(e._resourceType) : null,
-    priority: typeof e._priority === "string" ? e._priority : null,
-    initiator: e._initiator && typeof e._initiator === "object" && e._initiator.type ? archivedInitiator(e._initiator) : null,
+    resourceType: x.resourceType,
+    priority: x.priority,
+    initiator: x.initiator,
     body,
     bodySize: Number.isFinite(content.size) && content.size >= 0 ? content.size : null,
     encodedDataLength: transfer,
@@ -149,11 +151,4 @@ function protocol(version: unknown): string | null {
   if (v === "http/2" || v === "http/2.0" || v === "h2") return "h2";
   if (v === "http/3" || v === "h3" || v.startsWith("h3-")) return "h3";
   return v;
-}
-
-/** Chrome's lower-case `_resourceType` as CDP spells it. */
-const RESOURCE_TYPES = ["Document", "Stylesheet", "Image", "Media", "Font", "Script", "TextTrack", "XHR", "Fetch", "Prefetch", "EventSource", "WebSocket", "Manifest", "SignedExchange", "Ping", "CSPViolationReport", "Preflight", "Other"];
-
-function cdpResourceType(t: string): string {
-  return RESOURCE_TYPES.find((x) => x.toLowerCase() === t.toLowerCase()) ?? "Other";
 }

@@ -60,6 +60,42 @@ function firefoxHar() {
   };
 }
 
+/**
+ * A HAR as WebPageTest exports one: no bodies, its own extensions (`_request_type`, `_priority` in
+ * Chromium's net-stack names, `_initiator` as a URL with `_initiator_type` and `_initiator_line`,
+ * `_socket`, `_bytesIn`) and page fields (`_URL`, `_loadTime`, `_firstContentfulPaint`).
+ */
+function webPageTestHar() {
+  const wptEntry = (url: string, startMs: number, o: { type: string; priority: string; initiator?: string; initiatorType?: string; line?: string; socket: number; mime: string; bytes: number }) => ({
+    ...entry(url, startMs, { mime: o.mime, size: o.bytes }),
+    pageref: "page_1_0_1",
+    _request_type: o.type,
+    _priority: o.priority,
+    _initiator: o.initiator ?? "",
+    _initiator_type: o.initiatorType,
+    _initiator_line: o.line,
+    _socket: o.socket,
+    _bytesIn: o.bytes + 300,
+    _full_url: url,
+    _protocol: "HTTP/2",
+  });
+  const doc = "https://www.wpt.test/";
+  return {
+    log: {
+      version: "1.1",
+      creator: { name: "WebPagetest", version: "21.07" },
+      browser: { name: "Chrome", version: "140.0.0.0" },
+      pages: [{ startedDateTime: at(0), id: "page_1_0_1", title: "Run 1, First View", _URL: doc, _loadTime: 900, _firstContentfulPaint: 420, pageTimings: { onContentLoad: 600, onLoad: 900, _startRender: 410 } }],
+      entries: [
+        wptEntry(doc, 0, { type: "Document", priority: "Highest", socket: 12, mime: "text/html", bytes: 4000 }),
+        wptEntry("https://www.wpt.test/site.css", 150, { type: "Stylesheet", priority: "Highest", initiator: doc, initiatorType: "parser", line: "3", socket: 12, mime: "text/css", bytes: 2000 }),
+        wptEntry("https://cdn.wpt.test/app.js", 151, { type: "Script", priority: "Medium", initiator: doc, initiatorType: "parser", line: "5", socket: 13, mime: "application/javascript", bytes: 30000 }),
+        wptEntry("https://www.wpt.test/hero.jpg", 400, { type: "Image", priority: "Lowest", initiator: "https://cdn.wpt.test/app.js", initiatorType: "script", socket: 12, mime: "image/jpeg", bytes: 50000 }),
+      ],
+    },
+  };
+}
+
 describe("pagepath import har", () => {
   it("makes a Firefox HAR's first page a recording: initiators inferred from the responses that name each URL, redirects joined, filler for missing bodies, credentials redacted", () => {
     const { recording: r, warnings } = importHar(firefoxHar(), "firefox.har");
@@ -103,6 +139,29 @@ describe("pagepath import har", () => {
     assert.equal(doc.serverDelay.ms, 25);
     assert.equal(doc.serverDelay.method, "ttfb-minus-handshake-rtt");
     assert.ok(r.manifest.imported!.assumptions.some((a) => /initiators: 6 of the 6 requests besides the page's document name none/.test(a)), r.manifest.imported!.assumptions.join("\n"));
+  });
+
+  it("reads a WebPageTest HAR's own initiators, priorities, resource types and sockets, and builds a graph whose edges follow them", () => {
+    const { recording: r } = importHar(webPageTestHar(), "wpt.har");
+    const byUrl = new Map(r.archive.map((e) => [e.url, e]));
+    assert.equal(r.manifest.lifecycle.load, 900);
+    assert.equal(r.manifest.lifecycle.firstContentfulPaint, 420);
+    const css = byUrl.get("https://www.wpt.test/site.css")!;
+    assert.deepEqual([css.initiator.type, css.initiator.url, css.initiator.lineNumber, css.initiator.inferred], ["parser", "https://www.wpt.test/", 3, undefined], "the file's initiator, not a guess");
+    assert.deepEqual([css.resourceType, css.priority.final, css.response!.connectionId], ["Stylesheet", "VeryHigh", "12"]);
+    const image = byUrl.get("https://www.wpt.test/hero.jpg")!;
+    assert.deepEqual([image.initiator.type, image.initiator.url, image.resourceType, image.priority.final], ["script", "https://cdn.wpt.test/app.js", "Image", "VeryLow"]);
+    assert.equal(byUrl.get("https://cdn.wpt.test/app.js")!.priority.final, "Medium");
+    assert.equal(image.body?.placeholder, true, "WebPageTest exports no bodies: filler of the stated size");
+
+    const dir = join(tempDir("import-wpt"), "rec");
+    writeRecording(dir, r);
+    const g = buildGraph(loadRecording(dir));
+    assert.deepEqual(validateGraph(JSON.parse(JSON.stringify(g)), "imported"), []);
+    const fetched = (url: string) => g.nodes.find((n) => n.kind === "resource" && n.resource!.url === url)!.id;
+    const hero = fetched("https://www.wpt.test/hero.jpg");
+    assert.ok(reaches(g, fetched("https://cdn.wpt.test/app.js"), hero), "the image hangs off the script that the file says requested it");
+    assert.ok(!reaches(g, fetched("https://www.wpt.test/site.css"), hero), "not off the style sheet before it in time");
   });
 
   it("builds a graph whose guessed edges say so and whose DOMContentLoaded waits for the document's blocking script", () => {
