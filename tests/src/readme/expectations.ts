@@ -14,7 +14,7 @@ export const SKIPPED: { prefix: string; why: string }[] = [
   { prefix: "./pagepath profile https://example.com/ --cpu-throttle", why: "a live website" },
   { prefix: "redis-server --bind 10.0.0.1", why: "another machine's address" },
   { prefix: "pagepath experiment plans/h2-vs-h3.plan.json", why: "another machine and a shared folder" },
-  { prefix: 'pagepath worker --queue "redis://:$PW@10.0.0.1', why: "another machine" },
+  { prefix: 'pagepath worker --redis "redis://:$PW@10.0.0.1', why: "another machine" },
 ];
 
 /** The marks a document puts on a command that cannot run here. */
