@@ -261,10 +261,10 @@ impl Browser {
             Completion::Graph => None,
         };
         let done = |node: Option<usize>| node.is_none_or(|n| self.states[n].phase == Phase::Done);
-        let settled = || done(self.graph.paints.fcp) && done(self.graph.paints.lcp) && self.is_quiet();
-        let paints = self.options.wait_for != Completion::Load || settled();
+        // Asked only once the marker is done: the driver asks after every event.
+        let settled = || self.options.wait_for != Completion::Load || (done(self.graph.paints.fcp) && done(self.graph.paints.lcp) && self.is_quiet());
         match marker {
-            Some(node) => self.states[node].phase == Phase::Done && paints,
+            Some(node) => self.states[node].phase == Phase::Done && settled(),
             // Without the marker in the emulation, only the whole graph tells that the page is done.
             None => self.graph_complete.is_some(),
         }
@@ -274,12 +274,11 @@ impl Browser {
     /// waiting, no node waiting out a delay, no computation running or queued (a script after the
     /// load event may still fetch), no timer firing within the period.
     fn is_quiet(&self) -> bool {
+        if !(self.network.is_quiet() && self.dispatching.is_empty() && self.scheduler.running().is_none()) {
+            return false;
+        }
         let (queued, timers) = self.scheduler.queued();
-        self.network.is_quiet()
-            && self.dispatching.is_empty()
-            && self.scheduler.running().is_none()
-            && queued.is_empty()
-            && timers.iter().all(|&(_, fires_at)| fires_at > self.clock + QUIET_PERIOD_MS)
+        queued.is_empty() && timers.iter().all(|&(_, fires_at)| fires_at > self.clock + QUIET_PERIOD_MS)
     }
 
     pub(super) fn kind(&self, node: usize) -> Kind {
