@@ -112,6 +112,8 @@ describe("pagepath viewer", () => {
     assert.deepEqual(new Map(rules.map(([rule, n]) => [rule!, Number(n)])), counts);
     assert.ok(rules.every(([, , meaning]) => meaning && !/see docs/.test(meaning)), `a rule without its meaning: ${JSON.stringify(rules)}`);
     assert.ok(await page.$eval("ul.graph-legend li.edge-rules table", (t) => (t as HTMLElement).offsetHeight > 0), "the rules show once unfolded");
+    // Folded again: the open table moves the canvas, whose node positions the clicks below use.
+    await page.click("ul.graph-legend li.edge-rules summary");
     await page.screenshot({ path: join(ARTIFACTS, "graph.png") });
 
     const resource = g.nodes.find((n) => n.kind === "resource" && n.excluded === null && n.resource?.serverDelayMs !== null)!;
