@@ -46,9 +46,6 @@ impl GatedScheduler for NetworkStackScheduler {
     }
 
     fn start_what_may(&mut self) -> Vec<RequestId> {
-        // Highest priority first, in arrival order within one (Chromium's queue is a multiset so
-        // ordered); unknown priorities are never delayable, so they sort first with the rest.
-        self.gate.order_by(|c| c.priority.unwrap_or(0));
         let enabled = self.enabled;
         self.gate.start(|in_flight, class| {
             if !enabled || !class.delayable() {

@@ -1,6 +1,7 @@
 //! The queue both of Chromium's request schedulers keep (resource_scheduler.rs in the renderer,
-//! network_stack_scheduler.rs in the network service): requests waiting to start, in an order the
-//! scheduler sets, and those in flight, which its rule counts.
+//! network_stack_scheduler.rs in the network service): requests waiting to start, highest priority
+//! first and in the order asked for within one (both keep an ordered set so sorted), and those in
+//! flight, which the scheduler's rule counts.
 
 use super::browser::RequestId;
 use super::resource_scheduler::RequestClass;
@@ -41,13 +42,11 @@ impl RequestGate {
         }
     }
 
-    /// Orders the waiting requests (stably) by `key`.
-    pub fn order_by(&mut self, key: impl Fn(&RequestClass) -> u8) {
-        self.waiting.sort_by_key(|(_, c)| key(c));
-    }
-
     /// Starts, in order, each waiting request `rule` lets go, given what is in flight by then.
     pub fn start(&mut self, rule: impl Fn(&BTreeMap<RequestId, RequestClass>, &RequestClass) -> Verdict) -> Vec<RequestId> {
+        // Stable, and a raised priority moves its request up. Unknown priorities sort first: no
+        // rule holds them.
+        self.waiting.sort_by_key(|(_, c)| c.priority.unwrap_or(0));
         let mut started = Vec::new();
         let mut i = 0;
         while i < self.waiting.len() {

@@ -1,35 +1,49 @@
-//! When Chromium lets a page's request go, as measured over emulated links
-//! (docs/emulated-browser.md, "Request scheduling"). While the main frame's parser has not reached
-//! `<body>` ("tight mode"):
-//! - a delayable request (priority Medium or lower, scripts included) starts only while fewer than
-//!   two delayable requests are in flight. On the realistic site real-sneat at 5 Mbit/s, 50 ms,
-//!   whose head script takes 2.8 s to arrive, the preload scanner's Medium images and body scripts
-//!   went two at a time, each as another ended, and the rest all at once when the parser got past
+//! When Chromium's renderer lets a page's request go: Blink's resource load scheduler
+//! (`third_party/blink/renderer/platform/loader/fetch/resource_load_scheduler.cc`), checked over
+//! emulated links (docs/emulated-browser.md, "Request scheduling"). It throttles every subresource
+//! but those that could run long (fetch, XHR, event streams, media) and beacons. While the main
+//! frame's parser has not reached `<body>` ("tight mode"), one of priority below High starts only
+//! while fewer than two throttled requests of any priority are in flight
+//! (`kTightLimitForRendererSideResourceScheduler`), or, if it is Medium, while fewer than two Medium
+//! ones are (`tight_medium_limit_`). Measured:
+//! - the many-images fixture page: 40 Low images wait while a style sheet and two head scripts
+//!   load, go one at a time while one script is left, and all at once when the parser reaches the
+//!   body;
+//! - real-sneat at 5 Mbit/s, 50 ms, whose head script takes 2.8 s to arrive: six VeryHigh style
+//!   sheets and the High head script in flight, the preload scanner's Medium images and body
+//!   scripts went two at a time, each as another ended, and the Low ones when the parser got past
 //!   the head script;
-//! - a throttleable one (an image or other non-script resource of priority Low or VeryLow) also
-//!   needs fewer than two requests in flight counting the important ones (High, VeryHigh) and the
-//!   throttleable ones. On the many-images fixture page, 40 images wait while a style sheet and two
-//!   head scripts load, go one at a time while one script is left, and all at once when the parser
-//!   reaches the body; on the large-document page an image preloaded from the head goes at once
-//!   beside one style sheet and a deferred script.
+//! - gen-pagepath-3 at 25 Mbit/s 20 ms: two Low async scripts asked for first went at once (nothing
+//!   else was in flight), and the Medium body scripts behind them went beside them.
 //!
-//! Important requests start the moment they are asked for, and every request once the body is
-//! reached (over HTTP/1.1 the client's connection pool still limits what is sent).
+//! Waiting requests go highest priority first, in the order asked for within one priority (Blink
+//! keeps them in a set so ordered): on gen-pagepath-26 the preload scanner asked for four Low async
+//! scripts, then six Medium body scripts, and Chromium sent the Medium ones first, two at a time
+//! (257-533 ms), and the Low ones from 720 ms and when the parser reached the body (910 ms).
 //!
-//! Requests of unknown priority are not held back: without it there is no telling what Chromium did.
+//! Once the body is reached nothing is held here (over HTTP/1.1 the client's connection pool still
+//! limits what is sent). Requests of unknown priority are neither held nor counted: without it
+//! there is no telling what Chromium did.
 
 use super::browser::RequestId;
 use super::request_gate::{GatedScheduler, RequestGate, Verdict};
 
-/// How many counted requests may be in flight before a throttleable one waits, in tight mode.
+/// Throttled requests in flight before one below High waits, in tight mode.
 const TIGHT_LIMIT: usize = 2;
+/// Medium requests in flight before another Medium one waits (unless the one above lets it go).
+const TIGHT_MEDIUM_LIMIT: usize = 2;
 
-/// What the scheduler needs to know about a request.
+/// Chrome's priorities as DevTools names them, highest first.
+const PRIORITIES: [&str; 5] = ["VeryHigh", "High", "Medium", "Low", "VeryLow"];
+const MEDIUM: u8 = 2;
+
+/// What the schedulers need to know about a request.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RequestClass {
     /// Chrome's priority as DevTools names it, 0 VeryHigh .. 4 VeryLow; None when unknown.
     pub priority: Option<u8>,
-    pub script: bool,
+    /// Blink's scheduler throttles it: not a fetch, XHR, event stream, media or beacon.
+    pub throttled: bool,
     /// The URL's host and port, which Chromium's network stack counts requests by; None for a
     /// frame's document, which the browser process fetches outside either scheduler.
     pub host: Option<String>,
@@ -38,33 +52,30 @@ pub(crate) struct RequestClass {
 impl RequestClass {
     /// From the recorded priority and resource type (`Script`, `Image`, ...; CDP's names) and the URL's host.
     pub fn new(chrome_priority: Option<&str>, resource_type: &str, host: Option<&str>) -> RequestClass {
-        let priority = chrome_priority.and_then(|p| ["VeryHigh", "High", "Medium", "Low", "VeryLow"].iter().position(|&n| n == p)).map(|p| p as u8);
-        RequestClass { priority, script: resource_type == "Script", host: host.map(str::to_owned) }
+        let priority = chrome_priority.and_then(|p| PRIORITIES.iter().position(|&n| n == p)).map(|p| p as u8);
+        let long_running = matches!(resource_type, "XHR" | "Fetch" | "EventSource" | "Media" | "Ping");
+        RequestClass { priority, throttled: priority.is_some() && !long_running, host: host.map(str::to_owned) }
     }
 
     /// A frame's document: never held, never counted.
     pub fn navigation() -> RequestClass {
-        RequestClass { priority: None, script: false, host: None }
+        RequestClass { priority: None, throttled: false, host: None }
     }
 
-    fn important(&self) -> bool {
-        self.priority.is_some_and(|p| p <= 1)
-    }
-
-    /// Below net::MEDIUM (DevTools' High): both schedulers may hold it back.
+    /// Below net::MEDIUM (DevTools' High): the network stack's scheduler may hold it back, and
+    /// Blink's in tight mode if it throttles it.
     pub(crate) fn delayable(&self) -> bool {
-        self.priority.is_some_and(|p| p >= 2)
+        self.priority.is_some_and(|p| p >= MEDIUM)
     }
 
-    fn throttleable(&self) -> bool {
-        !self.script && self.priority.is_some_and(|p| p >= 3)
+    fn medium(&self) -> bool {
+        self.throttled && self.priority == Some(MEDIUM)
     }
 }
 
 pub(crate) struct ResourceScheduler {
     enabled: bool,
     body_reached: bool,
-    /// Waiting in the order they were asked for: one that must wait holds back none behind it.
     gate: RequestGate,
 }
 
@@ -73,7 +84,6 @@ impl ResourceScheduler {
     pub fn new(enabled: bool) -> ResourceScheduler {
         ResourceScheduler { enabled, body_reached: false, gate: RequestGate::default() }
     }
-
 
     /// The main frame's parser reached `<body>`; returns the requests that start now.
     pub fn reached_body(&mut self) -> Vec<RequestId> {
@@ -88,14 +98,15 @@ impl GatedScheduler for ResourceScheduler {
     }
 
     fn start_what_may(&mut self) -> Vec<RequestId> {
-        let held = self.enabled && !self.body_reached;
+        let tight = self.enabled && !self.body_reached;
         self.gate.start(|in_flight, class| {
-            if !held || !class.delayable() {
+            if !tight || !class.throttled || !class.delayable() {
                 return Verdict::Start;
             }
             let count = |counted: fn(&RequestClass) -> bool| in_flight.values().filter(|c| counted(c)).count();
-            let may = count(RequestClass::delayable) < TIGHT_LIMIT && (!class.throttleable() || count(|c| c.important() || c.throttleable()) < TIGHT_LIMIT);
-            if may { Verdict::Start } else { Verdict::Wait }
+            let may = count(|c| c.throttled) < TIGHT_LIMIT || (class.medium() && count(RequestClass::medium) < TIGHT_MEDIUM_LIMIT);
+            // Blink looks only at the first waiting request: what sorts behind it has no larger allowance.
+            if may { Verdict::Start } else { Verdict::Stop }
         })
     }
 }
@@ -126,12 +137,21 @@ mod tests {
     }
 
     #[test]
-    fn a_deferred_script_and_an_image_go_beside_one_style_sheet() {
+    fn a_low_request_goes_while_fewer_than_two_throttled_requests_of_any_priority_are_in_flight() {
         let mut s = ResourceScheduler::new(true);
         assert_eq!(s.ask(0, class("VeryHigh", "Stylesheet")), vec![0]);
-        assert_eq!(s.ask(1, class("Low", "Script")), vec![1], "a deferred script goes at once");
-        assert_eq!(s.ask(2, class("Low", "Image")), vec![2], "one style sheet in flight: an image may go beside it");
-        assert!(s.ask(3, class("Low", "Image")).is_empty());
+        assert_eq!(s.ask(1, class("Low", "Script")), vec![1], "a deferred script goes beside one style sheet");
+        assert!(s.ask(2, class("Low", "Image")).is_empty(), "the style sheet and the script count");
+        assert_eq!(s.finished(0), vec![2]);
+    }
+
+    #[test]
+    fn fetches_and_xhrs_are_neither_held_nor_counted() {
+        let mut s = ResourceScheduler::new(true);
+        assert_eq!(s.ask(0, class("VeryHigh", "Stylesheet")), vec![0]);
+        assert_eq!(s.ask(1, class("Low", "Fetch")), vec![1], "a Low fetch goes at once");
+        assert_eq!(s.ask(2, class("High", "XHR")), vec![2]);
+        assert_eq!(s.ask(3, class("Low", "Image")), vec![3], "only the style sheet counts");
     }
 
     #[test]
@@ -145,13 +165,34 @@ mod tests {
         assert_eq!(s.ask(6, class("High", "Script")), vec![6]);
         assert_eq!(s.ask(7, class("Medium", "Image")), vec![7]);
         assert_eq!(s.ask(8, class("Medium", "Image")), vec![8]);
-        assert!(s.ask(9, class("Medium", "Script")).is_empty(), "two delayable requests in flight");
+        assert!(s.ask(9, class("Medium", "Script")).is_empty(), "two Medium requests in flight");
         assert!(s.ask(10, class("Medium", "Script")).is_empty());
         assert!(s.ask(11, class("Low", "Script")).is_empty());
         assert!(s.finished(0).is_empty(), "a style sheet ending frees nothing");
         assert_eq!(s.finished(7), vec![9], "an image ending lets the next one go");
         assert_eq!(s.finished(8), vec![10]);
         assert_eq!(s.reached_body(), vec![11]);
+    }
+
+    #[test]
+    fn medium_scripts_go_before_low_ones_asked_for_earlier() {
+        // gen-pagepath-26: a Low async script asked for when nothing was in flight, style sheets
+        // and head scripts, more Low async scripts, then Medium body scripts.
+        let mut s = ResourceScheduler::new(true);
+        assert_eq!(s.ask(0, class("Low", "Script")), vec![0], "nothing in flight: it goes");
+        assert_eq!(s.ask(1, class("VeryHigh", "Stylesheet")), vec![1]);
+        assert_eq!(s.ask(2, class("High", "Script")), vec![2]);
+        assert!(s.ask(3, class("Low", "Script")).is_empty());
+        assert!(s.ask(4, class("Low", "Script")).is_empty());
+        assert_eq!(s.ask(5, class("Medium", "Script")), vec![5], "Medium ones have two places of their own");
+        assert_eq!(s.ask(6, class("Medium", "Script")), vec![6]);
+        assert!(s.ask(7, class("Medium", "Script")).is_empty());
+        assert_eq!(s.finished(5), vec![7], "the Medium script asked for last goes before the Low ones");
+        assert!(s.finished(0).is_empty());
+        assert!(s.finished(1).is_empty(), "four throttled requests were in flight, three are");
+        assert!(s.finished(6).is_empty());
+        assert_eq!(s.finished(7), vec![3], "one left in flight: the first Low script goes");
+        assert_eq!(s.reached_body(), vec![4]);
     }
 
     #[test]
