@@ -25,7 +25,7 @@ export interface Segment {
 }
 
 export interface Activity {
-  kind: Exclude<NodeKind, "download" | "resource" | "dcl" | "load" | "render" | "fcp" | "lcp">;
+  kind: Exclude<NodeKind, "download" | "resource" | "dcl" | "load" | "render" | "fcp" | "lcp" | "preconnect">;
   interval: Interval;
   frameId: string | null;
   /** Sequence of this activity's own pieces and the activities nested in it, in time order. */

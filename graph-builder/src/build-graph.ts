@@ -16,6 +16,7 @@ import { workerUrls } from "./workers.js";
 import { normalise } from "./normalise.js";
 import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
 import { assignPriorities } from "./priorities.js";
+import { buildPreconnects } from "./preconnects.js";
 import { buildResources } from "./resources.js";
 import { mainThreadTrace, type Mark } from "./trace-intervals.js";
 import { linkStyleRecalc } from "./style-recalc.js";
@@ -81,6 +82,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     buildActivityNodes(ctx, activities, installs);
     buildDocuments(ctx, activities);
     buildResources(ctx);
+    buildPreconnects(ctx);
     addSourceImports(ctx, rec.body);
     linkActivities(ctx, activities);
     linkStyleRecalc(ctx);

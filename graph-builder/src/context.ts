@@ -3,7 +3,7 @@ import type { Activity, Segment } from "./activities.js";
 import type { Draft } from "./draft.js";
 import type { GraphNode } from "./graph.js";
 import type { ImportMap } from "./module-imports.js";
-import type { ScriptTag } from "./html-scripts.js";
+import type { PreconnectTag, ScriptTag } from "./html-scripts.js";
 import { sameUrl } from "./url-key.js";
 
 /** One HTML document loaded into a frame, with the nodes built for it. */
@@ -16,6 +16,8 @@ export interface DocumentState {
   scripts: ScriptTag[];
   /** URLs its `<link rel=prefetch>` tags name. */
   prefetches: string[];
+  /** Its `<link rel=preconnect>` tags. */
+  preconnects: PreconnectTag[];
   /** Its `<img loading=lazy>` tags. */
   lazyImages: { src: string; line: number }[];
   /** Its `<script type="importmap">`: how its modules' bare specifiers resolve. */
@@ -100,6 +102,15 @@ export function docOf(ctx: BuildContext, frameId: string, url: string): Document
 }
 
 /** The download chunk whose bytes end at or after `offset`: what a reader of that offset waits for. */
+/** The parse chunk that parsed the document's 0-based `line`, else the first after it, else the last; undefined without parse chunks. */
+export function parseChunkAt(doc: DocumentState, line: number): GraphNode | undefined {
+  return (
+    doc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ??
+    doc.parses.find((p) => (p.parse!.startLine ?? 0) >= line) ??
+    doc.parses.at(-1)
+  );
+}
+
 export function chunkHolding(doc: DocumentState, offset: number): GraphNode | undefined {
   return doc.chunks.find((c) => c.chunk!.offset + c.chunk!.bytes >= offset) ?? doc.chunks.at(-1);
 }

@@ -2,7 +2,7 @@ import type { Activity, Segment } from "./activities.js";
 import { isSegment } from "./activities.js";
 import type { BuildContext, DocumentState, FrameState } from "./context.js";
 import { chunkHolding, urlTail } from "./context.js";
-import { lineCounter, offsetAfterLine, scanImportMap, scanLazyImages, scanPrefetches, scanScripts } from "./html-scripts.js";
+import { lineCounter, offsetAfterLine, scanImportMap, scanLazyImages, scanPreconnects, scanPrefetches, scanScripts } from "./html-scripts.js";
 import type { GraphNode } from "./graph.js";
 import { requestChains, resourceInfo } from "./resources.js";
 import { sameUrl } from "./url-key.js";
@@ -40,6 +40,7 @@ export function buildFrames(ctx: BuildContext, body: (sha: string) => Buffer | n
       frameId, url: final.url, requestId, entries: hops, body: html,
       scripts: scanScripts(text, final.url),
       prefetches: scanPrefetches(text, final.url),
+      preconnects: scanPreconnects(text, final.url),
       importMap: scanImportMap(text, final.url),
       lazyImages: scanLazyImages(text, final.url),
       chunks: [], parses: [],

@@ -24,6 +24,7 @@ const KIND_STYLE: Record<NodeKind, { color: string; shape: string }> = {
   render: { color: "#008080", shape: "box" },
   fcp: { color: "#9b30ff", shape: "diamond" },
   lcp: { color: "#9b30ff", shape: "octagon" },
+  preconnect: { color: "#0040ff", shape: "ellipse" },
 };
 
 /** Alpha suffix for "#rrggbb" colours of excluded nodes and their edges. */

@@ -1,7 +1,7 @@
 import type { GraphEdge, GraphNode, NodeKind } from "./graph.js";
 
 const PREFIX: Record<NodeKind, string> = {
-  download: "dl", parse: "parse", resource: "res", script: "js", css: "css", timer: "timer", event: "ev", dcl: "dcl", load: "load", render: "render", fcp: "fcp", lcp: "lcp",
+  download: "dl", parse: "parse", resource: "res", script: "js", css: "css", timer: "timer", event: "ev", dcl: "dcl", load: "load", render: "render", fcp: "fcp", lcp: "lcp", preconnect: "pc",
 };
 
 /** A graph under construction: numbered node ids, de-duplicated edges, warnings. */

@@ -21,7 +21,8 @@ export type NodeKind =
   | "load" // load completion marker of a frame (zero duration)
   | "render" // the main frame's rendering in one task: style, layout, paint
   | "fcp" // the main frame's first contentful paint (zero duration)
-  | "lcp"; // the main frame's largest contentful paint (zero duration)
+  | "lcp" // the main frame's largest contentful paint (zero duration)
+  | "preconnect"; // a connection opened ahead of any request, for a <link rel=preconnect> (zero duration)
 
 export type ScriptType = "inline" | "sync" | "async" | "defer" | "module" | "callback";
 
@@ -64,6 +65,8 @@ export interface GraphNode {
   event?: { type: string; target: "document" | "window" | "element" | "xhr" | "message" | "other"; segment: number };
   /** kind "lcp": what the largest contentful paint painted; null when the recording does not say. */
   lcp?: LcpElement | null;
+  /** kind "preconnect": the origin a connection is opened to, and whether without credentials (`crossorigin`), as the pools Chromium keeps apart. */
+  preconnect?: { origin: string; privacyMode: boolean };
   priority?: Priorities;
 }
 
@@ -250,7 +253,7 @@ export const RULES: Record<string, string> = {
   "completion-load-raced": "a resource rendering asked for (a CSS image or font, a lazy image) -> load marker: load waits for it only if it was requested before everything else load waits for was done",
   "completion-event": "completion marker -> its event handler (DOMContentLoaded, load)",
   "fetch-callback": "fetched resource -> the promise or XHR callback that consumes it (as Appendix A's XHR events)",
-  preload: "DownloadChunk -> Resource (the preload scanner found the tag before the parser reached it)",
+  preload: "DownloadChunk -> Resource or preconnect (the preload scanner found the tag before the parser reached it)",
   "session-cache": "first fetch of a URL -> later reference served from the cache",
   "lazy-binding": "parse chunk that used a CSS-referenced resource, or that holds a lazy image's tag -> the resource",
   "module-import": "Resource(module) -> Resource(module it imports statically), fetched once the importer has arrived",

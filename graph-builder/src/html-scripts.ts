@@ -69,6 +69,42 @@ export function scanPrefetches(html: string, baseUrl: string): string[] {
   return out;
 }
 
+export interface PreconnectTag {
+  /** `scheme://host[:port]`. */
+  origin: string;
+  /** `crossorigin` (anonymous): the connection is for requests without credentials. */
+  privacyMode: boolean;
+  /** 0-based line of the tag. */
+  line: number;
+}
+
+/**
+ * The document's `<link rel=preconnect>` tags: Chromium opens a connection to the origin as soon
+ * as its preload scanner (or its parser) meets the tag, in the pool `crossorigin` names, so the
+ * page's first request there finds it ready. Only http(s) origins; `dns-prefetch` is left out, as
+ * a replay resolves names through its host-resolver rules at no cost.
+ */
+export function scanPreconnects(html: string, baseUrl: string): PreconnectTag[] {
+  const out: PreconnectTag[] = [];
+  const lineAt = lineCounter(html);
+  for (const m of html.matchAll(/<link\b([^>]*)>/gi)) {
+    const attrs = m[1] ?? "";
+    const href = attr(attrs, "href");
+    if (href === null || !(attr(attrs, "rel") ?? "").toLowerCase().split(/\s+/).includes("preconnect")) continue;
+    let url: URL;
+    try {
+      url = new URL(href, baseUrl);
+    } catch {
+      continue; // not a URL: nothing is opened
+    }
+    if (url.protocol !== "https:" && url.protocol !== "http:") continue;
+    // Any crossorigin value but use-credentials makes the connection anonymous.
+    const cors = attr(attrs, "crossorigin") ?? (/(^|\s)crossorigin(\s|$)/i.test(attrs) ? "" : null);
+    out.push({ origin: url.origin, privacyMode: cors !== null && cors.toLowerCase() !== "use-credentials", line: lineAt(m.index!) });
+  }
+  return out;
+}
+
 /**
  * The document's lazy images (`<img loading=lazy>`), with the 0-based line of each tag: Chromium
  * fetches them once layout finds them near the viewport, and its initiator for them is "other".

@@ -11,3 +11,4 @@ export { BUILDER_TRACE } from "./trace-selection.js";
 export { buildMany, type BuildResult } from "./build-batch.js";
 export { canonicalGraph, type CanonicalGraph } from "./canonical.js";
 export { runDot, DOT_BIN } from "./run-dot.js";
+export { scanPreconnects, type PreconnectTag } from "./html-scripts.js";

@@ -1,6 +1,6 @@
 import { requestPhases, type ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
-import { chunkHolding, docOf, latestBefore, latestFinished, urlTail } from "./context.js";
+import { chunkHolding, docOf, latestBefore, latestFinished, parseChunkAt, urlTail } from "./context.js";
 import { offsetAfterLine } from "./html-scripts.js";
 import type { ConnectionInfo, GraphNode, ResourceInfo } from "./graph.js";
 import { linkStaticImport, staticImporter } from "./modules.js";
@@ -145,10 +145,7 @@ function attach(ctx: BuildContext, node: GraphNode, entry: ArchiveEntry, tracedP
     const doc = docOf(ctx, node.frameId, initUrl);
     if (doc && sameUrl(doc.url, initUrl) && doc.parses.length) {
       const line = init.lineNumber ?? 0;
-      const chunk =
-        doc.parses.find((p) => (p.parse!.startLine ?? 0) <= line && line <= (p.parse!.endLine ?? Infinity)) ??
-        doc.parses.find((p) => (p.parse!.startLine ?? 0) >= line) ??
-        doc.parses[doc.parses.length - 1]!;
+      const chunk = parseChunkAt(doc, line)!;
       d.edge(chunk, node, "R1", "observed");
       if (node.start >= chunk.start) return;
       // The preload scanner asked before the parser got there: the request waited only for the

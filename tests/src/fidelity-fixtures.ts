@@ -24,6 +24,7 @@ export const FIDELITY_PAGES = {
   modulePreload: "https://www.fidelity.test/module-preload.html",
   fontDisplay: "https://www.fidelity.test/font-display.html",
   paintBeforeScript: "https://www.fidelity.test/paint-before-script.html",
+  preconnect: "https://www.fidelity.test/preconnect.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

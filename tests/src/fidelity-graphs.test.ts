@@ -109,6 +109,17 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(g.edges.some((e) => e.from === image.id && e.to === load), "the image does hold it");
   });
 
+  it("a preconnect: a node opening an anonymous connection to its origin once the bytes up to its tag are in, or the parser reaches it", () => {
+    const g = graphs.get("preconnect")!;
+    const hints = g.nodes.filter((n) => n.kind === "preconnect");
+    assert.deepEqual(hints.map((n) => n.preconnect), [{ origin: "https://cdn.fidelity.test", privacyMode: true }]);
+    const parents = g.edges.filter((e) => e.to === hints[0]!.id).map((e) => `${e.rule} ${g.nodes.find((n) => n.id === e.from)!.kind}`);
+    assert.deepEqual(parents.sort(), ["R1 parse", "preload download"]);
+    assert.ok(!g.edges.some((e) => e.from === hints[0]!.id), "nothing waits for it");
+    const font = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("fonts/late.woff2"))!;
+    assert.equal(font.resource!.privacyMode, true, "the font goes over the anonymous connection the hint opened");
+  });
+
   it("a large document: the head's resources wait only for the bytes up to their tags, not for the whole document", () => {
     const g = graphs.get("largeHead")!;
     const chunks = g.nodes.filter((n) => n.kind === "download" && n.frameId === g.mainFrame);

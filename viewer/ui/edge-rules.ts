@@ -34,7 +34,7 @@ export const RULE_MEANING: Record<string, string> = {
   "completion-load-raced": "the load event waits for this if it was asked for in time",
   "completion-event": "a DOMContentLoaded or load handler runs",
   "fetch-callback": "a fetch's response is consumed",
-  preload: "the preload scanner found a resource in arriving bytes",
+  preload: "the preload scanner found a resource or a preconnect in arriving bytes",
   "session-cache": "served from the cache after the first fetch",
   render: "style, layout and paint, and what they find",
   "style-recalc": "resolving styles needs every render-blocking sheet",

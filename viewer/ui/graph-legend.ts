@@ -16,6 +16,7 @@ const KIND_MEANING: Record<string, string> = {
   load: "load event",
   fcp: "first contentful paint",
   lcp: "largest contentful paint",
+  preconnect: "connection opened ahead",
 };
 
 /**

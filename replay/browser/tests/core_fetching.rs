@@ -56,6 +56,30 @@ fn the_preloader_fetches_early_and_without_it_the_parser_must_reach_the_tag() {
 }
 
 #[test]
+fn a_preconnect_opens_when_the_preloader_sees_its_tag_or_the_parser_reaches_it_and_holds_nothing() {
+    let run = |preloader: bool| {
+        let mut page = preload_page();
+        page.preconnect("pc", MAIN, "https://fonts.test", true);
+        page.edges("preload", &[("d1", "pc")]);
+        page.edges("R1", &[("p1", "pc")]);
+        let answer = Box::new(|r: &Request| match r.url.as_str() {
+            "https://a.test/" => vec![Answer::Bytes(10.0, 500), Answer::Complete(20.0, 1000)],
+            "https://a.test/a.js" => vec![Answer::Complete(30.0, 1000)],
+            _ => vec![Answer::Complete(10.0, 1000)],
+        });
+        let mut sim = Sim::new(&page.graph(), Options { preloader, ..Options::default() }, answer);
+        let outcome = sim.run();
+        (sim, outcome)
+    };
+    let (on_sim, on) = run(true);
+    let hint = pagepath_browser::core::Preconnect { origin: "https://fonts.test".into(), privacy_mode: true };
+    assert_eq!(on_sim.preconnects, vec![(20.0, hint.clone())], "asked for once, when d1 is in");
+    assert_eq!(on.metrics.load_ms, Some(57.0), "as without the preconnect");
+    let (off_sim, _) = run(false);
+    assert_eq!(off_sim.preconnects, vec![(57.0, hint)], "without the preloader, once p1 has parsed the tag");
+}
+
+#[test]
 fn the_session_cache_fetches_a_url_once() {
     let mut page = Page::new("d0");
     page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);

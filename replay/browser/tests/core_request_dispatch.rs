@@ -164,6 +164,49 @@ fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sen
     assert_eq!(after_p0("raised"), 20.0, "a raised image's recorded send held it once already");
 }
 
+#[test]
+fn requests_are_asked_for_in_the_recorded_order_and_spend_their_way_to_the_network_after_the_hold() {
+    // p0 ended at 1 in the recording. The preload scanner asked for a Low async script at 1, then
+    // two style sheets (sent 0.5 ms later) at 2 and another Low script at 3. The two Low scripts
+    // may be held, so they take the page's usual way: the median of 0.5, 0.5, 10 and 10.
+    let mut page = one_parse_page();
+    let mut add = |id: &str, priority: &str, asked: f64, sent: f64| {
+        let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
+        r["start"] = asked.into();
+        r["resource"]["priority"] = priority.into();
+        r["resource"]["resourceType"] = (if priority == "VeryHigh" { "Stylesheet" } else { "Script" }).into();
+        r["resource"]["phases"] = phases(asked, sent, None, sent);
+        r["resource"]["connection"] = json!({"id": 1, "reused": true});
+    };
+    add("async", "Low", 1.0, 60.0);
+    add("css1", "VeryHigh", 2.0, 2.5);
+    add("css2", "VeryHigh", 2.0, 2.5);
+    add("head", "High", 2.0, 12.0);
+    add("head2", "High", 2.0, 12.0);
+    add("late", "Low", 3.0, 90.0);
+    for id in ["async", "css1", "css2", "head", "head2", "late"] {
+        page.edges("R1", &[("p0", id)]);
+        page.edges("completion-load", &[(id, "load")]);
+    }
+    // The parser reaches `<body>` only after the second head script has run.
+    page.set("p0", "/parse", json!({"url": "https://a.test/", "startLine": 0, "endLine": 1, "index": 0, "last": false, "bodyReached": false}));
+    page.script("s", MAIN, 1.0);
+    page.parse("p1", MAIN, 1.0);
+    page.set("p1", "/parse", json!({"url": "https://a.test/", "startLine": 1, "endLine": 2, "index": 1, "last": true, "bodyReached": true}));
+    page.edges("R10", &[("head2", "s")]);
+    page.edges("R4", &[("s", "p1")]);
+    page.edges("R3", &[("p0", "p1"), ("d0", "p1")]);
+    let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0));
+    sim.run();
+    // The document is in at 20 and p0 runs 20..21. The async script is asked for at 21, while
+    // nothing is in flight: it goes, and reaches the network stack 10 ms later.
+    assert_eq!(sim.issued_at("https://a.test/async"), 31.0);
+    assert_eq!(sim.issued_at("https://a.test/css1"), 22.5);
+    // Asked for at 23 with five in flight, it waits until fewer than two are: the style sheets
+    // end at 42.5, the async script at 51, the head scripts at 52.
+    assert_eq!(sim.issued_at("https://a.test/late"), 62.0);
+}
+
 /// The load event fires when p0 ends; an inline script s0 after p0 (10 ms, not holding load)
 /// fetches a prefetch (VeryLow) and arms a timer that fetches once more after `timeout_ms`.
 fn after_load_page(timeout_ms: f64) -> Page {

@@ -323,3 +323,23 @@ fn quic_requests_without_credentials_get_a_connection_of_their_own() {
     let records = transport.finish();
     assert_eq!(records.len(), 2, "one connection per privacy mode: {records:?}");
 }
+
+#[test]
+fn a_quic_fetch_takes_the_connection_a_preconnect_opened() {
+    let origin = "https://preconnect.test:24435";
+    let url = format!("{origin}/font.woff2");
+    let replay = Replay::start("preconnect", &[(url.as_str(), 20_000, 0)], "127.0.1.13", "quic", &[]);
+    let (tx, rx) = channel();
+    let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(replay.config(&[], false), tx).unwrap());
+    transport.preconnect("https://no-server.test", true);
+    transport.preconnect(origin, true);
+    std::thread::sleep(Duration::from_millis(300));
+    transport.fetch(Fetch { privacy_mode: true, ..get(0, &url, None) });
+    let mut outcomes = HashMap::new();
+    wait_for(&rx, &mut outcomes, &[0]);
+    assert_eq!(outcomes[&0].done, Some(20_000));
+    let records = transport.finish();
+    replay.stop();
+    assert_eq!(records.len(), 1, "the preconnected connection only: {records:?}");
+    assert!(records[0].opened_ms < 100.0, "opened at the preconnect, not at the fetch 300 ms later: {records:?}");
+}

@@ -61,6 +61,7 @@ const ROLE_OF_KIND: Record<GraphNode["kind"], Role> = {
   load: "marker",
   fcp: "marker",
   lcp: "marker",
+  preconnect: "fetch",
 };
 
 interface Slice {

@@ -114,6 +114,13 @@ impl Network for &mut World {
         Ok(())
     }
 
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool, _tls: bool) -> Result<(), String> {
+        let Some(client) = self.client.as_mut() else { return Err("the simulated client has stopped".into()) };
+        client.preconnect(origin, privacy_mode);
+        self.dirty = true;
+        Ok(())
+    }
+
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
         let until_us = self.clock.us_of(until);
         loop {

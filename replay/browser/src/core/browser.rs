@@ -1,7 +1,7 @@
 //! The model's API: a page load driven by its caller's inputs (start, responses, timeouts) at
 //! virtual times, handing out requests. The graph walk is in walk.rs, reports in report.rs.
 
-use super::graph::{Graph, Kind};
+use super::graph::{Graph, Kind, Preconnect};
 use super::network::Network;
 use super::priority::Urgency;
 use super::ready::Readiness;
@@ -195,6 +195,12 @@ impl Browser {
         let (request, node) = self.network.poll(self.clock)?;
         self.states[node].start.get_or_insert(self.clock);
         Some(request)
+    }
+
+    /// The next connection to open ahead of its requests (`<link rel=preconnect>`), if any; call
+    /// until None after every input, as poll_request.
+    pub fn poll_preconnect(&mut self) -> Option<Preconnect> {
+        self.network.poll_preconnect()
     }
 
     /// `received` body bytes (cumulative, of the final response) have arrived for request `id`.

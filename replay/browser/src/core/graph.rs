@@ -26,6 +26,17 @@ pub(crate) enum Kind {
     /// The main frame's first and largest contentful paint markers (graph.md, Paint markers).
     Fcp,
     Lcp,
+    /// A connection opened ahead of its requests for a `<link rel=preconnect>` (graph.md, `preconnect`).
+    Preconnect,
+}
+
+/// What a `preconnect` node opens.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Preconnect {
+    /// `scheme://host[:port]`.
+    pub origin: String,
+    /// For requests without credentials (`crossorigin`): the origin's privacy-mode pool.
+    pub privacy_mode: bool,
 }
 
 /// What a parent edge means to the preloader (graph.md, `preload` rule).
@@ -106,6 +117,7 @@ pub(crate) struct Node {
     pub duration: f64,
     pub fetch: Option<Fetch>,
     pub chunk: Option<Chunk>,
+    pub preconnect: Option<Preconnect>,
     /// For timers: the delay asked for.
     pub timeout_ms: Option<f64>,
     /// For computations: 0, or which part of a re-entrant computation split around its nested
@@ -119,6 +131,9 @@ pub(crate) struct Node {
     /// document's first parse chunk: how long after its first bytes the parser started (the
     /// navigation's commit to the renderer). 0 otherwise.
     pub dispatch_ms: f64,
+    /// For resources: how long after the renderer's scheduler let it go the request reached the
+    /// network stack (dispatch_latency.rs). 0 otherwise.
+    pub hop_ms: f64,
     /// For parse chunks: the parser reached the document's `<body>` in it.
     pub body_reached: bool,
     /// Emulated parents by node index, ascending, one entry per parent.

@@ -1,6 +1,6 @@
 //! Reading the graph file's nodes and edges into the emulated graph.
 
-use super::graph::{NetworkTimes, Chunk, Fetch, Kind, Link, Node, Ranks};
+use super::graph::{NetworkTimes, Chunk, Fetch, Kind, Link, Node, Preconnect, Ranks};
 use super::json::At;
 use std::collections::BTreeMap;
 
@@ -56,7 +56,8 @@ fn kind_of(at: &At) -> Result<Kind, String> {
         "render" => Kind::Render,
         "fcp" => Kind::Fcp,
         "lcp" => Kind::Lcp,
-        _ => return at.fail("must be one of download, parse, resource, script, css, timer, event, dcl, load, render, fcp, lcp"),
+        "preconnect" => Kind::Preconnect,
+        _ => return at.fail("must be one of download, parse, resource, script, css, timer, event, dcl, load, render, fcp, lcp, preconnect"),
     })
 }
 
@@ -146,6 +147,13 @@ impl<'f> NodeReader<'f> {
             }
             _ => None,
         };
+        let preconnect = match kind {
+            Kind::Preconnect => {
+                let p = at.field("preconnect")?;
+                Some(Preconnect { origin: p.field("origin")?.string()?, privacy_mode: p.field("privacyMode")?.bool()? })
+            }
+            _ => None,
+        };
         let timeout_ms = match kind {
             Kind::Timer => Some(at.field("timer")?.field("timeoutMs")?.f64()?),
             _ => None,
@@ -169,7 +177,7 @@ impl<'f> NodeReader<'f> {
         let recorded = (at.field("start")?.f64()?, at.field("end")?.f64()?);
         self.index.insert(id.clone(), Some(self.nodes.len()));
         let (parents, children) = (Vec::new(), Vec::new());
-        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, body_reached, parents, children });
+        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, preconnect, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, hop_ms: 0.0, body_reached, parents, children });
         Ok(())
     }
 

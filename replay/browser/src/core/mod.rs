@@ -20,7 +20,7 @@ mod scheduler;
 mod walk;
 
 pub use browser::{Browser, Completion, Metrics, NodeTiming, Options, Outcome, PriorityScheme, Request, RequestId};
-pub use graph::{parse_graph, Graph};
+pub use graph::{parse_graph, Graph, Preconnect};
 
 /// Virtual time, ms since the run's start (the main document's request).
 pub type Ms = f64;

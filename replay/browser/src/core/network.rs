@@ -3,7 +3,7 @@
 //! once in a run serves every later reference to it.
 
 use super::browser::{Request, RequestId};
-use super::graph::Graph;
+use super::graph::{Graph, Preconnect};
 use super::Ms;
 use super::network_stack_scheduler::NetworkStackScheduler;
 use super::request_gate::GatedScheduler;
@@ -24,6 +24,9 @@ struct Flight {
     class: RequestClass,
     /// The class its priority is raised to at the next rendering, if a layout raised it as recorded.
     raise_to: Option<RequestClass>,
+    /// From the renderer's scheduler letting it go to the network stack's taking it up (the
+    /// renderer posting it, the network service picking it up): graph.rs, `hop_ms`.
+    hop: Ms,
     /// Both schedulers let it go: it is in the outbox or handed out.
     released: bool,
     handed_out: bool,
@@ -82,6 +85,8 @@ pub(crate) enum Cached {
 
 pub(crate) struct Network {
     flights: Vec<Flight>,
+    /// Requests the renderer let go, on their way to the network stack: when each gets there.
+    crossing: Vec<(Ms, RequestId)>,
     /// Released requests and when the network stack takes each up (request_start_spacing.rs).
     outbox: VecDeque<(RequestId, Ms)>,
     start_spacing: Ms,
@@ -92,6 +97,9 @@ pub(crate) struct Network {
     /// The renderer's gate, then the network stack's.
     scheduler: ResourceScheduler,
     network_stack: NetworkStackScheduler,
+    /// Connections to open ahead of their requests, in the order asked for; neither scheduler
+    /// holds them (Chromium's preconnects go straight to its socket pools).
+    preconnects: VecDeque<Preconnect>,
 }
 
 impl Network {
@@ -102,6 +110,7 @@ impl Network {
     pub fn new(chromium_scheduling: bool, servers_prioritize: bool, start_spacing: Ms) -> Network {
         Network {
             flights: Vec::new(),
+            crossing: Vec::new(),
             outbox: VecDeque::new(),
             start_spacing,
             stack_free_at: Ms::NEG_INFINITY,
@@ -109,25 +118,51 @@ impl Network {
             cache: BTreeMap::new(),
             scheduler: ResourceScheduler::new(chromium_scheduling),
             network_stack: NetworkStackScheduler::new(chromium_scheduling && !servers_prioritize),
+            preconnects: VecDeque::new(),
         }
     }
 
-    fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass, now: Ms) -> RequestId {
+    /// A `<link rel=preconnect>`: the connection is for the IO side to open.
+    pub fn preconnect(&mut self, hint: Preconnect) {
+        self.preconnects.push_back(hint);
+    }
+
+    /// The next connection to open ahead, if any.
+    pub fn poll_preconnect(&mut self) -> Option<Preconnect> {
+        self.preconnects.pop_front()
+    }
+
+    fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass, hop: Ms, now: Ms) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, class: class.clone(), raise_to: None, released: false, handed_out: false, finished: false });
+        self.flights.push(Flight { request, purpose, class: class.clone(), raise_to: None, hop, released: false, handed_out: false, finished: false });
         let started = self.scheduler.ask(id, class);
         self.release(started, now);
         id
     }
 
-    /// The renderer let `ids` go: each goes on to the network stack's scheduler.
+    /// The renderer let `ids` go: each goes on to the network stack's scheduler, after its hop.
     fn release(&mut self, ids: Vec<RequestId>, now: Ms) {
         let mut started = Vec::new();
         for id in ids {
-            started.extend(self.network_stack.ask(id, self.flights[id].class.clone()));
+            match self.flights[id].hop {
+                hop if hop > 0.0 => self.crossing.push((now + hop, id)),
+                _ => started.extend(self.network_stack.ask(id, self.flights[id].class.clone())),
+            }
         }
         self.send_out(started, now);
+    }
+
+    /// The requests whose hop is over by `now` reach the network stack's scheduler, in the order
+    /// they get there.
+    fn cross(&mut self, now: Ms) {
+        let (mut arrived, crossing): (Vec<_>, Vec<_>) = self.crossing.iter().partition(|&&(at, _)| at <= now);
+        self.crossing = crossing;
+        arrived.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        for (at, id) in arrived {
+            let started = self.network_stack.ask(id, self.flights[id].class.clone());
+            self.send_out(started, at);
+        }
     }
 
     /// The network stack takes released requests up one after another.
@@ -140,9 +175,10 @@ impl Network {
         }
     }
 
-    /// When the next released request is taken up, if one waits its turn.
+    /// When the next released request is taken up, or reaches the network stack, if one is on
+    /// its way.
     pub fn next_start(&self) -> Option<Ms> {
-        self.outbox.front().map(|&(_, at)| at)
+        self.outbox.front().map(|&(_, at)| at).into_iter().chain(self.crossing.iter().map(|&(at, _)| at)).reduce(f64::min)
     }
 
     /// The main frame's parser reached `<body>`: Chromium holds low-priority requests back less.
@@ -165,11 +201,13 @@ impl Network {
 
     /// Fetches a resource; with a cache key, later references to it are served from the cache.
     /// `raise_to`: the class a rendering raises its priority to, if one did in the recording.
-    pub fn fetch_resource(&mut self, node: usize, request: Request, class: RequestClass, raise_to: Option<RequestClass>, cache_key: Option<String>, now: Ms) {
+    /// `hop`: graph.rs, `hop_ms`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn fetch_resource(&mut self, node: usize, request: Request, class: RequestClass, raise_to: Option<RequestClass>, cache_key: Option<String>, hop: Ms, now: Ms) {
         if let Some(key) = cache_key {
             self.cache.insert(key, CacheEntry { owner: node, finished: false, waiters: Vec::new() });
         }
-        let id = self.send(request, Purpose::Resource(node), class, now);
+        let id = self.send(request, Purpose::Resource(node), class, hop, now);
         self.flights[id].raise_to = raise_to;
     }
 
@@ -192,7 +230,7 @@ impl Network {
 
     /// Fetches the document whose chunk 0 is `chunk0`; the chunk waits for its bytes.
     pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass, now: Ms) {
-        let id = self.send(request, Purpose::Document(chunk0), class, now);
+        let id = self.send(request, Purpose::Document(chunk0), class, 0.0, now);
         let document = self.documents.entry(chunk0).or_default();
         document.request = Some(id);
         document.recorded_size = recorded_size;
@@ -211,6 +249,7 @@ impl Network {
 
     /// The next request to hand out by `now`, and the node it stands for.
     pub fn poll(&mut self, now: Ms) -> Option<(Request, usize)> {
+        self.cross(now);
         let (id, _) = self.outbox.front().filter(|&&(_, at)| at <= now).copied()?;
         self.outbox.pop_front();
         let flight = &mut self.flights[id];

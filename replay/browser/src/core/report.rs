@@ -20,6 +20,7 @@ fn kind_name(kind: Kind) -> &'static str {
         Kind::Render => "rendering",
         Kind::Fcp => "first contentful paint marker",
         Kind::Lcp => "largest contentful paint marker",
+        Kind::Preconnect => "preconnect",
     }
 }
 

@@ -93,6 +93,12 @@ impl Browser {
         let (frame, segment) = (self.graph.nodes[node].frame, self.graph.nodes[node].segment);
         match self.kind(node) {
             Kind::Dcl | Kind::Load | Kind::Fcp | Kind::Lcp => return true,
+            // The connection opens on its own; nothing waits for it.
+            Kind::Preconnect => {
+                let hint = self.graph.nodes[node].preconnect.clone().expect("preconnect nodes carry their origin");
+                self.network.preconnect(hint);
+                return true;
+            }
             Kind::Resource => return self.fetch_resource(node),
             Kind::Download => return self.download_chunk(node),
             // The rest of a computation its nested child interrupted: the same task goes on.
@@ -169,7 +175,8 @@ impl Browser {
         }
         let request = self.request_for(node);
         let (class, raise_to) = self.request_classes(node);
-        self.network.fetch_resource(node, request, class, raise_to, key, self.clock);
+        let hop = if self.options.dispatch_latency { self.graph.nodes[node].hop_ms } else { 0.0 };
+        self.network.fetch_resource(node, request, class, raise_to, key, hop, self.clock);
         false
     }
 

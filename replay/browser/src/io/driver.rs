@@ -20,6 +20,9 @@ use tquic::clock;
 pub trait Network {
     /// Starts a fetch to an https (`tls`) or http origin; Err says why it cannot go.
     fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String>;
+    /// Opens a connection to an https (`tls`) or http origin (`scheme://host[:port]`) ahead of
+    /// its requests, unless one is open (Transport::preconnect); Err says why it cannot.
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool, tls: bool) -> Result<(), String>;
     /// Lets time pass until `until` or until something is sent on `events`, whichever is first,
     /// and returns what was sent (nothing at `until`); None when nothing can be sent any more.
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>>;
@@ -30,6 +33,10 @@ pub trait Network {
 impl Network for Router {
     fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String> {
         Router::fetch(self, fetch, tls)
+    }
+
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool, tls: bool) -> Result<(), String> {
+        Router::preconnect(self, origin, privacy_mode, tls)
     }
 
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
@@ -124,6 +131,15 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
                 continue;
             }
             in_flight.insert(req.id, flight);
+        }
+        while let Some(hint) = browser.poll_preconnect() {
+            // A hint to an origin the replay does not serve opens nothing, as a browser's to a host
+            // that does not answer costs the page nothing.
+            if let Some(origin) = find_origin(&names.origins, &format!("{}/", hint.origin)) {
+                if let Err(reason) = network.preconnect(&origin.origin, hint.privacy_mode, origin.tls) {
+                    warnings.push(format!("preconnect to {}: {reason}", hint.origin));
+                }
+            }
         }
         if browser.is_finished() {
             break ("ok", None);

@@ -27,13 +27,24 @@ impl Router {
     /// Opens transports on first use, so a page without http origins in an HTTP/3 run starts no
     /// TCP one.
     pub fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String> {
+        self.transport_for(tls)?.fetch(fetch);
+        Ok(())
+    }
+
+    /// A `<link rel=preconnect>` to an https (`tls`) or http origin, on the transport its fetches
+    /// would take.
+    pub fn preconnect(&mut self, origin: &str, privacy_mode: bool, tls: bool) -> Result<(), String> {
+        self.transport_for(tls)?.preconnect(origin, privacy_mode);
+        Ok(())
+    }
+
+    fn transport_for(&mut self, tls: bool) -> Result<&mut dyn Transport, String> {
         let (config, events) = (&self.config, &self.events);
         if tls && self.protocol == Protocol::H3 {
             if self.quic.is_none() {
                 self.quic = Some(QuicTransport::new(config.clone(), events.clone())?);
             }
-            self.quic.as_mut().expect("opened above").fetch(fetch);
-            return Ok(());
+            return Ok(self.quic.as_mut().expect("opened above"));
         }
         if self.tcp.is_none() {
             // config.http1 is the run's HTTP/1.x mode, keep-alive when the run is not HTTP/1.x: what
@@ -41,8 +52,7 @@ impl Router {
             let protocol = if self.protocol == Protocol::H2 { TcpProtocol::Http2 } else { TcpProtocol::Http1 };
             self.tcp = Some(TcpTransport::new(config.clone(), protocol, events.clone())?);
         }
-        self.tcp.as_mut().expect("opened above").fetch(fetch);
-        Ok(())
+        Ok(self.tcp.as_mut().expect("opened above"))
     }
 
     pub fn finish(self) -> Vec<ConnectionRecord> {

@@ -114,6 +114,10 @@ pub struct ConnectionRecord {
 pub trait Transport {
     /// Starts a request; what happens to it comes back as Events.
     fn fetch(&mut self, fetch: Fetch);
+    /// Opens a connection to `origin` (`scheme://host[:port]`) for requests with or without
+    /// credentials, unless one is open (`<link rel=preconnect>`); nothing comes back. An origin no
+    /// replay server serves is ignored.
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool);
     /// Closes every connection (cancelling what is in flight) and reports them all.
     fn finish(self: Box<Self>) -> Vec<ConnectionRecord>;
 }

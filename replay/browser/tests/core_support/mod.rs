@@ -2,7 +2,7 @@
 //! that answers each request after a delay the test chooses.
 #![allow(dead_code)]
 
-use pagepath_browser::core::{parse_graph, Browser, Graph, Ms, NodeTiming, Options, Outcome, Request, RequestId};
+use pagepath_browser::core::{parse_graph, Browser, Graph, Ms, NodeTiming, Options, Outcome, Preconnect, Request, RequestId};
 use serde_json::{json, Value};
 
 pub const MAIN: &str = "F1";
@@ -80,6 +80,12 @@ impl Page {
             "timer": {"timerId": 1, "timeoutMs": timeout_ms, "singleShot": true, "fire": 0, "segment": 0}}));
     }
 
+    /// A `<link rel=preconnect>` to `origin`, for requests without credentials when `anonymous`.
+    pub fn preconnect(&mut self, id: &str, frame: &str, origin: &str, anonymous: bool) {
+        self.node(json!({"id": id, "kind": "preconnect", "frameId": frame, "duration": 0,
+            "preconnect": {"origin": origin, "privacyMode": anonymous}}));
+    }
+
     /// A rendering of the main frame (style, layout, paint) taking `duration` ms of its main thread.
     pub fn render(&mut self, id: &str, duration: f64) {
         self.node(json!({"id": id, "kind": "render", "frameId": MAIN, "duration": duration}));
@@ -137,6 +143,8 @@ pub struct Sim {
     pending: Vec<(Ms, RequestId, Answer)>,
     /// Every request handed out, with when.
     pub issued: Vec<(Ms, Request)>,
+    /// Every connection asked to be opened ahead, with when.
+    pub preconnects: Vec<(Ms, Preconnect)>,
     pub now: Ms,
 }
 
@@ -147,7 +155,7 @@ pub fn latency(delay_of: impl Fn(&str) -> Ms + 'static) -> Responder {
 
 impl Sim {
     pub fn new(graph: &Graph, options: Options, answer: Responder) -> Sim {
-        Sim { browser: Browser::new(graph, options), answer, pending: Vec::new(), issued: Vec::new(), now: 0.0 }
+        Sim { browser: Browser::new(graph, options), answer, pending: Vec::new(), issued: Vec::new(), preconnects: Vec::new(), now: 0.0 }
     }
 
     fn poll(&mut self) {
@@ -159,6 +167,9 @@ impl Sim {
                 self.pending.push((self.now + delay, request.id, a));
             }
             self.issued.push((self.now, request));
+        }
+        while let Some(hint) = self.browser.poll_preconnect() {
+            self.preconnects.push((self.now, hint));
         }
     }
 

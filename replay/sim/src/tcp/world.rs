@@ -254,6 +254,12 @@ impl Network for &mut TcpWorld {
         Ok(())
     }
 
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool, _tls: bool) -> Result<(), String> {
+        let Some(transport) = self.transport.as_mut() else { return Err("the simulated client has stopped".into()) };
+        transport.preconnect(origin, privacy_mode);
+        Ok(())
+    }
+
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
         let got: Vec<Event> = events.try_iter().collect();
         if !got.is_empty() {

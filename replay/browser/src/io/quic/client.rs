@@ -8,7 +8,8 @@ use super::handler::Handler;
 use super::pin::Pin;
 use super::registry::Registry;
 use crate::io::origins::find_origin;
-use crate::io::transport::{ConnectionRecord, Event, Events, Fetch, TransportConfig};
+use crate::core::RequestId;
+use crate::io::transport::{ConnectionRecord, Event, Events, Fetch, OriginAddress, TransportConfig};
 use pagepath_server::io::quic::config::transport_config;
 use std::cell::RefCell;
 use std::net::SocketAddr;
@@ -49,37 +50,55 @@ impl QuicClient {
         let origin = match find_origin(&self.config.origins, &fetch.url) {
             Some(o) if o.tls => o.clone(),
             Some(o) => {
-                return self.fail(fetch, format!("{} is served as clear HTTP/1.1, which cannot go over HTTP/3 (QUIC needs TLS)", o.origin))
+                return self.fail(fetch.id, &fetch.url, format!("{} is served as clear HTTP/1.1, which cannot go over HTTP/3 (QUIC needs TLS)", o.origin))
             }
-            None => return self.fail(fetch, "its origin is not one of the replay's origins".into()),
+            None => return self.fail(fetch.id, &fetch.url, "its origin is not one of the replay's origins".into()),
         };
-        let privacy_mode = fetch.privacy_mode;
+        let (id, url, privacy_mode) = (fetch.id, fetch.url.clone(), fetch.privacy_mode);
+        if let Err(reason) = self.queue_on(origin, privacy_mode, Some(fetch)) {
+            self.fail(id, &url, reason);
+        }
+    }
+
+    /// Opens a connection to `origin` (`scheme://host[:port]`) unless one is usable; an origin
+    /// the replay does not serve over HTTP/3 is ignored, as is a connection that cannot open (the
+    /// requests that follow will say why).
+    pub fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
+        if let Some(o) = find_origin(&self.config.origins, &format!("{origin}/")).filter(|o| o.tls).cloned() {
+            let _ = self.queue_on(o, privacy_mode, None);
+        }
+    }
+
+    /// Queues `fetch`, if any, on the origin's usable connection in that credentials mode, opening
+    /// one if there is none.
+    fn queue_on(&mut self, origin: OriginAddress, privacy_mode: bool, fetch: Option<Fetch>) -> Result<(), String> {
         if let Some(c) = self.registry.borrow_mut().current_to(&origin.origin, privacy_mode) {
             let usable =
                 self.endpoint.conn_get_mut(c.index).is_some_and(|conn| !(conn.is_closed() || conn.is_closing() || conn.is_draining()));
             if usable {
-                c.queue(fetch);
-                return;
+                if let Some(fetch) = fetch {
+                    c.queue(fetch);
+                }
+                return Ok(());
             }
             c.retired = true;
         }
         let local = self.locals[0];
         // tquic calls the handler from connect, so the registry is not borrowed here.
-        match self.endpoint.connect(local, origin.address, Some(&origin.host), None, None, None) {
-            Ok(index) => {
-                let mut c = OriginConnection::new(index, origin, privacy_mode, self.events.clone());
-                c.queue(fetch);
-                self.registry.borrow_mut().conns.push(c);
-            }
-            Err(e) => {
-                let reason = format!("cannot open a QUIC connection to {} at {} from {local}: {e}", origin.origin, origin.address);
-                self.fail(fetch, reason);
-            }
+        let index = self
+            .endpoint
+            .connect(local, origin.address, Some(&origin.host), None, None, None)
+            .map_err(|e| format!("cannot open a QUIC connection to {} at {} from {local}: {e}", origin.origin, origin.address))?;
+        let mut c = OriginConnection::new(index, origin, privacy_mode, self.events.clone());
+        if let Some(fetch) = fetch {
+            c.queue(fetch);
         }
+        self.registry.borrow_mut().conns.push(c);
+        Ok(())
     }
 
-    fn fail(&self, fetch: Fetch, why: String) {
-        let _ = self.events.send(Event::Failed { id: fetch.id, reason: format!("{}: {why}", fetch.url), at: clock::now() });
+    fn fail(&self, id: RequestId, url: &str, why: String) {
+        let _ = self.events.send(Event::Failed { id, reason: format!("{url}: {why}"), at: clock::now() });
     }
 
     /// A datagram from `from` to `local` arrived at `at`. One tquic cannot use is dropped, as a

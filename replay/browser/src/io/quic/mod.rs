@@ -67,6 +67,10 @@ impl Transport for QuicTransport {
         self.tell(Command::Fetch(fetch));
     }
 
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
+        self.tell(Command::Preconnect { origin: origin.to_string(), privacy_mode });
+    }
+
     fn finish(self: Box<Self>) -> Vec<ConnectionRecord> {
         self.tell(Command::Finish);
         self.worker.join().unwrap_or_else(|_| {

@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 pub enum Command {
     Fetch(Fetch),
+    Preconnect { origin: String, privacy_mode: bool },
     Finish,
 }
 
@@ -42,6 +43,7 @@ pub fn run(
         loop {
             match commands.try_recv() {
                 Ok(Command::Fetch(fetch)) => client.fetch(fetch),
+                Ok(Command::Preconnect { origin, privacy_mode }) => client.preconnect(&origin, privacy_mode),
                 Ok(Command::Finish) | Err(TryRecvError::Disconnected) => return client.finish(),
                 Err(TryRecvError::Empty) => break,
             }

@@ -27,6 +27,8 @@ pub(super) struct Lane {
     pub pool: UnboundedSender<Note>,
     /// HTTP/1.0 style: one request, `Connection: close`.
     pub one_request: bool,
+    /// Opened by a preconnect: no request shows its handshake, as in Chromium's phases.
+    pub ahead: bool,
 }
 
 pub(super) async fn run(mut lane: Lane) {
@@ -63,11 +65,11 @@ enum Ended {
 async fn exchange(lane: &mut Lane, connected: Connected) -> Ended {
     let Connected { stream, record, handshake, .. } = connected;
     // The request that opened the connection is the first one written on it.
-    let mut handshake = Some(handshake);
+    let mut handshake = (!lane.ahead).then_some(handshake);
     let (read, mut write) = tokio::io::split(stream);
     let mut reader = ResponseReader::new(read);
     let (written, mut in_flight) = unbounded_channel::<Request>();
-    let Lane { shared, origin, lane: id, requests, pool, one_request } = lane;
+    let Lane { shared, origin, lane: id, requests, pool, one_request, .. } = lane;
     let writing = async {
         while let Some(mut request) = requests.recv().await {
             if let Err(e) = write_request(&mut write, origin, &request, *one_request).await {

@@ -4,7 +4,7 @@
 //! no connection wait in one FIFO queue per origin.
 
 use super::h1_connection::{self, Lane, Note};
-use super::request::{Origin, Request};
+use super::request::{Ask, Origin, Request};
 use super::shared::Shared;
 use crate::io::transport::Http1Mode;
 use std::collections::VecDeque;
@@ -29,7 +29,7 @@ struct Pool {
     notes: UnboundedSender<Note>,
 }
 
-pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut fetches: UnboundedReceiver<Request>) {
+pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut fetches: UnboundedReceiver<Ask>) {
     let (notes, mut noted) = unbounded_channel();
     let mode = shared.config.http1;
     let limit = shared.config.connections_per_origin.max(1);
@@ -37,7 +37,8 @@ pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut fetches: U
     loop {
         tokio::select! {
             fetch = fetches.recv() => match fetch {
-                Some(request) => pool.waiting.push_back(request),
+                Some(Ask::Fetch(request)) => pool.waiting.push_back(request),
+                Some(Ask::Preconnect) => pool.preconnect(),
                 None => return,
             },
             Some(note) = noted.recv() => pool.note(note),
@@ -64,6 +65,14 @@ impl Pool {
         }
     }
 
+    /// One connection, opened ahead of the requests, as Chromium's preconnect opens one socket;
+    /// HTTP/1.0 opens a connection per request and has nothing to open ahead.
+    fn preconnect(&mut self) {
+        if self.mode != Http1Mode::PerRequest && self.connections.is_empty() {
+            self.open(false, true);
+        }
+    }
+
     /// Hands waiting requests to connections, opening connections up to the limit.
     fn dispatch(&mut self) {
         while let Some(request) = self.waiting.pop_front() {
@@ -87,11 +96,11 @@ impl Pool {
     fn choose(&mut self) -> Option<usize> {
         let idle = self.connections.iter().position(|c| c.outstanding == 0);
         match self.mode {
-            Http1Mode::PerRequest => (self.connections.len() < self.limit).then(|| self.open(true)),
-            Http1Mode::KeepAlive => idle.or_else(|| (self.connections.len() < self.limit).then(|| self.open(false))),
+            Http1Mode::PerRequest => (self.connections.len() < self.limit).then(|| self.open(true, false)),
+            Http1Mode::KeepAlive => idle.or_else(|| (self.connections.len() < self.limit).then(|| self.open(false, false))),
             Http1Mode::Pipelined => idle.or_else(|| {
                 if self.connections.len() < self.limit {
-                    Some(self.open(false))
+                    Some(self.open(false, false))
                 } else {
                     (0..self.connections.len()).min_by_key(|&i| self.connections[i].outstanding)
                 }
@@ -99,7 +108,8 @@ impl Pool {
         }
     }
 
-    fn open(&mut self, one_request: bool) -> usize {
+    /// `ahead`: opened by a preconnect, before any request.
+    fn open(&mut self, one_request: bool, ahead: bool) -> usize {
         let (requests, receiver) = unbounded_channel();
         self.next_lane += 1;
         let lane = Lane {
@@ -109,6 +119,7 @@ impl Pool {
             requests: receiver,
             pool: self.notes.clone(),
             one_request,
+            ahead,
         };
         self.shared.spawn(h1_connection::run(lane));
         self.connections.push(Connection { lane: self.next_lane, requests, outstanding: 0 });

@@ -3,7 +3,7 @@
 
 use super::connect::connect;
 use super::h2_stream;
-use super::request::{Origin, Request};
+use super::request::{Ask, Origin, Request};
 use super::shared::Shared;
 use super::TcpProtocol;
 use crate::io::transport::Handshake;
@@ -25,23 +25,31 @@ struct Session {
     name: String,
 }
 
-pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut requests: UnboundedReceiver<Request>) {
+pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut requests: UnboundedReceiver<Ask>) {
     let mut session: Option<Session> = None;
-    while let Some(request) = requests.recv().await {
+    while let Some(ask) = requests.recv().await {
         if session.as_ref().is_none_or(|s| s.ended.load(Ordering::Acquire)) {
             match open(&shared, &origin).await {
                 Ok(s) => session = Some(s),
                 Err(reason) => {
                     // Whatever was asked for while connecting waited for this connection.
-                    shared.fail(request.id, &reason);
-                    while let Ok(r) = requests.try_recv() {
-                        shared.fail(r.id, &reason);
+                    for asked in std::iter::once(ask).chain(std::iter::from_fn(|| requests.try_recv().ok())) {
+                        if let Ask::Fetch(r) = asked {
+                            shared.fail(r.id, &reason);
+                        }
                     }
                     session = None;
                     continue;
                 }
             }
         }
+        let Ask::Fetch(request) = ask else {
+            // Opened ahead: no request shows its handshake, as in Chromium's phases.
+            if let Some(s) = session.as_mut() {
+                s.handshake = None;
+            }
+            continue;
+        };
         let session = session.as_mut().expect("a session was opened above");
         if let Err(reason) = send(&shared, &origin, session, &request).await {
             shared.fail(request.id, &reason);

@@ -115,6 +115,10 @@ impl Transport for TcpTransport {
         self.routes.fetch(fetch);
     }
 
+    fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
+        self.routes.preconnect(origin, privacy_mode);
+    }
+
     fn finish(mut self: Box<Self>) -> Vec<ConnectionRecord> {
         let runtime = self.runtime.take().expect("finish() is for a transport on its own runtime; a hosted one is closed with close()");
         let records = runtime.block_on(self.close());

@@ -1,9 +1,17 @@
-//! What travels from the routes to an origin's connections: a request, and the origin it is for.
+//! What travels from the routes to an origin's connections: a request or a preconnect, and the
+//! origin it is for.
 
 use crate::core::RequestId;
 use crate::io::transport::{Handshake, OriginAddress};
 use std::time::Instant;
 use pagepath_server::core::archive::Origin as ServerOrigin;
+
+/// What an origin's task is asked to do.
+pub(super) enum Ask {
+    Fetch(Request),
+    /// Open a connection now, if there is none, for the requests to come (`<link rel=preconnect>`).
+    Preconnect,
+}
 
 pub(super) struct Request {
     pub id: RequestId,

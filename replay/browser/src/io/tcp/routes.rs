@@ -3,7 +3,7 @@
 //! two tasks, each with connections of its own, as Chromium keys its connection pools by privacy
 //! mode: one for requests with credentials, one for those without (cross-origin CORS fetches).
 
-use super::request::{Origin, Request};
+use super::request::{Ask, Origin, Request};
 use super::shared::Shared;
 use super::{h1_pool, h2_origin, TcpProtocol};
 use crate::io::transport::{Fetch, OriginAddress};
@@ -15,7 +15,7 @@ struct Route {
     server: ServerOrigin,
     origin: Arc<Origin>,
     /// The task for credentialed requests, then the one for privacy-mode requests.
-    queues: [Option<UnboundedSender<Request>>; 2],
+    queues: [Option<UnboundedSender<Ask>>; 2],
 }
 
 pub(super) struct Routes {
@@ -47,13 +47,25 @@ impl Routes {
         };
         let queue = route.queues[usize::from(fetch.privacy_mode)].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
         let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority, sent: None, handshake: None };
-        if let Err(unsent) = queue.send(request) {
-            self.shared.fail(unsent.0.id, &format!("cannot fetch {}: the transport is finishing", fetch.url));
+        if let Err(unsent) = queue.send(Ask::Fetch(request)) {
+            if let Ask::Fetch(request) = unsent.0 {
+                self.shared.fail(request.id, &format!("cannot fetch {}: the transport is finishing", fetch.url));
+            }
         }
+    }
+
+    /// Opens a connection to `origin` (`scheme://host[:port]`) unless one is there; an origin no
+    /// replay server serves is ignored, as a browser's preconnect to a host that does not answer
+    /// costs the page nothing.
+    pub fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
+        let Some((server, _)) = ServerOrigin::parse_url(&format!("{origin}/")) else { return };
+        let Some(route) = self.routes.iter_mut().find(|r| r.server == server) else { return };
+        let queue = route.queues[usize::from(privacy_mode)].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
+        let _ = queue.send(Ask::Preconnect);
     }
 }
 
-fn start(shared: &Arc<Shared>, origin: &Arc<Origin>, protocol: TcpProtocol) -> UnboundedSender<Request> {
+fn start(shared: &Arc<Shared>, origin: &Arc<Origin>, protocol: TcpProtocol) -> UnboundedSender<Ask> {
     let (queue, requests) = unbounded_channel();
     if origin.address.tls && protocol == TcpProtocol::Http2 {
         shared.spawn(h2_origin::run(shared.clone(), origin.clone(), requests));

@@ -1,0 +1,64 @@
+//! `<link rel=preconnect>` against the real replay server: the connection opens before any request
+//! and the first request to the origin, in the same credentials mode, goes over it without a
+//! handshake of its own.
+
+mod tcp_common;
+
+use pagepath_browser::io::tcp::{TcpProtocol, TcpTransport};
+use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode, Transport};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+use tcp_common::*;
+
+/// Preconnects `origin` (without credentials), waits `settle`, then fetches its one resource in
+/// `privacy_mode`; the fetch's events and the connections.
+fn preconnect_then_fetch(name: &str, origin: &str, address: &str, protocol: TcpProtocol, privacy_mode: bool) -> (Vec<Event>, Vec<ConnectionRecord>) {
+    let resources = resources(&SIZES[..1], 0.0);
+    let server_protocol = if protocol == TcpProtocol::Http2 { "h2" } else { "h1" };
+    let server = ReplayServer::start(name, origin, address, &resources, &["--protocol", server_protocol]);
+    let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
+    let (events, received) = channel();
+    let mut transport: Box<dyn Transport> = Box::new(TcpTransport::new(config, protocol, events).unwrap());
+    transport.preconnect("https://no-server.test", true);
+    transport.preconnect(origin, true);
+    // Loopback: the handshake is over well within this.
+    std::thread::sleep(Duration::from_millis(300));
+    let url = urls(origin, &resources).remove(0);
+    transport.fetch(Fetch { id: 0, url, method: "GET".into(), priority: None, privacy_mode });
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let mut got = Vec::new();
+    while !got.iter().any(|e| matches!(e, Event::Done { .. } | Event::Failed { .. })) {
+        got.push(received.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("the fetch ends within 20 s"));
+    }
+    assert_fetched(&got, resources[0].bytes as u64, &resources[0].path);
+    (got, transport.finish())
+}
+
+fn handshake_shown(events: &[Event]) -> bool {
+    events.iter().any(|e| matches!(e, Event::Headers { handshake: Some(_), .. }))
+}
+
+#[test]
+fn an_http2_request_takes_the_connection_opened_ahead_for_its_credentials_mode() {
+    let origin = "https://h2-preconnect.test:18446";
+    let (events, records) = preconnect_then_fetch("h2-preconnect", origin, "127.0.1.171", TcpProtocol::Http2, true);
+    assert_eq!(records.len(), 1, "the preconnected connection only: {records:?}");
+    assert!(records[0].opened_ms < 100.0, "opened at the preconnect, not at the fetch 300 ms later: {records:?}");
+    assert!(!handshake_shown(&events), "a preconnected connection's handshake is no request's: {events:?}");
+}
+
+#[test]
+fn a_request_with_credentials_does_not_take_an_anonymous_preconnect() {
+    let origin = "https://h2-preconnect-cred.test:18447";
+    let (events, records) = preconnect_then_fetch("h2-preconnect-cred", origin, "127.0.1.172", TcpProtocol::Http2, false);
+    assert_eq!(records.len(), 2, "one connection per privacy mode: {records:?}");
+    assert!(handshake_shown(&events), "the credentialed request opened its own: {events:?}");
+}
+
+#[test]
+fn an_http1_request_takes_the_connection_opened_ahead() {
+    let origin = "https://h1-preconnect.test:18448";
+    let (events, records) = preconnect_then_fetch("h1-preconnect", origin, "127.0.1.173", TcpProtocol::Http1, true);
+    assert_eq!(records.len(), 1, "{records:?}");
+    assert!(!handshake_shown(&events), "{events:?}");
+}
