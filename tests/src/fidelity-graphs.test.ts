@@ -81,6 +81,12 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     const render = g.nodes.find((n) => n.kind === "render" && g.edges.some((e) => e.from === n.id && e.to === g.nodes.find((r) => r.resource?.url === cdn("font.woff2"))!.id))!;
     assert.ok(render.duration > 0 && render.duration <= render.end - render.start + 1e-9, JSON.stringify(render));
     assert.ok(edgesInto(g, render).some((e) => e.startsWith("render ")), `a rendering waits for the work before it: ${edgesInto(g, render).join(", ")}`);
+    // The font is asked for by style and layout, before the paint: it waits for the part of the
+    // rendering up to its request only, and the rest goes on after that part.
+    const font = g.nodes.find((r) => r.resource?.url === cdn("font.woff2"))!;
+    assert.ok(render.end <= font.start + 1e-3, `the rendering's part that asked ends at the request (${render.end} against ${font.start} ms)`);
+    const rest = g.edges.filter((e) => e.from === render.id && e.rule === "continuation").map((e) => g.nodes.find((n) => n.id === e.to)!);
+    for (const r of rest) assert.ok(r.kind === "render" && r.start >= render.end - 1e-6 && r.label.endsWith("(part 2)"), JSON.stringify(r));
   });
 
   it("scripts inserted by scripts: each hangs off the code that inserted it", () => {
