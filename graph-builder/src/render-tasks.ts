@@ -63,10 +63,18 @@ export function buildRenderNodes(ctx: BuildContext): void {
     for (const r of asked) d.edge(render, r, "render", "observed");
     const rest = split ? d.add({ kind: "render", frameId: main.id, label: "rendering (style, layout, paint) (part 2)", start: cut, end: task.end, duration: busy(cut, task.end) }) : render;
     if (split) d.edge(render, rest, "continuation", "observed");
+    // The parser waits for a rendering it yielded to, not for one that came after other work: an
+    // async script that happened to run before the frame (gen-pagepath-29: its arrival, 1 s late in
+    // a replay, held the parser and every iframe behind it).
     const resumed = chunkPairs.find(([before, after]) => before.end <= task.start + EPS && after.start >= task.end - EPS);
-    d.edge(rest, resumed?.[1], "render", "observed");
+    if (!before || parserWork(before)) d.edge(rest, resumed?.[1], "render", "observed");
     previous = rest;
   }
+}
+
+/** Work on the parser's own path: its chunks, the scripts it ran (inline and sync) and style sheets. */
+function parserWork(c: GraphNode): boolean {
+  return c.kind === "parse" || c.kind === "css" || (c.kind === "script" && (c.script!.type === "inline" || c.script!.type === "sync"));
 }
 
 /** The computation that ended last by `t` (latest start among those ended). */

@@ -1,0 +1,62 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { BuildContext } from "@pagepath/graph-builder/dist/src/context.js";
+import { Draft } from "@pagepath/graph-builder/dist/src/draft.js";
+import { buildRenderNodes } from "@pagepath/graph-builder/dist/src/render-tasks.js";
+import type { GraphNode } from "@pagepath/graph-builder";
+
+const F = "main";
+
+/**
+ * The main frame of a page parsed in two chunks (p0 0-10 ms, p1 21-30 ms) around one rendering
+ * task (15-20 ms), with `between` run after p0 and before the rendering, and a web font the
+ * rendering asked for at `fontAt` if given.
+ */
+function page(between: "async" | "inline" | null, fontAt: number | null) {
+  const d = new Draft();
+  const parse = (start: number, end: number, index: number) =>
+    d.add({ kind: "parse", frameId: F, label: `p${index}`, start, end, duration: end - start, parse: { url: "https://a.test/", startLine: index, endLine: index, index, last: index === 1 } });
+  const p0 = parse(0, 10, 0);
+  const script = between && d.add({ kind: "script", frameId: F, label: between, start: 12, end: 14, duration: 2, script: { url: "https://a.test/a.js", type: between, line: null, segment: 0 } });
+  const p1 = parse(21, 30, 1);
+  const font =
+    fontAt === null
+      ? null
+      : d.add({ kind: "resource", frameId: F, label: "font", start: fontAt, end: fontAt + 50, duration: 50, resource: { lazyBound: true } as unknown as GraphNode["resource"] });
+  const load = d.add({ kind: "load", frameId: F, label: "load", start: 100, end: 100, duration: 0 });
+  const ctx = {
+    draft: d,
+    mainFrameId: F,
+    frames: new Map([[F, { id: F, parentId: null, url: "https://a.test/", docs: [{ parses: [p0, p1] }], load, recordedDcl: null, recordedLoad: 100 }]]),
+    computations: [p0, ...(script ? [script] : []), p1],
+    mainRenders: [{ start: 15, end: 20 }],
+  } as unknown as BuildContext;
+  buildRenderNodes(ctx);
+  const renders = d.nodes.filter((n) => n.kind === "render");
+  const edge = (from: GraphNode | null | undefined, to: GraphNode | null | undefined, rule: string) =>
+    d.edges.some((e) => e.from === from?.id && e.to === to?.id && e.rule === rule);
+  return { renders, p1, font, edge };
+}
+
+describe("render nodes: the main frame's renderings", () => {
+  it("the parser resumes after a rendering it yielded to", () => {
+    for (const between of [null, "inline"] as const) {
+      const { renders, p1, edge } = page(between, null);
+      assert.equal(renders.length, 1);
+      assert.ok(edge(renders[0], p1, "render"), `after ${between ?? "nothing"}: the next parse chunk waits for the rendering`);
+    }
+  });
+
+  it("but not for one that came after an async script: that script arriving late does not hold the parser", () => {
+    const { renders, p1, edge } = page("async", null);
+    assert.ok(!edge(renders[0], p1, "render"));
+  });
+
+  it("a rendering that asked for a font is cut after the request: the font waits for the first part only", () => {
+    const { renders, p1, font, edge } = page(null, 16);
+    assert.deepEqual(renders.map((r) => [r.start, r.end, r.duration]), [[15, 16, 1], [16, 20, 4]]);
+    assert.ok(edge(renders[0], font, "render") && !edge(renders[1], font, "render"));
+    assert.ok(edge(renders[0], renders[1], "continuation"));
+    assert.ok(edge(renders[1], p1, "render"), "the parser waits for the whole rendering");
+  });
+});
