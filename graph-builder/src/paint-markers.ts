@@ -30,8 +30,10 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  * - Both: the computations of the main frame that ended between the frame painted before and the
  *   frame that showed the content (the trace's `Paint` events): one of them made the content (a
  *   script inserting or revealing it, a timer, a handler), since the frame before did not show it;
- *   for LCP, unless the element's content (its image, or the fonts its text waited for) arrived in
- *   that time, which is then why the frame before lacked it.
+ *   for FCP, not the parser's going on after the parsed content (later chunks, the script files it
+ *   waited for), which blocks the parser and not the paint; for LCP,
+ *   unless the element's content (its image, or the fonts its text waited for) arrived in that
+ *   time, which is then why the frame before lacked it.
  * - LCP (`paint-lcp`): FCP, the last parse chunk that ended before it, and the element's content:
  *   an image's resource (the `<img>` or CSS background the trace names), or for text the web fonts
  *   it waited for (font-faces.ts: the faces its computed font matches, if their `font-display`
@@ -65,12 +67,21 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     fcp = ctx.draft.add({ kind: "fcp", frameId: main.id, label: "first contentful paint", start: at, end: at, duration: 0 });
     const painted = paintedAt(ctx, at);
     const content = firstContentChunk(main.docs[0]!);
-    const chunk = content && content.excluded === null && content.end <= painted + EPS ? content : lastParse(painted);
+    const parsed = content !== undefined && content.excluded === null && content.end <= painted + EPS;
+    const chunk = parsed ? content : lastParse(painted);
     ctx.draft.edge(chunk, fcp, "paint-fcp", "inferred");
-    for (const n of made.get(at)!) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
     const sheetBlocks = renderBlockingSheets(ctx);
-    for (const n of before(painted)) if (blocksRendering(sheetBlocks, n) && (n.kind === "css" || n.end <= (chunk?.start ?? Infinity) + EPS)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
+    const blocking = before(painted).filter((n) => blocksRendering(sheetBlocks, n) && (n.kind === "css" || n.end <= (chunk?.start ?? Infinity) + EPS));
+    for (const n of blocking) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
+    // What ran since the frame before may have made the content (real-jquery-ui shows its demos
+    // from a timer), but not the parser's going on after the content (later chunks, script files
+    // it waited for), which blocks the parser and not the paint: on gen-pagepath-6 such a script
+    // (81 KB) ran just before the first paint on loopback, and over 100 Mbit/s 80 ms Chromium
+    // painted 300 ms before it had arrived.
+    const parserAfter = (n: GraphNode) =>
+      parsed && n.start >= content!.end - EPS && (n.kind === "parse" || (n.kind === "script" && n.script!.type === "sync"));
+    for (const n of made.get(at)!) if (!parserAfter(n)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     timeRendering(ctx, fcp, painted);
   }
   if (life.largestContentfulPaint !== null) {
