@@ -207,6 +207,47 @@ fn requests_are_asked_for_in_the_recorded_order_and_spend_their_way_to_the_netwo
     assert_eq!(sim.issued_at("https://a.test/late"), 62.0);
 }
 
+#[test]
+fn each_frame_holds_its_own_requests_until_its_own_parser_reaches_body() {
+    // The main frame's parser reaches <body> in p0 (20..21), then asks for an iframe; the iframe's
+    // head (fp0, before its body) asks for a style sheet and two Low images. Blink keeps a
+    // scheduler per document: the iframe's images wait in its tight mode (two throttled requests in
+    // flight, its sheet and the first image) until its parser reaches <body> in fp1, after the
+    // sheet (25 ms) has been evaluated.
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 1.0);
+    page.frame("F2", Some(MAIN), "fdcl", "fload");
+    page.download("fd0", "F2", "https://b.test/frame.html", (0, 0, 500), 500);
+    page.parse("fp0", "F2", 1.0);
+    page.set("fp0", "/parse", json!({"url": "https://b.test/frame.html", "startLine": 0, "endLine": 1, "index": 0, "last": false, "bodyReached": false}));
+    page.resource("sheet", "F2", "https://b.test/f.css", 1)["resource"]["priority"] = "VeryHigh".into();
+    for (id, url) in [("img1", "https://b.test/1.png"), ("img2", "https://b.test/2.png")] {
+        let r = page.resource(id, "F2", url, 3);
+        r["resource"]["priority"] = "Low".into();
+        r["resource"]["resourceType"] = "Image".into();
+    }
+    page.css("css", "F2", 1.0);
+    page.parse("fp1", "F2", 1.0);
+    page.set("fp1", "/parse", json!({"url": "https://b.test/frame.html", "startLine": 1, "endLine": 2, "index": 1, "last": true, "bodyReached": true}));
+    page.edges("R3", &[("d0", "p0"), ("fd0", "fp0"), ("fp0", "fp1"), ("fd0", "fp1")]);
+    page.edges("R5", &[("p0", "fd0")]);
+    page.edges("R1", &[("fp0", "sheet"), ("fp0", "img1"), ("fp0", "img2")]);
+    page.edges("R18", &[("sheet", "css")]);
+    page.edges("R12", &[("css", "fp1")]);
+    page.edges("completion-dcl", &[("p0", "dcl"), ("fp1", "fdcl")]);
+    page.edges("completion-load", &[("fdcl", "fload"), ("img1", "fload"), ("img2", "fload"), ("fload", "load"), ("dcl", "load")]);
+    let mut sim = Sim::new(&page.graph(), Options::default(), latency(|url| if url.ends_with(".css") { 25.0 } else { 20.0 }));
+    sim.run();
+    // The main document is in at 20 and p0 runs 20..21; the frame's document is in at 41, fp0
+    // runs 41..42 and asks for the sheet and the images.
+    assert_eq!(sim.issued_at("https://b.test/f.css"), 42.0);
+    assert_eq!(sim.issued_at("https://b.test/1.png"), 42.0, "one throttled request in flight: the first image goes");
+    // The first image ends at 62, which frees the second, before fp1 reaches <body> (68..69, after
+    // the sheet's evaluation 67..68).
+    assert_eq!(sim.issued_at("https://b.test/2.png"), 62.0, "held in the iframe's tight mode, though the main frame reached <body>");
+}
+
 /// The load event fires when p0 ends; an inline script s0 after p0 (10 ms, not holding load)
 /// fetches a prefetch (VeryLow) and arms a timer that fetches once more after `timeout_ms`.
 fn after_load_page(timeout_ms: f64) -> Page {

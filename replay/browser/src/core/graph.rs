@@ -246,10 +246,12 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     let root = emulated(&root_at)?.ok_or_else(|| format!("{}: the root node is excluded from the emulation", root_at.path))?;
     let main_at = top.field("mainFrame")?;
     let main_frame = *frame_index.get(main_at.str()?).ok_or_else(|| format!("{}: no frame has this id", main_at.path))?;
-    // Graphs made before parse chunks told where the body starts: take the main frame's first.
-    if !nodes.iter().any(|n| n.body_reached && n.frame == main_frame) {
-        if let Some(first) = nodes.iter_mut().find(|n| n.kind == Kind::Parse && n.frame == main_frame) {
-            first.body_reached = true;
+    // Graphs made before parse chunks told where the body starts: take each frame's first.
+    for frame in 0..frames.len() {
+        if !nodes.iter().any(|n| n.body_reached && n.frame == frame) {
+            if let Some(first) = nodes.iter_mut().find(|n| n.kind == Kind::Parse && n.frame == frame) {
+                first.body_reached = true;
+            }
         }
     }
     let paints = paints_of(&top, &nodes, main_frame)?;

@@ -21,6 +21,8 @@ enum Purpose {
 struct Flight {
     request: Request,
     purpose: Purpose,
+    /// The frame whose document asked for it: its renderer-side scheduler decides.
+    frame: usize,
     class: RequestClass,
     /// The class its priority is raised to at the next rendering, if a layout raised it as recorded.
     raise_to: Option<RequestClass>,
@@ -94,8 +96,10 @@ pub(crate) struct Network {
     stack_free_at: Ms,
     documents: BTreeMap<usize, Document>,
     cache: BTreeMap<String, CacheEntry>,
-    /// The renderer's gate, then the network stack's.
-    scheduler: ResourceScheduler,
+    /// The renderer's gates, one per frame as Blink keeps one per document, then the network
+    /// stack's, one for the page.
+    schedulers: BTreeMap<usize, ResourceScheduler>,
+    chromium_scheduling: bool,
     network_stack: NetworkStackScheduler,
     /// Connections to open ahead of their requests, in the order asked for; neither scheduler
     /// holds them (Chromium's preconnects go straight to its socket pools).
@@ -116,7 +120,8 @@ impl Network {
             stack_free_at: Ms::NEG_INFINITY,
             documents: BTreeMap::new(),
             cache: BTreeMap::new(),
-            scheduler: ResourceScheduler::new(chromium_scheduling),
+            schedulers: BTreeMap::new(),
+            chromium_scheduling,
             network_stack: NetworkStackScheduler::new(chromium_scheduling && !servers_prioritize),
             preconnects: VecDeque::new(),
         }
@@ -132,11 +137,18 @@ impl Network {
         self.preconnects.pop_front()
     }
 
-    fn send(&mut self, mut request: Request, purpose: Purpose, class: RequestClass, hop: Ms, now: Ms) -> RequestId {
+    /// The renderer-side scheduler of `frame`, in tight mode until its parser reaches `<body>`.
+    fn scheduler(&mut self, frame: usize) -> &mut ResourceScheduler {
+        let enabled = self.chromium_scheduling;
+        self.schedulers.entry(frame).or_insert_with(|| ResourceScheduler::new(enabled))
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn send(&mut self, mut request: Request, purpose: Purpose, frame: usize, class: RequestClass, hop: Ms, now: Ms) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, class: class.clone(), raise_to: None, hop, released: false, handed_out: false, finished: false });
-        let started = self.scheduler.ask(id, class);
+        self.flights.push(Flight { request, purpose, frame, class: class.clone(), raise_to: None, hop, released: false, handed_out: false, finished: false });
+        let started = self.scheduler(frame).ask(id, class);
         self.release(started, now);
         id
     }
@@ -181,9 +193,9 @@ impl Network {
         self.outbox.front().map(|&(_, at)| at).into_iter().chain(self.crossing.iter().map(|&(at, _)| at)).reduce(f64::min)
     }
 
-    /// The main frame's parser reached `<body>`: Chromium holds low-priority requests back less.
-    pub fn reached_body(&mut self, now: Ms) {
-        let started = self.scheduler.reached_body();
+    /// A frame's parser reached `<body>`: Chromium holds its low-priority requests back less.
+    pub fn reached_body(&mut self, frame: usize, now: Ms) {
+        let started = self.scheduler(frame).reached_body();
         self.release(started, now);
     }
 
@@ -203,11 +215,11 @@ impl Network {
     /// `raise_to`: the class a rendering raises its priority to, if one did in the recording.
     /// `hop`: graph.rs, `hop_ms`.
     #[allow(clippy::too_many_arguments)]
-    pub fn fetch_resource(&mut self, node: usize, request: Request, class: RequestClass, raise_to: Option<RequestClass>, cache_key: Option<String>, hop: Ms, now: Ms) {
+    pub fn fetch_resource(&mut self, node: usize, frame: usize, request: Request, class: RequestClass, raise_to: Option<RequestClass>, cache_key: Option<String>, hop: Ms, now: Ms) {
         if let Some(key) = cache_key {
             self.cache.insert(key, CacheEntry { owner: node, finished: false, waiters: Vec::new() });
         }
-        let id = self.send(request, Purpose::Resource(node), class, hop, now);
+        let id = self.send(request, Purpose::Resource(node), frame, class, hop, now);
         self.flights[id].raise_to = raise_to;
     }
 
@@ -221,16 +233,17 @@ impl Network {
             let flight = &mut self.flights[id];
             let Some(class) = flight.raise_to.take().filter(|_| !flight.finished) else { continue };
             flight.class = class.clone();
+            let frame = flight.frame;
             stack.extend(self.network_stack.raised(id, class.clone()));
-            renderer.extend(self.scheduler.raised(id, class));
+            renderer.extend(self.scheduler(frame).raised(id, class));
         }
         self.send_out(stack, now);
         self.release(renderer, now);
     }
 
     /// Fetches the document whose chunk 0 is `chunk0`; the chunk waits for its bytes.
-    pub fn fetch_document(&mut self, chunk0: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass, now: Ms) {
-        let id = self.send(request, Purpose::Document(chunk0), class, 0.0, now);
+    pub fn fetch_document(&mut self, chunk0: usize, frame: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass, now: Ms) {
+        let id = self.send(request, Purpose::Document(chunk0), frame, class, 0.0, now);
         let document = self.documents.entry(chunk0).or_default();
         document.request = Some(id);
         document.recorded_size = recorded_size;
@@ -286,10 +299,10 @@ impl Network {
     pub fn finish(&mut self, id: RequestId, body_bytes: Option<u64>, now: Ms) -> Option<(String, Vec<usize>)> {
         let flight = self.flights.get_mut(id).filter(|f| !f.finished)?;
         flight.finished = true;
-        let (url, purpose) = (flight.request.url.clone(), flight.purpose);
+        let (url, purpose, frame) = (flight.request.url.clone(), flight.purpose, flight.frame);
         let started = self.network_stack.finished(id);
         self.send_out(started, now);
-        let started = self.scheduler.finished(id);
+        let started = self.scheduler(frame).finished(id);
         self.release(started, now);
         let nodes = match purpose {
             Purpose::Resource(node) => {

@@ -21,6 +21,9 @@
 //! scripts, then six Medium body scripts, and Chromium sent the Medium ones first, two at a time
 //! (257-533 ms), and the Low ones from 720 ms and when the parser reached the body (910 ms).
 //!
+//! Blink keeps one scheduler per document: network.rs keeps one per frame, each in tight mode until
+//! its own parser reaches its `<body>`.
+//!
 //! Once the body is reached nothing is held here (over HTTP/1.1 the client's connection pool still
 //! limits what is sent). Requests of unknown priority are neither held nor counted: without it
 //! there is no telling what Chromium did.

@@ -46,8 +46,8 @@ impl Browser {
             let start = *state.start.get_or_insert(state.ready_at.unwrap_or(now));
             state.end = Some(now);
             self.timings.push(NodeTiming { node_id: self.graph.nodes[node].id.clone(), start, end: now });
-            if self.graph.nodes[node].body_reached && self.graph.nodes[node].frame == self.graph.main_frame {
-                self.network.reached_body(self.clock);
+            if self.graph.nodes[node].body_reached {
+                self.network.reached_body(self.graph.nodes[node].frame, self.clock);
             }
             if self.graph.nodes[node].kind == Kind::Render {
                 self.network.raise_priorities(self.clock);
@@ -176,7 +176,8 @@ impl Browser {
         let request = self.request_for(node);
         let (class, raise_to) = self.request_classes(node);
         let hop = if self.options.dispatch_latency { self.graph.nodes[node].hop_ms } else { 0.0 };
-        self.network.fetch_resource(node, request, class, raise_to, key, hop, self.clock);
+        let frame = self.graph.nodes[node].frame;
+        self.network.fetch_resource(node, frame, request, class, raise_to, key, hop, self.clock);
         false
     }
 
@@ -188,7 +189,7 @@ impl Browser {
             let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
             let request = self.request_for(node);
             // A document is a navigation, which the browser process makes: the renderer's scheduler neither holds nor counts it.
-            self.network.fetch_document(node, end, size, request, RequestClass::navigation(), self.clock);
+            self.network.fetch_document(node, n.frame, end, size, request, RequestClass::navigation(), self.clock);
             return false;
         }
         let (document, end) = (chunk.document, chunk.end);

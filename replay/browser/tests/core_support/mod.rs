@@ -70,6 +70,11 @@ impl Page {
             "script": {"url": "https://a.test/a.js", "type": "sync", "line": null, "segment": 0}}));
     }
 
+    pub fn css(&mut self, id: &str, frame: &str, duration: f64) {
+        self.node(json!({"id": id, "kind": "css", "frameId": frame, "duration": duration,
+            "css": {"url": "https://a.test/a.css", "segment": 0}}));
+    }
+
     pub fn event(&mut self, id: &str, frame: &str, duration: f64) {
         self.node(json!({"id": id, "kind": "event", "frameId": frame, "duration": duration,
             "event": {"type": "load", "target": "element", "segment": 0}}));
