@@ -242,8 +242,10 @@ impl Network {
     }
 
     /// Fetches the document whose chunk 0 is `chunk0`; the chunk waits for its bytes.
-    pub fn fetch_document(&mut self, chunk0: usize, frame: usize, chunk_end: u64, recorded_size: u64, request: Request, class: RequestClass, now: Ms) {
-        let id = self.send(request, Purpose::Document(chunk0), frame, class, 0.0, now);
+    /// A document is a navigation, which the browser process makes: the renderer's scheduler
+    /// neither holds nor counts it.
+    pub fn fetch_document(&mut self, chunk0: usize, frame: usize, chunk_end: u64, recorded_size: u64, request: Request, now: Ms) {
+        let id = self.send(request, Purpose::Document(chunk0), frame, RequestClass::navigation(), 0.0, now);
         let document = self.documents.entry(chunk0).or_default();
         document.request = Some(id);
         document.recorded_size = recorded_size;

@@ -188,8 +188,7 @@ impl Browser {
         if chunk.index == 0 {
             let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
             let request = self.request_for(node);
-            // A document is a navigation, which the browser process makes: the renderer's scheduler neither holds nor counts it.
-            self.network.fetch_document(node, n.frame, end, size, request, RequestClass::navigation(), self.clock);
+            self.network.fetch_document(node, n.frame, end, size, request, self.clock);
             return false;
         }
         let (document, end) = (chunk.document, chunk.end);
