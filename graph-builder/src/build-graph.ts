@@ -17,6 +17,7 @@ import { normalise } from "./normalise.js";
 import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
 import { assignPriorities } from "./priorities.js";
 import { buildPreconnects } from "./preconnects.js";
+import { schemefulSite } from "./site.js";
 import { buildResources } from "./resources.js";
 import { mainThreadTrace, type Mark } from "./trace-intervals.js";
 import { linkStyleRecalc } from "./style-recalc.js";
@@ -109,6 +110,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     dcl: f.dcl!.id,
     load: f.load!.id,
     beforeLoad: (f.docs[0]?.chunks[0]?.start ?? Infinity) <= main.load!.start,
+    crossSite: frameSite(ctx, f.id) !== frameSite(ctx, mainFrameId),
   }));
   const graph: Graph = {
     schemaVersion: GRAPH_SCHEMA_VERSION,
@@ -130,4 +132,15 @@ export function buildGraph(rec: RecordingInput): Graph {
   graph.criticalPath = criticalPath(graph);
   if (graph.criticalPath.nodes.at(-1) !== main.load!.id) graph.warnings.push("the load marker is not reachable from the root: the critical path ends elsewhere");
   return graph;
+}
+
+/**
+ * The site a frame's requests are made for: its document's, or for a document with no site of its
+ * own (about:blank, srcdoc, data:), which inherits its creator's origin, its parent's.
+ */
+function frameSite(ctx: BuildContext, frameId: string): string {
+  for (let f = ctx.frames.get(frameId); f; f = f.parentId ? ctx.frames.get(f.parentId) : undefined) {
+    if (/^https?:/i.test(f.url)) return schemefulSite(f.url);
+  }
+  return schemefulSite(ctx.frames.get(frameId)?.url ?? "");
 }

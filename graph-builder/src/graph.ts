@@ -182,6 +182,8 @@ export interface FrameInfo {
   load: string;
   /** The frame started loading before the main frame's load event, so it is emulated whole. */
   beforeLoad: boolean;
+  /** Its document is of another site (scheme and registrable domain) than the main frame's: Chromium keeps its requests on connections apart (network state partitioning). Absent in older graphs: false. */
+  crossSite?: boolean;
 }
 
 export interface CriticalPath {

@@ -72,11 +72,36 @@ fn a_preconnect_opens_when_the_preloader_sees_its_tag_or_the_parser_reaches_it_a
         (sim, outcome)
     };
     let (on_sim, on) = run(true);
-    let hint = pagepath_browser::core::Preconnect { origin: "https://fonts.test".into(), privacy_mode: true };
+    let hint = pagepath_browser::core::Preconnect { origin: "https://fonts.test".into(), pool: pagepath_browser::core::Pool { privacy_mode: true, partitioned: false } };
     assert_eq!(on_sim.preconnects, vec![(20.0, hint.clone())], "asked for once, when d1 is in");
     assert_eq!(on.metrics.load_ms, Some(57.0), "as without the preconnect");
     let (off_sim, _) = run(false);
     assert_eq!(off_sim.preconnects, vec![(57.0, hint)], "without the preloader, once p1 has parsed the tag");
+}
+
+#[test]
+fn a_cross_site_frames_requests_go_to_a_partition_of_their_own() {
+    // The main frame (a.test) and an iframe of another site each fetch from cdn.test.
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 1.0);
+    page.resource("main-img", MAIN, "https://cdn.test/1.png", 3);
+    page.frame("F2", Some(MAIN), "fdcl", "fload");
+    page.set_frame("F2", "crossSite", true.into());
+    page.download("fd0", "F2", "https://ads.test/frame.html", (0, 0, 500), 500);
+    page.parse("fp0", "F2", 1.0);
+    page.resource("frame-img", "F2", "https://cdn.test/2.png", 3);
+    page.edges("R3", &[("d0", "p0"), ("fd0", "fp0")]);
+    page.edges("R5", &[("p0", "fd0")]);
+    page.edges("R1", &[("p0", "main-img"), ("fp0", "frame-img")]);
+    page.edges("completion-dcl", &[("p0", "dcl"), ("fp0", "fdcl")]);
+    page.edges("completion-load", &[("fdcl", "fload"), ("frame-img", "fload"), ("fload", "load"), ("dcl", "load"), ("main-img", "load")]);
+    let mut sim = Sim::new(&page.graph(), Options::default(), latency(|_| 10.0));
+    sim.run();
+    let pool = |url: &str| sim.issued.iter().find(|(_, r)| r.url == url).unwrap().1.pool;
+    assert!(!pool("https://cdn.test/1.png").partitioned);
+    assert!(pool("https://ads.test/frame.html").partitioned, "the frame's document is fetched in its partition too");
+    assert!(pool("https://cdn.test/2.png").partitioned);
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! QuicTransport against the real replay server (target/release/pagepath-server, built first with
 //! `cargo build --release -p pagepath-server`) on loopback, serving a synthetic recording.
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::quic::{spki_hash, QuicTransport};
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode, Transport, TransportConfig};
@@ -11,6 +12,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{channel, Receiver};
 use std::time::{Duration, Instant};
+
+/// A connection pool for requests without credentials, of the main frame.
+const ANONYMOUS: Pool = Pool { privacy_mode: true, partitioned: false };
 
 const SERVER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release/pagepath-server");
 const WAIT: Duration = Duration::from_secs(30);
@@ -116,7 +120,7 @@ fn write_recording(dir: &Path, resources: &[(&str, usize, u64)]) {
 }
 
 fn get(id: usize, url: &str, priority: Option<&str>) -> Fetch {
-    Fetch { id, url: url.into(), method: "GET".into(), priority: priority.map(String::from), privacy_mode: false }
+    Fetch { id, url: url.into(), method: "GET".into(), priority: priority.map(String::from), pool: Pool::default() }
 }
 
 /// What came back for one request, checked as it arrived.
@@ -313,7 +317,7 @@ fn quic_requests_without_credentials_get_a_connection_of_their_own() {
     let (tx, rx) = channel();
     let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(replay.config(&[], false), tx).unwrap());
     for (id, url) in urls.iter().enumerate() {
-        transport.fetch(Fetch { privacy_mode: id % 2 == 1, ..get(id, url, None) });
+        transport.fetch(Fetch { pool: Pool { privacy_mode: id % 2 == 1, ..Pool::default() }, ..get(id, url, None) });
     }
     let mut outcomes = HashMap::new();
     wait_for(&rx, &mut outcomes, &[0, 1, 2, 3]);
@@ -331,10 +335,10 @@ fn a_quic_fetch_takes_the_connection_a_preconnect_opened() {
     let replay = Replay::start("preconnect", &[(url.as_str(), 20_000, 0)], "127.0.1.13", "quic", &[]);
     let (tx, rx) = channel();
     let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(replay.config(&[], false), tx).unwrap());
-    transport.preconnect("https://no-server.test", true);
-    transport.preconnect(origin, true);
+    transport.preconnect("https://no-server.test", ANONYMOUS);
+    transport.preconnect(origin, ANONYMOUS);
     std::thread::sleep(Duration::from_millis(300));
-    transport.fetch(Fetch { privacy_mode: true, ..get(0, &url, None) });
+    transport.fetch(Fetch { pool: ANONYMOUS, ..get(0, &url, None) });
     let mut outcomes = HashMap::new();
     wait_for(&rx, &mut outcomes, &[0]);
     assert_eq!(outcomes[&0].done, Some(20_000));

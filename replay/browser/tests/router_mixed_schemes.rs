@@ -3,6 +3,7 @@
 
 mod tcp_common;
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::cli::Protocol;
 use pagepath_browser::io::router::Router;
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode};
@@ -32,7 +33,7 @@ fn records_of_mixed_page(protocol: Protocol, first_address: &str) -> Vec<Connect
         .flat_map(|&(origin, rs)| rs.iter().map(move |r| (format!("{origin}{}", r.path), origin.starts_with("https:"), r.bytes as u64)))
         .collect();
     for (id, (url, tls, _)) in wanted.iter().enumerate() {
-        router.fetch(Fetch { id, url: url.clone(), method: "GET".into(), priority: None, privacy_mode: false }, *tls).unwrap();
+        router.fetch(Fetch { id, url: url.clone(), method: "GET".into(), priority: None, pool: Pool::default() }, *tls).unwrap();
     }
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut ended = 0;

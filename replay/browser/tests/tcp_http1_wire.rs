@@ -4,6 +4,7 @@
 
 mod tcp_common;
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::tcp::TcpProtocol;
 use pagepath_browser::io::transport::{Event, Fetch, Http1Mode, OriginAddress};
 use std::io::{Read, Write};
@@ -42,7 +43,7 @@ fn serve(address: &str, connections: usize, script: impl Fn(usize, &mut TcpStrea
 }
 
 fn fetch(id: usize, base: &str, path: &str, method: &str) -> Fetch {
-    Fetch { id, url: format!("{base}{path}"), method: method.into(), priority: None, privacy_mode: false }
+    Fetch { id, url: format!("{base}{path}"), method: method.into(), priority: None, pool: Pool::default() }
 }
 
 fn chunked(body: &[u8], piece: usize) -> Vec<u8> {

@@ -2,6 +2,7 @@
 
 mod tcp_common;
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::tcp::TcpProtocol;
 use pagepath_browser::io::transport::Http1Mode;
 use tcp_common::*;
@@ -58,7 +59,7 @@ fn finish_cancels_what_is_in_flight_and_reports_the_connection() {
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
     let mut transport = pagepath_browser::io::tcp::TcpTransport::new(config, TcpProtocol::Http2, events).unwrap();
     for (id, url) in urls(origin, &resources).into_iter().enumerate() {
-        pagepath_browser::io::transport::Transport::fetch(&mut transport, pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, privacy_mode: false });
+        pagepath_browser::io::transport::Transport::fetch(&mut transport, pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool: Pool::default() });
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
     let asked = std::time::Instant::now();
@@ -80,7 +81,7 @@ fn requests_without_credentials_get_a_connection_of_their_own() {
     let fetches = urls(origin, &resources)
         .into_iter()
         .enumerate()
-        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, privacy_mode: id % 2 == 1 })
+        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool: Pool { privacy_mode: id % 2 == 1, ..Pool::default() } })
         .collect();
     let outcome = run_fetches(config, TcpProtocol::Http2, fetches);
     for (id, r) in resources.iter().enumerate() {
@@ -88,4 +89,27 @@ fn requests_without_credentials_get_a_connection_of_their_own() {
     }
     assert_eq!(outcome.records.len(), 2, "one connection per privacy mode: {:?}", outcome.records);
     assert!(outcome.records.iter().all(|r| r.origin == origin && r.protocol == "h2"), "{:?}", outcome.records);
+}
+
+#[test]
+fn requests_of_a_cross_site_frame_get_connections_of_their_own() {
+    let origin = "https://h2-partition.test:18445";
+    let resources = resources(&SIZES[..4], 0.0);
+    let server = ReplayServer::start("h2-partition", origin, "127.0.1.135", &resources, &["--protocol", "h2"]);
+    let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
+    // Chromium's network state partitioning: a cross-site iframe's requests to the origin never
+    // share the page's connections, in either privacy mode.
+    let fetches = urls(origin, &resources)
+        .into_iter()
+        .enumerate()
+        .map(|(id, url)| {
+            let pool = Pool { privacy_mode: id % 2 == 1, partitioned: id >= 2 };
+            pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool }
+        })
+        .collect();
+    let outcome = run_fetches(config, TcpProtocol::Http2, fetches);
+    for (id, r) in resources.iter().enumerate() {
+        assert_fetched(&outcome.events[&id], r.bytes as u64, &r.path);
+    }
+    assert_eq!(outcome.records.len(), 4, "one connection per pool: {:?}", outcome.records);
 }

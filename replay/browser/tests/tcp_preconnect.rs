@@ -4,11 +4,15 @@
 
 mod tcp_common;
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::tcp::{TcpProtocol, TcpTransport};
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode, Transport};
 use std::sync::mpsc::channel;
 use std::time::{Duration, Instant};
 use tcp_common::*;
+
+/// A connection pool for requests without credentials, of the main frame.
+const ANONYMOUS: Pool = Pool { privacy_mode: true, partitioned: false };
 
 /// Preconnects `origin` (without credentials), waits `settle`, then fetches its one resource in
 /// `privacy_mode`; the fetch's events and the connections.
@@ -19,12 +23,12 @@ fn preconnect_then_fetch(name: &str, origin: &str, address: &str, protocol: TcpP
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
     let (events, received) = channel();
     let mut transport: Box<dyn Transport> = Box::new(TcpTransport::new(config, protocol, events).unwrap());
-    transport.preconnect("https://no-server.test", true);
-    transport.preconnect(origin, true);
+    transport.preconnect("https://no-server.test", ANONYMOUS);
+    transport.preconnect(origin, ANONYMOUS);
     // Loopback: the handshake is over well within this.
     std::thread::sleep(Duration::from_millis(300));
     let url = urls(origin, &resources).remove(0);
-    transport.fetch(Fetch { id: 0, url, method: "GET".into(), priority: None, privacy_mode });
+    transport.fetch(Fetch { id: 0, url, method: "GET".into(), priority: None, pool: Pool { privacy_mode, ..Pool::default() } });
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut got = Vec::new();
     while !got.iter().any(|e| matches!(e, Event::Done { .. } | Event::Failed { .. })) {

@@ -8,6 +8,7 @@ use super::datagram::{addresses, payload};
 use super::paths::Paths;
 use super::virtual_clock::VirtualClock;
 use super::wire::Outbox;
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::quic::QuicClient;
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch};
@@ -114,9 +115,9 @@ impl Network for &mut World {
         Ok(())
     }
 
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool, _tls: bool) -> Result<(), String> {
+    fn preconnect(&mut self, origin: &str, pool: Pool, _tls: bool) -> Result<(), String> {
         let Some(client) = self.client.as_mut() else { return Err("the simulated client has stopped".into()) };
-        client.preconnect(origin, privacy_mode);
+        client.preconnect(origin, pool);
         self.dirty = true;
         Ok(())
     }

@@ -1,6 +1,7 @@
 //! The model's API: a page load driven by its caller's inputs (start, responses, timeouts) at
 //! virtual times, handing out requests. The graph walk is in walk.rs, reports in report.rs.
 
+use super::connection_pool::Pool;
 use super::graph::{Graph, Kind, Preconnect};
 use super::network::Network;
 use super::priority::Urgency;
@@ -84,9 +85,8 @@ pub struct Request {
     pub expected_body_bytes: Option<u64>,
     /// An HTML document, whose download chunks finish as its bytes arrive.
     pub document: bool,
-    /// Without credentials to another origin: Chromium keeps such requests on connections apart
-    /// from the origin's credentialed ones (its connection pools are keyed by privacy mode).
-    pub privacy_mode: bool,
+    /// Which of its origin's connections it may use (privacy mode, network partition).
+    pub pool: Pool,
     /// When the model asked for it, before its request scheduling held it: where its queued phase starts.
     pub asked_ms: Ms,
 }

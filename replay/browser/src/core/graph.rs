@@ -2,6 +2,7 @@
 //! null`) in file order and the edges between two of them. Only the fields the model uses are
 //! read; the TypeScript validator checks the rest of the shape before the browser runs.
 
+use super::connection_pool::Pool;
 use super::json::At;
 use super::dispatch_latency::set_dispatch_latency;
 use super::request_start_spacing::recorded_start_spacing;
@@ -35,8 +36,8 @@ pub(crate) enum Kind {
 pub struct Preconnect {
     /// `scheme://host[:port]`.
     pub origin: String,
-    /// For requests without credentials (`crossorigin`): the origin's privacy-mode pool.
-    pub privacy_mode: bool,
+    /// Its `crossorigin` (privacy mode) and its frame's partition.
+    pub pool: Pool,
 }
 
 /// What a parent edge means to the preloader (graph.md, `preload` rule).
@@ -149,6 +150,8 @@ pub(crate) struct Frame {
     /// The frame's completion markers, when they are emulated.
     pub dcl: Option<usize>,
     pub load: Option<usize>,
+    /// Of another site than the main frame: its requests go on connections apart (graph.md, `crossSite`).
+    pub cross_site: bool,
 }
 
 /// The main frame's paint markers, when emulated. Graphs made before them have none.
@@ -240,7 +243,8 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
         };
         let dcl = emulated(&item.field("dcl")?)?;
         let load = emulated(&item.field("load")?)?;
-        frames.push(Frame { id: item.field("id")?.string()?, parent, dcl, load });
+        let cross_site = item.optional("crossSite")?.map(|b| b.bool()).transpose()?.unwrap_or(false);
+        frames.push(Frame { id: item.field("id")?.string()?, parent, dcl, load, cross_site });
     }
     let root_at = top.field("root")?;
     let root = emulated(&root_at)?.ok_or_else(|| format!("{}: the root node is excluded from the emulation", root_at.path))?;
@@ -252,6 +256,11 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
             if let Some(first) = nodes.iter_mut().find(|n| n.kind == Kind::Parse && n.frame == frame) {
                 first.body_reached = true;
             }
+        }
+    }
+    for n in nodes.iter_mut() {
+        if let Some(p) = n.preconnect.as_mut() {
+            p.pool.partitioned = frames[n.frame].cross_site;
         }
     }
     let paints = paints_of(&top, &nodes, main_frame)?;

@@ -1,6 +1,7 @@
 //! Reading the graph file's nodes and edges into the emulated graph.
 
 use super::graph::{NetworkTimes, Chunk, Fetch, Kind, Link, Node, Preconnect, Ranks};
+use super::connection_pool::Pool;
 use super::json::At;
 use std::collections::BTreeMap;
 
@@ -150,7 +151,9 @@ impl<'f> NodeReader<'f> {
         let preconnect = match kind {
             Kind::Preconnect => {
                 let p = at.field("preconnect")?;
-                Some(Preconnect { origin: p.field("origin")?.string()?, privacy_mode: p.field("privacyMode")?.bool()? })
+                // Which partition is the frame's to say once frames are read (graph.rs).
+                let pool = Pool { privacy_mode: p.field("privacyMode")?.bool()?, partitioned: false };
+                Some(Preconnect { origin: p.field("origin")?.string()?, pool })
             }
             _ => None,
         };

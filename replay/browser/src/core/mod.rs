@@ -4,6 +4,7 @@
 //! Time is virtual: milliseconds since the run started, given by the caller.
 
 mod browser;
+mod connection_pool;
 mod dispatch_latency;
 mod graph;
 mod graph_nodes;
@@ -20,6 +21,7 @@ mod scheduler;
 mod walk;
 
 pub use browser::{Browser, Completion, Metrics, NodeTiming, Options, Outcome, PriorityScheme, Request, RequestId};
+pub use connection_pool::Pool;
 pub use graph::{parse_graph, Graph, Preconnect};
 
 /// Virtual time, ms since the run's start (the main document's request).

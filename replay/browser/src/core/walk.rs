@@ -3,6 +3,7 @@
 //! readies its children. Time moves on through computations ending and timers firing.
 
 use super::browser::{Browser, NodeTiming, Phase, Request};
+use super::connection_pool::Pool;
 use super::graph::Kind;
 use super::network::Cached;
 use super::network_stack_scheduler::host_of;
@@ -138,7 +139,7 @@ impl Browser {
             incremental,
             expected_body_bytes: Some(fetch.body_size),
             document: n.kind == Kind::Download,
-            privacy_mode: fetch.privacy_mode,
+            pool: Pool { privacy_mode: fetch.privacy_mode, partitioned: self.graph.frames[n.frame].cross_site },
             asked_ms: self.clock,
         }
     }

@@ -10,7 +10,7 @@ use super::report::{Report, RequestRecord, Versions};
 use super::router::Router;
 use super::transport::{ConnectionRecord, Event, Fetch, TransportConfig};
 use crate::cli::RunArgs;
-use crate::core::{Browser, Graph, RequestId};
+use crate::core::{Browser, Graph, Pool, RequestId};
 use std::collections::BTreeMap;
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::time::{Instant, SystemTime};
@@ -20,9 +20,9 @@ use tquic::clock;
 pub trait Network {
     /// Starts a fetch to an https (`tls`) or http origin; Err says why it cannot go.
     fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String>;
-    /// Opens a connection to an https (`tls`) or http origin (`scheme://host[:port]`) ahead of
-    /// its requests, unless one is open (Transport::preconnect); Err says why it cannot.
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool, tls: bool) -> Result<(), String>;
+    /// Opens a connection to an https (`tls`) or http origin (`scheme://host[:port]`) in `pool`
+    /// ahead of its requests, unless one is open (Transport::preconnect); Err says why it cannot.
+    fn preconnect(&mut self, origin: &str, pool: Pool, tls: bool) -> Result<(), String>;
     /// Lets time pass until `until` or until something is sent on `events`, whichever is first,
     /// and returns what was sent (nothing at `until`); None when nothing can be sent any more.
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>>;
@@ -35,8 +35,8 @@ impl Network for Router {
         Router::fetch(self, fetch, tls)
     }
 
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool, tls: bool) -> Result<(), String> {
-        Router::preconnect(self, origin, privacy_mode, tls)
+    fn preconnect(&mut self, origin: &str, pool: Pool, tls: bool) -> Result<(), String> {
+        Router::preconnect(self, origin, pool, tls)
     }
 
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
@@ -63,7 +63,7 @@ struct InFlight {
     url: String,
     method: String,
     priority: Option<String>,
-    privacy_mode: bool,
+    pool: Pool,
     hops: u32,
     redirect_to: Option<String>,
     /// Of the current hop, for the fetch's phases.
@@ -124,7 +124,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
                 phases: None,
             });
             let priority = req.urgency.map(|u| if req.incremental { format!("u={u}, i") } else { format!("u={u}") });
-            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, privacy_mode: req.privacy_mode, hops: 0, redirect_to: None, stamps: Stamps { asked: req.asked_ms.min(model_now), ..Stamps::default() } };
+            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, pool: req.pool, hops: 0, redirect_to: None, stamps: Stamps { asked: req.asked_ms.min(model_now), ..Stamps::default() } };
             if let Err(reason) = send(&mut network, names, &flight, req.id) {
                 browser.on_failed(req.id, &reason, model_now);
                 requests[record].end_ms = Some(model_now);
@@ -136,7 +136,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
             // A hint to an origin the replay does not serve opens nothing, as a browser's to a host
             // that does not answer costs the page nothing.
             if let Some(origin) = find_origin(&names.origins, &format!("{}/", hint.origin)) {
-                if let Err(reason) = network.preconnect(&origin.origin, hint.privacy_mode, origin.tls) {
+                if let Err(reason) = network.preconnect(&origin.origin, hint.pool, origin.tls) {
                     warnings.push(format!("preconnect to {}: {reason}", hint.origin));
                 }
             }
@@ -192,7 +192,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
 
 fn send(network: &mut impl Network, names: &NameMap, flight: &InFlight, id: RequestId) -> Result<(), String> {
     let origin = find_origin(&names.origins, &flight.url).ok_or_else(|| format!("{}: no replay server serves this origin", flight.url))?;
-    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone(), privacy_mode: flight.privacy_mode };
+    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone(), pool: flight.pool };
     network.fetch(fetch, origin.tls)
 }
 

@@ -10,6 +10,7 @@ use super::quic::QuicTransport;
 use super::tcp::{TcpProtocol, TcpTransport};
 use super::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
 use crate::cli::Protocol;
+use crate::core::Pool;
 
 pub struct Router {
     config: TransportConfig,
@@ -33,8 +34,8 @@ impl Router {
 
     /// A `<link rel=preconnect>` to an https (`tls`) or http origin, on the transport its fetches
     /// would take.
-    pub fn preconnect(&mut self, origin: &str, privacy_mode: bool, tls: bool) -> Result<(), String> {
-        self.transport_for(tls)?.preconnect(origin, privacy_mode);
+    pub fn preconnect(&mut self, origin: &str, pool: Pool, tls: bool) -> Result<(), String> {
+        self.transport_for(tls)?.preconnect(origin, pool);
         Ok(())
     }
 

@@ -2,7 +2,7 @@
 //! or multipath QUIC) say to each other. A transport takes fetches and reports back through an
 //! mpsc channel; it never blocks the caller.
 
-use crate::core::RequestId;
+use crate::core::{Pool, RequestId};
 use serde::Serialize;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::mpsc::Sender;
@@ -56,9 +56,8 @@ pub struct Fetch {
     pub method: String,
     /// RFC 9218 `priority` header value (`u=2` or `u=3, i`), or None to send none.
     pub priority: Option<String>,
-    /// Without credentials to another origin: on the origin's privacy-mode connections, apart from
-    /// its credentialed ones, as Chromium keys its connection pools.
-    pub privacy_mode: bool,
+    /// Which of the origin's connections it may use, as Chromium keys its connection pools.
+    pub pool: Pool,
 }
 
 /// How the connection a request opened was set up; only the request that opened it carries it, as
@@ -114,10 +113,9 @@ pub struct ConnectionRecord {
 pub trait Transport {
     /// Starts a request; what happens to it comes back as Events.
     fn fetch(&mut self, fetch: Fetch);
-    /// Opens a connection to `origin` (`scheme://host[:port]`) for requests with or without
-    /// credentials, unless one is open (`<link rel=preconnect>`); nothing comes back. An origin no
-    /// replay server serves is ignored.
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool);
+    /// Opens a connection to `origin` (`scheme://host[:port]`) in `pool`, unless one is open
+    /// (`<link rel=preconnect>`); nothing comes back. An origin no replay server serves is ignored.
+    fn preconnect(&mut self, origin: &str, pool: Pool);
     /// Closes every connection (cancelling what is in flight) and reports them all.
     fn finish(self: Box<Self>) -> Vec<ConnectionRecord>;
 }

@@ -113,6 +113,12 @@ impl Page {
         }
     }
 
+    /// Sets `field` of frame `id`.
+    pub fn set_frame(&mut self, id: &str, field: &str, value: Value) {
+        let frame = self.frames.iter_mut().find(|f| f["id"] == id).unwrap_or_else(|| panic!("no frame {id}"));
+        frame[field] = value;
+    }
+
     /// Sets the field at JSON `pointer` (e.g. "/priority/criticalPathRank") of node `id`.
     pub fn set(&mut self, id: &str, pointer: &str, value: Value) {
         let node = self.nodes.iter_mut().find(|n| n["id"] == id).unwrap_or_else(|| panic!("no node {id}"));

@@ -2,6 +2,7 @@
 //! on 127.0.1.x, and a page's worth of fetches run to their end.
 #![allow(dead_code)]
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::tcp::{TcpProtocol, TcpTransport};
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode, OriginAddress, Transport, TransportConfig};
@@ -141,7 +142,7 @@ pub fn fetch_all(config: TransportConfig, protocol: TcpProtocol, urls: &[String]
     let fetches = urls
         .iter()
         .enumerate()
-        .map(|(id, url)| Fetch { id, url: url.clone(), method: "GET".into(), priority: priority.map(str::to_string), privacy_mode: false })
+        .map(|(id, url)| Fetch { id, url: url.clone(), method: "GET".into(), priority: priority.map(str::to_string), pool: Pool::default() })
         .collect();
     run_fetches(config, protocol, fetches)
 }

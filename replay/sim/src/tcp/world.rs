@@ -13,6 +13,7 @@ use super::profile::TcpProfile;
 use crate::paths::Paths;
 use crate::runtime_clock::{runtime_now, RuntimeClock};
 use crate::simulation::{Loaded, Setup};
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::driver::{self, Network};
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::tcp::dialer::{Counts, Dialed, Dialer, Dialing};
@@ -254,9 +255,9 @@ impl Network for &mut TcpWorld {
         Ok(())
     }
 
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool, _tls: bool) -> Result<(), String> {
+    fn preconnect(&mut self, origin: &str, pool: Pool, _tls: bool) -> Result<(), String> {
         let Some(transport) = self.transport.as_mut() else { return Err("the simulated client has stopped".into()) };
-        transport.preconnect(origin, privacy_mode);
+        transport.preconnect(origin, pool);
         Ok(())
     }
 

@@ -1,5 +1,6 @@
 //! What the transfer tests share: a one-origin recording and a one-path topology.
 
+use pagepath_browser::core::Pool;
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::transport::{Event, Fetch, Http1Mode, TransportConfig};
@@ -78,7 +79,7 @@ pub fn client_config(dir: &Path, local: IpAddr, started: Instant) -> TransportCo
 /// virtual time.
 pub fn fetch_all<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant, sizes: &[usize]) -> Vec<f64> {
     for i in 0..sizes.len() {
-        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, privacy_mode: false };
+        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, pool: Pool::default() };
         net.fetch(fetch, true).unwrap();
     }
     let mut done_ms = vec![f64::NAN; sizes.len()];

@@ -8,7 +8,7 @@ use super::handler::Handler;
 use super::pin::Pin;
 use super::registry::Registry;
 use crate::io::origins::find_origin;
-use crate::core::RequestId;
+use crate::core::{Pool, RequestId};
 use crate::io::transport::{ConnectionRecord, Event, Events, Fetch, OriginAddress, TransportConfig};
 use pagepath_server::io::quic::config::transport_config;
 use std::cell::RefCell;
@@ -54,8 +54,8 @@ impl QuicClient {
             }
             None => return self.fail(fetch.id, &fetch.url, "its origin is not one of the replay's origins".into()),
         };
-        let (id, url, privacy_mode) = (fetch.id, fetch.url.clone(), fetch.privacy_mode);
-        if let Err(reason) = self.queue_on(origin, privacy_mode, Some(fetch)) {
+        let (id, url, pool) = (fetch.id, fetch.url.clone(), fetch.pool);
+        if let Err(reason) = self.queue_on(origin, pool, Some(fetch)) {
             self.fail(id, &url, reason);
         }
     }
@@ -63,16 +63,16 @@ impl QuicClient {
     /// Opens a connection to `origin` (`scheme://host[:port]`) unless one is usable; an origin
     /// the replay does not serve over HTTP/3 is ignored, as is a connection that cannot open (the
     /// requests that follow will say why).
-    pub fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
+    pub fn preconnect(&mut self, origin: &str, pool: Pool) {
         if let Some(o) = find_origin(&self.config.origins, &format!("{origin}/")).filter(|o| o.tls).cloned() {
-            let _ = self.queue_on(o, privacy_mode, None);
+            let _ = self.queue_on(o, pool, None);
         }
     }
 
-    /// Queues `fetch`, if any, on the origin's usable connection in that credentials mode, opening
-    /// one if there is none.
-    fn queue_on(&mut self, origin: OriginAddress, privacy_mode: bool, fetch: Option<Fetch>) -> Result<(), String> {
-        if let Some(c) = self.registry.borrow_mut().current_to(&origin.origin, privacy_mode) {
+    /// Queues `fetch`, if any, on the origin's usable connection in `pool`, opening one if there is
+    /// none.
+    fn queue_on(&mut self, origin: OriginAddress, pool: Pool, fetch: Option<Fetch>) -> Result<(), String> {
+        if let Some(c) = self.registry.borrow_mut().current_to(&origin.origin, pool) {
             let usable =
                 self.endpoint.conn_get_mut(c.index).is_some_and(|conn| !(conn.is_closed() || conn.is_closing() || conn.is_draining()));
             if usable {
@@ -89,7 +89,7 @@ impl QuicClient {
             .endpoint
             .connect(local, origin.address, Some(&origin.host), None, None, None)
             .map_err(|e| format!("cannot open a QUIC connection to {} at {} from {local}: {e}", origin.origin, origin.address))?;
-        let mut c = OriginConnection::new(index, origin, privacy_mode, self.events.clone());
+        let mut c = OriginConnection::new(index, origin, pool, self.events.clone());
         if let Some(fetch) = fetch {
             c.queue(fetch);
         }

@@ -3,7 +3,7 @@
 
 use super::paths::{snapshot, PathSnapshot};
 use super::request::request_head;
-use crate::core::RequestId;
+use crate::core::{Pool, RequestId};
 use crate::io::transport::{ConnectionRecord, Event, Events, Fetch, Handshake, OriginAddress};
 use bytes::Bytes;
 use std::collections::{HashMap, VecDeque};
@@ -32,8 +32,8 @@ pub struct OriginConnection {
     /// tquic's index of the connection, while it lives (tquic reuses indexes afterwards).
     pub index: u64,
     pub origin: OriginAddress,
-    /// It carries requests without credentials: Chromium keeps those apart (privacy mode).
-    pub privacy_mode: bool,
+    /// The origin's pool it carries requests of (privacy mode, network partition).
+    pub pool: Pool,
     pub opened: Instant,
     pub closed: Option<Instant>,
     /// tquic is closing it (idle timeout, the server's close): fetches to its origin open another.
@@ -50,11 +50,11 @@ pub struct OriginConnection {
 }
 
 impl OriginConnection {
-    pub fn new(index: u64, origin: OriginAddress, privacy_mode: bool, events: Events) -> OriginConnection {
+    pub fn new(index: u64, origin: OriginAddress, pool: Pool, events: Events) -> OriginConnection {
         OriginConnection {
             index,
             origin,
-            privacy_mode,
+            pool,
             opened: clock::now(),
             closed: None,
             retired: false,

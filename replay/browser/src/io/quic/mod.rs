@@ -16,6 +16,7 @@ mod worker;
 pub use client::QuicClient;
 pub use spki::spki_hash;
 
+use crate::core::Pool;
 use crate::io::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
 use std::os::unix::net::UnixDatagram;
 use std::sync::mpsc::{self, Sender};
@@ -67,8 +68,8 @@ impl Transport for QuicTransport {
         self.tell(Command::Fetch(fetch));
     }
 
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
-        self.tell(Command::Preconnect { origin: origin.to_string(), privacy_mode });
+    fn preconnect(&mut self, origin: &str, pool: Pool) {
+        self.tell(Command::Preconnect { origin: origin.to_string(), pool });
     }
 
     fn finish(self: Box<Self>) -> Vec<ConnectionRecord> {

@@ -4,6 +4,7 @@
 use super::close_reason::why_closed;
 use super::connection::OriginConnection;
 use super::pin::Pin;
+use crate::core::Pool;
 use crate::io::transport::ConnectionRecord;
 use std::net::SocketAddr;
 use std::time::Instant;
@@ -23,9 +24,9 @@ impl Registry {
         Registry { conns: Vec::new(), locals, pin, finishing: false }
     }
 
-    /// The connection that takes new fetches to `origin` with or without credentials, if there is one.
-    pub fn current_to(&mut self, origin: &str, privacy_mode: bool) -> Option<&mut OriginConnection> {
-        self.conns.iter_mut().find(|c| c.live() && !c.retired && c.origin.origin == origin && c.privacy_mode == privacy_mode)
+    /// The connection that takes new fetches to `origin` in `pool`, if there is one.
+    pub fn current_to(&mut self, origin: &str, pool: Pool) -> Option<&mut OriginConnection> {
+        self.conns.iter_mut().find(|c| c.live() && !c.retired && c.origin.origin == origin && c.pool == pool)
     }
 
     fn of(&mut self, conn: &Connection) -> Option<&mut OriginConnection> {

@@ -2,6 +2,7 @@
 //! a datagram on its wake socket, by packets, or by tquic's timers.
 
 use super::client::QuicClient;
+use crate::core::Pool;
 use crate::io::transport::{ConnectionRecord, Events, Fetch, TransportConfig};
 use pagepath_client::sockets::Sockets;
 use std::net::SocketAddr;
@@ -13,7 +14,7 @@ use std::time::{Duration, Instant};
 
 pub enum Command {
     Fetch(Fetch),
-    Preconnect { origin: String, privacy_mode: bool },
+    Preconnect { origin: String, pool: Pool },
     Finish,
 }
 
@@ -43,7 +44,7 @@ pub fn run(
         loop {
             match commands.try_recv() {
                 Ok(Command::Fetch(fetch)) => client.fetch(fetch),
-                Ok(Command::Preconnect { origin, privacy_mode }) => client.preconnect(&origin, privacy_mode),
+                Ok(Command::Preconnect { origin, pool }) => client.preconnect(&origin, pool),
                 Ok(Command::Finish) | Err(TryRecvError::Disconnected) => return client.finish(),
                 Err(TryRecvError::Empty) => break,
             }

@@ -18,6 +18,7 @@ mod routes;
 mod shared;
 pub mod tls;
 
+use crate::core::Pool;
 use crate::io::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
 use dialer::{Dialer, KernelDialer};
 use records::Registry;
@@ -115,8 +116,8 @@ impl Transport for TcpTransport {
         self.routes.fetch(fetch);
     }
 
-    fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
-        self.routes.preconnect(origin, privacy_mode);
+    fn preconnect(&mut self, origin: &str, pool: Pool) {
+        self.routes.preconnect(origin, pool);
     }
 
     fn finish(mut self: Box<Self>) -> Vec<ConnectionRecord> {

@@ -1,11 +1,12 @@
 //! Sends each fetch to its origin's task, starting the task the first time the origin is asked
-//! for: HTTP/2 for https origins when the transport speaks it, HTTP/1.x otherwise. An origin has
-//! two tasks, each with connections of its own, as Chromium keys its connection pools by privacy
-//! mode: one for requests with credentials, one for those without (cross-origin CORS fetches).
+//! for: HTTP/2 for https origins when the transport speaks it, HTTP/1.x otherwise. An origin has a
+//! task for each of its connection pools (core/connection_pool.rs: privacy mode, network
+//! partition), each with connections of its own, as Chromium keys its pools.
 
 use super::request::{Ask, Origin, Request};
 use super::shared::Shared;
 use super::{h1_pool, h2_origin, TcpProtocol};
+use crate::core::Pool;
 use crate::io::transport::{Fetch, OriginAddress};
 use pagepath_server::core::archive::Origin as ServerOrigin;
 use std::sync::Arc;
@@ -14,8 +15,8 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedSender};
 struct Route {
     server: ServerOrigin,
     origin: Arc<Origin>,
-    /// The task for credentialed requests, then the one for privacy-mode requests.
-    queues: [Option<UnboundedSender<Ask>>; 2],
+    /// The task of each pool, by `Pool::index`.
+    queues: [Option<UnboundedSender<Ask>>; Pool::COUNT],
 }
 
 pub(super) struct Routes {
@@ -30,7 +31,7 @@ impl Routes {
             .iter()
             .map(|address| {
                 let (server, origin) = Origin::new(address.clone())?;
-                Ok(Route { server, origin: Arc::new(origin), queues: [None, None] })
+                Ok(Route { server, origin: Arc::new(origin), queues: Default::default() })
             })
             .collect::<Result<_, String>>()?;
         Ok(Routes { shared, protocol, routes })
@@ -45,7 +46,7 @@ impl Routes {
             self.shared.fail(fetch.id, &format!("cannot fetch {}: no replay server serves {server}", fetch.url));
             return;
         };
-        let queue = route.queues[usize::from(fetch.privacy_mode)].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
+        let queue = route.queues[fetch.pool.index()].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
         let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority, sent: None, handshake: None };
         if let Err(unsent) = queue.send(Ask::Fetch(request)) {
             if let Ask::Fetch(request) = unsent.0 {
@@ -57,10 +58,10 @@ impl Routes {
     /// Opens a connection to `origin` (`scheme://host[:port]`) unless one is there; an origin no
     /// replay server serves is ignored, as a browser's preconnect to a host that does not answer
     /// costs the page nothing.
-    pub fn preconnect(&mut self, origin: &str, privacy_mode: bool) {
+    pub fn preconnect(&mut self, origin: &str, pool: Pool) {
         let Some((server, _)) = ServerOrigin::parse_url(&format!("{origin}/")) else { return };
         let Some(route) = self.routes.iter_mut().find(|r| r.server == server) else { return };
-        let queue = route.queues[usize::from(privacy_mode)].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
+        let queue = route.queues[pool.index()].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
         let _ = queue.send(Ask::Preconnect);
     }
 }
