@@ -127,6 +127,8 @@ export interface ResourceInfo {
    * laid out in the viewport is raised, Low to High); absent in graphs made before the field.
    */
   initialPriority?: string | null;
+  /** Made by a `<link rel=preload>` (CDP's `isLinkPreload`): Chromium's renderer-side scheduler does not hold it. Absent when not. */
+  linkPreload?: boolean;
   /**
    * The final hop's phases from its ResourceTiming, ms since navigation start, laid end to end (see
    * graph.md); null when the recording has no timing for it. Absent in graphs made before the field.

@@ -113,6 +113,7 @@ export function buildResources(ctx: BuildContext): void {
   for (const [seg, node] of ctx.segmentNode) for (const id of seg.requests) requestedIn.set(id, node);
 
   const firstFetch = new Map<string, GraphNode>();
+  const linkPreloads = linkPreloadRequests(ctx);
   for (const [requestId, hops] of hopsByRequest) {
     const final = hops[hops.length - 1]!;
     const first = hops[0]!;
@@ -123,6 +124,7 @@ export function buildResources(ctx: BuildContext): void {
       kind: "resource", frameId, label: urlTail(final.url), start, end, duration: Math.max(0, end - start),
       resource: resourceInfo(hops, ctx.ms),
     });
+    if (linkPreloads.has(requestId)) node.resource!.linkPreload = true;
     ctx.resourceByRequest.set(requestId, node);
     attach(ctx, node, first, requestedIn.get(requestId));
     const earlier = firstFetch.get(final.url);
@@ -214,4 +216,13 @@ function lazyImageTag(ctx: BuildContext, node: GraphNode): GraphNode | undefined
   const doc = ctx.frames.get(node.frameId)?.docs.at(-1);
   const tag = doc?.lazyImages.find((l) => sameUrl(l.src, node.resource!.url));
   return tag && doc!.parses.find((p) => (p.parse!.startLine ?? 0) <= tag.line && tag.line <= (p.parse!.endLine ?? Infinity));
+}
+
+/** The requests a `<link rel=preload>` made (CDP's `isLinkPreload`), which the archive does not keep. */
+function linkPreloadRequests(ctx: BuildContext): Set<string> {
+  const ids = new Set<string>();
+  for (const { method, params } of ctx.events as { method: string; params: Record<string, any> }[]) {
+    if (method === "Network.requestWillBeSent" && params.request?.isLinkPreload === true) ids.add(params.requestId);
+  }
+  return ids;
 }

@@ -12,13 +12,14 @@
 //! hold (which resource_scheduler.rs and network_stack_scheduler.rs make), so it takes the page's
 //! median way from `requestWillBeSent`.
 //!
-//! A resource's latency is spent in two parts around the renderer's scheduler, as in Chromium: up
-//! to its `requestWillBeSent` (the preload scanner's or the parser's pass, before the request is
-//! asked for: `dispatch_ms`), and from there on (`hop_ms`, the way to the network stack, which
-//! the request takes once the renderer's scheduler lets it go). So requests are asked for in the
-//! order Chromium asked for them, and the scheduler decides on that order: on gen-pagepath-8 a Low
-//! async script the scanner asked for first, while nothing was in flight, went at once in Chromium;
-//! asked for after the High scripts found with it, whose own way was shorter, it waited.
+//! A resource's latency is spent in two parts around the renderer's scheduler: up to its
+//! `requestWillBeSent` (the preload scanner's or the parser's pass, before the request is asked
+//! for: `dispatch_ms`), and from there on (`hop_ms`, its way to the network stack), which a hold
+//! hides: the request reaches the network stack at its release or `hop_ms` after it was asked
+//! for, whichever is later (network.rs). So requests are asked for in the order Chromium asked for
+//! them, and the scheduler decides on that order: on gen-pagepath-8 a Low async script the scanner
+//! asked for first, while nothing was in flight, went at once in Chromium; asked for after the
+//! High scripts found with it, whose own way was shorter, it waited.
 
 use super::graph::{Kind, Link, NetworkTimes, Node};
 use super::resource_scheduler::RequestClass;

@@ -73,6 +73,8 @@ pub(crate) struct Fetch {
     pub resource_type: String,
     /// Sent without credentials to another origin (graph `privacyMode`): on connections of its own.
     pub privacy_mode: bool,
+    /// Made by a `<link rel=preload>` (graph `linkPreload`).
+    pub link_preload: bool,
     /// Where the recorded fetch met the network stack; None in graphs without phases.
     pub network: Option<NetworkTimes>,
 }

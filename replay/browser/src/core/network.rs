@@ -29,6 +29,10 @@ struct Flight {
     /// From the renderer's scheduler letting it go to the network stack's taking it up (the
     /// renderer posting it, the network service picking it up): graph.rs, `hop_ms`.
     hop: Ms,
+    /// When it was asked for: a hold longer than its hop hides the hop (the way is made while it
+    /// waits), so it reaches the network stack no earlier than `asked + hop`, and no later than
+    /// its release.
+    asked: Ms,
     /// Both schedulers let it go: it is in the outbox or handed out.
     released: bool,
     handed_out: bool,
@@ -147,19 +151,22 @@ impl Network {
     fn send(&mut self, mut request: Request, purpose: Purpose, frame: usize, class: RequestClass, hop: Ms, now: Ms) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, frame, class: class.clone(), raise_to: None, hop, released: false, handed_out: false, finished: false });
+        self.flights.push(Flight { request, purpose, frame, class: class.clone(), raise_to: None, hop, asked: now, released: false, handed_out: false, finished: false });
         let started = self.scheduler(frame).ask(id, class);
         self.release(started, now);
         id
     }
 
-    /// The renderer let `ids` go: each goes on to the network stack's scheduler, after its hop.
+    /// The renderer let `ids` go: each goes on to the network stack's scheduler once its hop is
+    /// over, counted from when it was asked for.
     fn release(&mut self, ids: Vec<RequestId>, now: Ms) {
         let mut started = Vec::new();
         for id in ids {
-            match self.flights[id].hop {
-                hop if hop > 0.0 => self.crossing.push((now + hop, id)),
-                _ => started.extend(self.network_stack.ask(id, self.flights[id].class.clone())),
+            let arrives = self.flights[id].asked + self.flights[id].hop;
+            if arrives > now {
+                self.crossing.push((arrives, id));
+            } else {
+                started.extend(self.network_stack.ask(id, self.flights[id].class.clone()));
             }
         }
         self.send_out(started, now);

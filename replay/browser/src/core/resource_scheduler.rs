@@ -16,6 +16,8 @@
 //! - gen-pagepath-3 at 25 Mbit/s 20 ms: two Low async scripts asked for first went at once (nothing
 //!   else was in flight), and the Medium body scripts behind them went beside them.
 //!
+//! A `<link rel=preload>` is neither held nor counted (`RequestClass::unthrottled`).
+//!
 //! Waiting requests go highest priority first, in the order asked for within one priority (Blink
 //! keeps them in a set so ordered): on gen-pagepath-26 the preload scanner asked for four Low async
 //! scripts, then six Medium body scripts, and Chromium sent the Medium ones first, two at a time
@@ -63,6 +65,14 @@ impl RequestClass {
     /// A frame's document: never held, never counted.
     pub fn navigation() -> RequestClass {
         RequestClass { priority: None, throttled: false, host: None }
+    }
+
+    /// The same request, which the renderer's scheduler neither holds nor counts: a `<link
+    /// rel=preload>`. On large-head.html (4 Mbit/s, 40 ms) Chromium sent a Low image the head
+    /// preloads beside its style sheet and its deferred script, both in flight; the network
+    /// stack's scheduler still sees its priority.
+    pub fn unthrottled(self) -> RequestClass {
+        RequestClass { throttled: false, ..self }
     }
 
     /// Below net::MEDIUM (DevTools' High): the network stack's scheduler may hold it back, and
@@ -146,6 +156,17 @@ mod tests {
         assert_eq!(s.ask(1, class("Low", "Script")), vec![1], "a deferred script goes beside one style sheet");
         assert!(s.ask(2, class("Low", "Image")).is_empty(), "the style sheet and the script count");
         assert_eq!(s.finished(0), vec![2]);
+    }
+
+    #[test]
+    fn a_link_preload_is_neither_held_nor_counted() {
+        // large-head.html: a style sheet, a deferred script, then an image the head preloads.
+        let mut s = ResourceScheduler::new(true);
+        assert_eq!(s.ask(0, class("VeryHigh", "Stylesheet")), vec![0]);
+        assert_eq!(s.ask(1, class("Low", "Script")), vec![1]);
+        assert_eq!(s.ask(2, class("Low", "Image").unthrottled()), vec![2], "the preload goes beside them");
+        assert!(s.ask(3, class("Low", "Image")).is_empty(), "an image the parser found waits");
+        assert_eq!(s.finished(0), vec![3], "one throttled request left: the preload does not count");
     }
 
     #[test]

@@ -148,7 +148,10 @@ impl Browser {
     /// rendering raised its priority, if one did in the recording.
     fn request_classes(&self, node: usize) -> (RequestClass, Option<RequestClass>) {
         let fetch = self.graph.nodes[node].fetch.as_ref().expect("fetch nodes carry their resource");
-        let class = |priority: &Option<String>| RequestClass::new(priority.as_deref(), &fetch.resource_type, host_of(&fetch.first_url));
+        let class = |priority: &Option<String>| {
+            let class = RequestClass::new(priority.as_deref(), &fetch.resource_type, host_of(&fetch.first_url));
+            if fetch.link_preload { class.unthrottled() } else { class }
+        };
         let (made, last) = (class(&fetch.initial_priority), class(&fetch.chrome_priority));
         let raised = made.priority.zip(last.priority).is_some_and(|(m, l)| l < m).then_some(last);
         (made, raised)
