@@ -70,46 +70,36 @@ fn finish_cancels_what_is_in_flight_and_reports_the_connection() {
     assert_records(&records, "h2", "tcp", 0);
 }
 
-#[test]
-fn requests_without_credentials_get_a_connection_of_their_own() {
-    let origin = "https://h2-privacy.test:18444";
+/// Fetches four resources of one origin over HTTP/2, the i-th in `pool(i)`; the connections opened.
+fn connections_for_pools(name: &str, origin: &str, address: &str, pool: impl Fn(usize) -> Pool) -> Vec<pagepath_browser::io::transport::ConnectionRecord> {
     let resources = resources(&SIZES[..4], 0.0);
-    let server = ReplayServer::start("h2-privacy", origin, "127.0.1.134", &resources, &["--protocol", "h2"]);
+    let server = ReplayServer::start(name, origin, address, &resources, &["--protocol", "h2"]);
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
-    // Chromium keys HTTP/2 sessions by privacy mode: a font or a cross-origin fetch() does not share
-    // the connection the origin's style sheets and scripts came over.
     let fetches = urls(origin, &resources)
         .into_iter()
         .enumerate()
-        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool: Pool { privacy_mode: id % 2 == 1, ..Pool::default() } })
+        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool: pool(id) })
         .collect();
     let outcome = run_fetches(config, TcpProtocol::Http2, fetches);
     for (id, r) in resources.iter().enumerate() {
         assert_fetched(&outcome.events[&id], r.bytes as u64, &r.path);
     }
-    assert_eq!(outcome.records.len(), 2, "one connection per privacy mode: {:?}", outcome.records);
     assert!(outcome.records.iter().all(|r| r.origin == origin && r.protocol == "h2"), "{:?}", outcome.records);
+    outcome.records
+}
+
+#[test]
+fn requests_without_credentials_get_a_connection_of_their_own() {
+    // Chromium keys HTTP/2 sessions by privacy mode: a font or a cross-origin fetch() does not share
+    // the connection the origin's style sheets and scripts came over.
+    let records = connections_for_pools("h2-privacy", "https://h2-privacy.test:18444", "127.0.1.134", |id| Pool { privacy_mode: id % 2 == 1, ..Pool::default() });
+    assert_eq!(records.len(), 2, "one connection per privacy mode: {records:?}");
 }
 
 #[test]
 fn requests_of_a_cross_site_frame_get_connections_of_their_own() {
-    let origin = "https://h2-partition.test:18445";
-    let resources = resources(&SIZES[..4], 0.0);
-    let server = ReplayServer::start("h2-partition", origin, "127.0.1.135", &resources, &["--protocol", "h2"]);
-    let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
     // Chromium's network state partitioning: a cross-site iframe's requests to the origin never
     // share the page's connections, in either privacy mode.
-    let fetches = urls(origin, &resources)
-        .into_iter()
-        .enumerate()
-        .map(|(id, url)| {
-            let pool = Pool { privacy_mode: id % 2 == 1, partitioned: id >= 2 };
-            pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool }
-        })
-        .collect();
-    let outcome = run_fetches(config, TcpProtocol::Http2, fetches);
-    for (id, r) in resources.iter().enumerate() {
-        assert_fetched(&outcome.events[&id], r.bytes as u64, &r.path);
-    }
-    assert_eq!(outcome.records.len(), 4, "one connection per pool: {:?}", outcome.records);
+    let records = connections_for_pools("h2-partition", "https://h2-partition.test:18445", "127.0.1.135", |id| Pool { privacy_mode: id % 2 == 1, partitioned: id >= 2 });
+    assert_eq!(records.len(), 4, "one connection per pool: {records:?}");
 }
