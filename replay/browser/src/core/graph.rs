@@ -36,7 +36,7 @@ pub(crate) enum Kind {
 pub struct Preconnect {
     /// `scheme://host[:port]`.
     pub origin: String,
-    /// Its `crossorigin` (privacy mode) and its frame's partition.
+    /// Its `crossorigin` (privacy mode); the partition is its frame's, which walk.rs adds.
     pub pool: Pool,
 }
 
@@ -258,11 +258,6 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
             if let Some(first) = nodes.iter_mut().find(|n| n.kind == Kind::Parse && n.frame == frame) {
                 first.body_reached = true;
             }
-        }
-    }
-    for n in nodes.iter_mut() {
-        if let Some(p) = n.preconnect.as_mut() {
-            p.pool.partitioned = frames[n.frame].cross_site;
         }
     }
     let paints = paints_of(&top, &nodes, main_frame)?;

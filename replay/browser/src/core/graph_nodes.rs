@@ -152,7 +152,7 @@ impl<'f> NodeReader<'f> {
         let preconnect = match kind {
             Kind::Preconnect => {
                 let p = at.field("preconnect")?;
-                // Which partition is the frame's to say once frames are read (graph.rs).
+                // The partition is the frame's, which walk.rs adds.
                 let pool = Pool { privacy_mode: p.field("privacyMode")?.bool()?, partitioned: false };
                 Some(Preconnect { origin: p.field("origin")?.string()?, pool })
             }

@@ -26,13 +26,10 @@ struct Flight {
     class: RequestClass,
     /// The class its priority is raised to at the next rendering, if a layout raised it as recorded.
     raise_to: Option<RequestClass>,
-    /// From the renderer's scheduler letting it go to the network stack's taking it up (the
-    /// renderer posting it, the network service picking it up): graph.rs, `hop_ms`.
+    /// Its way to the network stack (the renderer posting it, the network service picking it up),
+    /// counted from when it was asked for (`request.asked_ms`): a hold longer than the hop hides
+    /// it. graph.rs, `hop_ms`.
     hop: Ms,
-    /// When it was asked for: a hold longer than its hop hides the hop (the way is made while it
-    /// waits), so it reaches the network stack no earlier than `asked + hop`, and no later than
-    /// its release.
-    asked: Ms,
     /// Both schedulers let it go: it is in the outbox or handed out.
     released: bool,
     handed_out: bool,
@@ -151,7 +148,7 @@ impl Network {
     fn send(&mut self, mut request: Request, purpose: Purpose, frame: usize, class: RequestClass, hop: Ms, now: Ms) -> RequestId {
         let id = self.flights.len();
         request.id = id;
-        self.flights.push(Flight { request, purpose, frame, class: class.clone(), raise_to: None, hop, asked: now, released: false, handed_out: false, finished: false });
+        self.flights.push(Flight { request, purpose, frame, class: class.clone(), raise_to: None, hop, released: false, handed_out: false, finished: false });
         let started = self.scheduler(frame).ask(id, class);
         self.release(started, now);
         id
@@ -162,7 +159,7 @@ impl Network {
     fn release(&mut self, ids: Vec<RequestId>, now: Ms) {
         let mut started = Vec::new();
         for id in ids {
-            let arrives = self.flights[id].asked + self.flights[id].hop;
+            let arrives = self.flights[id].request.asked_ms + self.flights[id].hop;
             if arrives > now {
                 self.crossing.push((arrives, id));
             } else {

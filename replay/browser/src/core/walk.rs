@@ -96,7 +96,8 @@ impl Browser {
             Kind::Dcl | Kind::Load | Kind::Fcp | Kind::Lcp => return true,
             // The connection opens on its own; nothing waits for it.
             Kind::Preconnect => {
-                let hint = self.graph.nodes[node].preconnect.clone().expect("preconnect nodes carry their origin");
+                let mut hint = self.graph.nodes[node].preconnect.clone().expect("preconnect nodes carry their origin");
+                hint.pool = self.pool(node, hint.pool.privacy_mode);
                 self.network.preconnect(hint);
                 return true;
             }
@@ -125,6 +126,12 @@ impl Browser {
         self.scheduler.arm(node, self.clock + delay);
     }
 
+    /// The connection pool a node's request or preconnect goes to: its privacy mode, and its
+    /// frame's partition.
+    fn pool(&self, node: usize, privacy_mode: bool) -> Pool {
+        Pool { privacy_mode, partitioned: self.graph.frames[self.graph.nodes[node].frame].cross_site }
+    }
+
     fn request_for(&self, node: usize) -> Request {
         let n = &self.graph.nodes[node];
         let fetch = n.fetch.as_ref().expect("fetch nodes carry their resource");
@@ -139,7 +146,7 @@ impl Browser {
             incremental,
             expected_body_bytes: Some(fetch.body_size),
             document: n.kind == Kind::Download,
-            pool: Pool { privacy_mode: fetch.privacy_mode, partitioned: self.graph.frames[n.frame].cross_site },
+            pool: self.pool(node, fetch.privacy_mode),
             asked_ms: self.clock,
         }
     }
