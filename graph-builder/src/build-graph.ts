@@ -101,6 +101,7 @@ export function buildGraph(rec: RecordingInput): Graph {
   const main = ctx.frames.get(mainFrameId)!;
   const root = main.docs[0]?.chunks[0];
   if (!root) throw new Error(`${rec.dir}: the main document produced no download chunk`);
+  const mainSite = frameSite(ctx, mainFrameId);
   const frames: FrameInfo[] = [...ctx.frames.values()].map((f) => ({
     id: f.id,
     parentId: f.parentId && ctx.frames.has(f.parentId) ? f.parentId : null,
@@ -110,7 +111,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     dcl: f.dcl!.id,
     load: f.load!.id,
     beforeLoad: (f.docs[0]?.chunks[0]?.start ?? Infinity) <= main.load!.start,
-    crossSite: frameSite(ctx, f.id) !== frameSite(ctx, mainFrameId),
+    crossSite: frameSite(ctx, f.id) !== mainSite,
   }));
   const graph: Graph = {
     schemaVersion: GRAPH_SCHEMA_VERSION,
