@@ -66,7 +66,7 @@ function ruleOf(from: GraphNode, to: GraphNode): string {
 function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number, fires: Map<number, number>, installs: Map<number, Mark>): GraphNode {
   const iv = a.interval;
   const d = iv.args.data ?? iv.args.beginData ?? {};
-  const frameId = a.frameId && ctx.frames.has(a.frameId) ? a.frameId : ctx.mainFrameId;
+  const frameId = frameOfActivity(ctx, a, seg.start);
   const base = { frameId, start: seg.start, end: seg.end, duration: Math.max(0, seg.end - seg.start) };
   const part = segment > 0 ? ` (part ${segment + 1})` : "";
   const call = firstCall(iv);
@@ -110,6 +110,23 @@ function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number,
   const url = call?.url ?? d.url;
   if (url) ctx.callUrl.set(node, url);
   return node;
+}
+
+/**
+ * The frame an activity ran for. A style sheet's evaluation names no frame in the trace: it is the
+ * frame of the task it ran in, or, run on its own, of the frame that fetched the sheet. Taking the
+ * main frame instead (as before) made an iframe's style sheet block the page's parser and rendering
+ * (gen-pagepath-29: the page's DOMContentLoaded waited for an ad frame's 158 KB sheet, 52% late).
+ */
+function frameOfActivity(ctx: BuildContext, a: Activity, at: number): string {
+  for (let x: Activity | null = a; x; x = x.parent) if (x.frameId && ctx.frames.has(x.frameId)) return x.frameId;
+  if (a.kind === "css") {
+    const url = (a.interval.args.data ?? a.interval.args.beginData ?? {}).styleSheetUrl;
+    const fetched = ctx.archive.filter((e) => e.frameId && ctx.frames.has(e.frameId) && sameUrl(e.url, url) && ctx.ms(e.times.start) <= at);
+    const latest = fetched.sort((x, y) => x.times.start - y.times.start).at(-1);
+    if (latest) return latest.frameId!;
+  }
+  return ctx.mainFrameId;
 }
 
 function firstCall(iv: import("./trace-intervals.js").Interval): { url?: string; functionName?: string; lineNumber?: number } | undefined {

@@ -25,6 +25,7 @@ export const FIDELITY_PAGES = {
   fontDisplay: "https://www.fidelity.test/font-display.html",
   paintBeforeScript: "https://www.fidelity.test/paint-before-script.html",
   preconnect: "https://www.fidelity.test/preconnect.html",
+  frameStyle: "https://www.fidelity.test/frame-style.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

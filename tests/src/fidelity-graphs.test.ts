@@ -126,6 +126,17 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.equal(font.resource!.privacyMode, true, "the font goes over the anonymous connection the hint opened");
   });
 
+  it("an iframe's style sheet is the frame's work: its evaluation, which the trace gives no frame, belongs to the frame that fetched it, and nothing of the page waits for it", () => {
+    const g = graphs.get("frameStyle")!;
+    const frame = g.frames.find((f) => f.url === cdn("frames/styled.html"))!;
+    assert.ok(frame, "the iframe is a frame of the graph");
+    const sheet = g.nodes.find((n) => n.kind === "css" && n.css!.url === cdn("css/frame.css"))!;
+    assert.ok(sheet, "the frame's style sheet was evaluated");
+    assert.equal(sheet.frameId, frame.id);
+    const inPage = g.edges.filter((e) => e.from === sheet.id).map((e) => g.nodes.find((n) => n.id === e.to)!).filter((n) => n.frameId === g.mainFrame);
+    assert.deepEqual(inPage.map((n) => n.label), [], "no node of the main frame waits for the frame's style sheet");
+  });
+
   it("a large document: the head's resources wait only for the bytes up to their tags, not for the whole document", () => {
     const g = graphs.get("largeHead")!;
     const chunks = g.nodes.filter((n) => n.kind === "download" && n.frameId === g.mainFrame);
