@@ -4,7 +4,7 @@
 use pagepath_browser::core::Pool;
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::quic::{spki_hash, QuicTransport};
-use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode, Transport, TransportConfig};
+use pagepath_browser::io::transport::{ConnectionRecord, Event, Fetch, Http1Mode, OriginAddress, Transport, TransportConfig};
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader};
 use std::net::IpAddr;
@@ -346,4 +346,40 @@ fn a_quic_fetch_takes_the_connection_a_preconnect_opened() {
     replay.stop();
     assert_eq!(records.len(), 1, "the preconnected connection only: {records:?}");
     assert!(records[0].opened_ms < 100.0, "opened at the preconnect, not at the fetch 300 ms later: {records:?}");
+}
+
+#[test]
+fn an_unanswered_quic_handshake_is_probed_after_300_ms_as_chromium_does() {
+    // A server that never answers: what reaches it is the client's Initial, then its probes.
+    let silent = std::net::UdpSocket::bind("127.0.1.41:0").unwrap();
+    silent.set_read_timeout(Some(Duration::from_millis(100))).unwrap();
+    let address = silent.local_addr().unwrap();
+    let origin = format!("https://a.test:{}", address.port());
+    let config = TransportConfig {
+        origins: vec![OriginAddress { origin: origin.clone(), host: "a.test".into(), address, tls: true }],
+        locals: vec![],
+        spki_hash: format!("{}=", "A".repeat(43)),
+        multipath: false,
+        http1: Http1Mode::KeepAlive,
+        connections_per_origin: 1,
+        scheduler: pagepath_tquic_scheduler::Choice::RoundRobin,
+        started: Instant::now(),
+    };
+    let (tx, _rx) = channel();
+    let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(config, tx).unwrap());
+    transport.fetch(get(0, &format!("{origin}/x"), None));
+    let listening = Instant::now();
+    let mut arrivals = Vec::new();
+    let mut buf = [0u8; 2048];
+    while listening.elapsed() < Duration::from_millis(1500) && arrivals.len() < 2 {
+        if silent.recv_from(&mut buf).is_ok() {
+            arrivals.push(listening.elapsed());
+        }
+    }
+    transport.finish();
+    assert_eq!(arrivals.len(), 2, "the Initial and one probe within 1.5 s: {arrivals:?}");
+    // Chromium's first probe timeout before any RTT sample is three times its 100 ms initial RTT;
+    // RFC 9002's 333 ms initial RTT would make it about a second.
+    let probe = arrivals[1] - arrivals[0];
+    assert!(probe >= Duration::from_millis(250) && probe <= Duration::from_millis(700), "first probe after {probe:?}");
 }
