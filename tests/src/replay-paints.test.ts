@@ -51,6 +51,9 @@ describe("paint metrics in replays by both clients", { skip: process.getuid?.() 
       // The server holds the image back 200 ms; the text needs only the document and the style sheet.
       assert.ok(m.largestContentfulPaintMs >= m.firstContentfulPaintMs + 150, `${client}: FCP ${m.firstContentfulPaintMs}, LCP ${m.largestContentfulPaintMs}`);
       assert.equal(m.largestContentfulPaintMissing, null);
+      const element = m.largestContentfulPaintElement;
+      assert.equal(element?.type, "image", `${client}: ${JSON.stringify(element)}`);
+      assert.ok(element!.url?.endsWith("/img/hero.png") && element!.size > 0, `${client}: ${JSON.stringify(element)}`);
     }
     const emulated = readRunResultFile(join(work, "lcp-image-emulated.run.json"));
     const g = graphs.get("lcp-image")!;
@@ -65,6 +68,7 @@ describe("paint metrics in replays by both clients", { skip: process.getuid?.() 
       assert.equal(m.firstContentfulPaintMs, null, client);
       assert.equal(m.largestContentfulPaintMs, null, client);
       assert.match(m.largestContentfulPaintMissing ?? "", /no largest contentful paint candidate/, client);
+      assert.equal(m.largestContentfulPaintElement, null, client);
       assert.ok(m.loadMs! > 0, client);
     }
   });

@@ -1,4 +1,5 @@
 export * from "./run-result.js";
+export { lcpElementSummary } from "./lcp-element.js";
 export * from "./experiment.js";
 export { DEFAULT_CONGESTION, congestionKey, hasTailLossProbes, planCongestionKeys, planTailLossProbeKeys, runCongestionKey, runTailLossProbeKey, transportKnobsLabel, writtenCongestion, writtenTailLossProbes } from "./plan-transport-knobs.js";
 export { planSchedulers, schedulerKey, runSchedulerKey, plannedScheduler, writtenSchedulers, PLAN_DEFAULT_SCHEDULERS, isMultipath, type MultipathTransport } from "./plan-schedulers.js";

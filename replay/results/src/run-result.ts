@@ -165,6 +165,22 @@ export interface Metrics {
   largestContentfulPaintMs?: number | null;
   /** Why largestContentfulPaintMs is null when the client knows (the page painted no LCP candidate); null otherwise. */
   largestContentfulPaintMissing?: string | null;
+  /**
+   * The element whose paint largestContentfulPaintMs is: Chromium's last LCP candidate, the
+   * emulated browser's graph's `lcp` marker. Null without an LCP; absent in older results.
+   */
+  largestContentfulPaintElement?: LcpElementSummary | null;
+}
+
+/** An LCP element as run results name it: enough to tell whether two clients painted the same one. */
+export interface LcpElementSummary {
+  type: "image" | "text";
+  /** The DOM node as Chromium names it, e.g. `IMG`, `P class='lead'`. */
+  nodeName: string;
+  /** The image's URL; null for text. */
+  url: string | null;
+  /** Painted area in CSS pixels. */
+  size: number;
 }
 
 export interface NodeTiming {

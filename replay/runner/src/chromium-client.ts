@@ -1,7 +1,7 @@
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, requestPhases, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
-import type { ConnectionRecord, RequestRecord, RunConfiguration } from "@pagepath/results";
+import { lcpElementSummary, type ConnectionRecord, type RequestRecord, type RunConfiguration } from "@pagepath/results";
 import { tempDir } from "@pagepath/temp-dirs";
 import { NET_BINARY, requireBinary } from "./binaries.js";
 import type { ClientReport } from "./client-report.js";
@@ -89,6 +89,7 @@ export function chromiumReport(recording: Omit<Recording, "bodies"> | Recording,
       firstContentfulPaintMs: m.lifecycle.firstContentfulPaint,
       largestContentfulPaintMs: m.lifecycle.largestContentfulPaint,
       largestContentfulPaintMissing: m.lifecycle.largestContentfulPaint === null ? m.lifecycle.largestContentfulPaintMissing ?? null : null,
+      largestContentfulPaintElement: m.lifecycle.largestContentfulPaint === null ? null : lcpElementSummary(m.lifecycle.largestContentfulPaintElement),
     },
     nodeTimings: null,
     connections: connectionsOf(network, configuration, ms),

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { release } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { DEFAULT_CONGESTION, transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type PathBytes, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { DEFAULT_CONGESTION, lcpElementSummary, transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type Metrics, type PathBytes, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { NET_BINARY } from "./binaries.js";
 import { runChromiumClient } from "./chromium-client.js";
@@ -103,7 +103,7 @@ export function assembleRunResult(
     status: report.status,
     error: report.error,
     timeoutMs: r.timeoutMs,
-    metrics: report.metrics,
+    metrics: r.client === "chromium" ? report.metrics : withGraphLcpElement(report.metrics, graph),
     nodeTimings: report.nodeTimings,
     connections: report.connections,
     requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
@@ -113,6 +113,12 @@ export function assembleRunResult(
   const problems = validateRunResult(result, r.resultFile);
   if (problems.length > 0) throw new Error(`the run result does not validate (a bug in pagepath):\n${problems.join("\n")}`);
   return result;
+}
+
+/** The emulated browser's LCP element is the graph's `lcp` marker's, where it painted one. */
+function withGraphLcpElement(metrics: Metrics, graph: ReturnType<typeof checkReplayInputs>["graph"]): Metrics {
+  const marker = graph.nodes.find((n) => n.kind === "lcp");
+  return { ...metrics, largestContentfulPaintElement: metrics.largestContentfulPaintMs == null ? null : lcpElementSummary(marker?.lcp) };
 }
 
 /** The corpus name of a graph (its file name), as run-result.md allows in site.name. */

@@ -5,7 +5,7 @@ import type { Metrics, RunResult } from "../run-result.js";
 export const METRICS = ["load", "dcl", "graph", "fcp", "lcp"] as const;
 export type MetricName = (typeof METRICS)[number];
 
-type TimeField = Exclude<keyof Metrics, "largestContentfulPaintMissing">;
+type TimeField = Exclude<keyof Metrics, "largestContentfulPaintMissing" | "largestContentfulPaintElement">;
 
 export const METRIC_FIELDS: Record<MetricName, TimeField> = {
   load: "loadMs", dcl: "domContentLoadedMs", graph: "graphCompleteMs", fcp: "firstContentfulPaintMs", lcp: "largestContentfulPaintMs",
