@@ -14,10 +14,11 @@ import { sameUrl } from "./url-key.js";
 export function buildActivityNodes(ctx: BuildContext, activities: Activity[], timerInstalls: Map<number, Mark>): void {
   const fires = new Map<number, number>();
   for (const a of activities) {
+    const frameId = frameOfActivity(ctx, a);
     let segIndex = 0;
     for (const piece of a.pieces) {
       if (!isSegment(piece)) continue;
-      ctx.segmentNode.set(piece, makeNode(ctx, a, piece, segIndex++, fires, timerInstalls));
+      ctx.segmentNode.set(piece, makeNode(ctx, a, frameId, piece, segIndex++, fires, timerInstalls));
     }
   }
   for (const a of activities) {
@@ -63,10 +64,9 @@ function ruleOf(from: GraphNode, to: GraphNode): string {
   return "R25";
 }
 
-function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number, fires: Map<number, number>, installs: Map<number, Mark>): GraphNode {
+function makeNode(ctx: BuildContext, a: Activity, frameId: string, seg: Segment, segment: number, fires: Map<number, number>, installs: Map<number, Mark>): GraphNode {
   const iv = a.interval;
   const d = iv.args.data ?? iv.args.beginData ?? {};
-  const frameId = frameOfActivity(ctx, a, seg.start);
   const base = { frameId, start: seg.start, end: seg.end, duration: Math.max(0, seg.end - seg.start) };
   const part = segment > 0 ? ` (part ${segment + 1})` : "";
   const call = firstCall(iv);
@@ -118,11 +118,11 @@ function makeNode(ctx: BuildContext, a: Activity, seg: Segment, segment: number,
  * main frame instead (as before) made an iframe's style sheet block the page's parser and rendering
  * (gen-pagepath-29: the page's DOMContentLoaded waited for an ad frame's 158 KB sheet, 52% late).
  */
-function frameOfActivity(ctx: BuildContext, a: Activity, at: number): string {
+function frameOfActivity(ctx: BuildContext, a: Activity): string {
   for (let x: Activity | null = a; x; x = x.parent) if (x.frameId && ctx.frames.has(x.frameId)) return x.frameId;
   if (a.kind === "css") {
     const url = (a.interval.args.data ?? a.interval.args.beginData ?? {}).styleSheetUrl;
-    const fetched = ctx.archive.filter((e) => e.frameId && ctx.frames.has(e.frameId) && sameUrl(e.url, url) && ctx.ms(e.times.start) <= at);
+    const fetched = ctx.archive.filter((e) => e.frameId && ctx.frames.has(e.frameId) && sameUrl(e.url, url) && ctx.ms(e.times.start) <= a.interval.start);
     const latest = fetched.sort((x, y) => x.times.start - y.times.start).at(-1);
     if (latest) return latest.frameId!;
   }

@@ -103,7 +103,7 @@ export function assembleRunResult(
     status: report.status,
     error: report.error,
     timeoutMs: r.timeoutMs,
-    metrics: r.client === "chromium" ? report.metrics : withGraphLcpElement(report.metrics, graph),
+    metrics: withGraphLcpElement(report.metrics, graph),
     nodeTimings: report.nodeTimings,
     connections: report.connections,
     requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
@@ -115,8 +115,12 @@ export function assembleRunResult(
   return result;
 }
 
-/** The emulated browser's LCP element is the graph's `lcp` marker's, where it painted one. */
+/**
+ * A client that does not name its LCP element (the emulated browser, the simulator: they paint
+ * the graph's) gets the graph's `lcp` marker's, where it painted one; Chromium names its own.
+ */
 function withGraphLcpElement(metrics: Metrics, graph: ReturnType<typeof checkReplayInputs>["graph"]): Metrics {
+  if (metrics.largestContentfulPaintElement !== undefined) return metrics;
   const marker = graph.nodes.find((n) => n.kind === "lcp");
   return { ...metrics, largestContentfulPaintElement: metrics.largestContentfulPaintMs == null ? null : lcpElementSummary(marker?.lcp) };
 }

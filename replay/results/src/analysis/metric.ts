@@ -5,7 +5,8 @@ import type { Metrics, RunResult } from "../run-result.js";
 export const METRICS = ["load", "dcl", "graph", "fcp", "lcp"] as const;
 export type MetricName = (typeof METRICS)[number];
 
-type TimeField = Exclude<keyof Metrics, "largestContentfulPaintMissing" | "largestContentfulPaintElement">;
+/** The fields of Metrics that hold a time (the others say why one is missing, or what was painted). */
+type TimeField = { [K in keyof Metrics]-?: Exclude<Metrics[K], undefined> extends number | null ? K : never }[keyof Metrics];
 
 export const METRIC_FIELDS: Record<MetricName, TimeField> = {
   load: "loadMs", dcl: "domContentLoadedMs", graph: "graphCompleteMs", fcp: "firstContentfulPaintMs", lcp: "largestContentfulPaintMs",
