@@ -28,6 +28,8 @@ function laneSelector(current: Lanes): string {
  * chosen, each row also has the run's bar, or with two runs, the runs' bars.
  */
 export async function renderTimeline(main: HTMLElement, site: SiteData, state: ViewState, on: ViewHandlers): Promise<void> {
+  // The previous drawing stays on screen while this one loads; it must not pass for this one.
+  main.querySelector(".timeline-scroll svg")?.removeAttribute("data-drawn");
   // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
   const [layout, runs, schedulers] = await Promise.all([loadLayout(site.file, state.rankdir, false), runsOf(site.file).then((r) => withWhatIfs(r, site.file, state)), whatIfSchedulers()]);
   const { a, b } = chosenRuns(runs, state);
@@ -106,5 +108,5 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
     .on("mousemove", (e: MouseEvent) => on.tooltip.move(e))
     .on("mouseleave", () => on.tooltip.hide())
     .on("click", (_, r) => on.select(r.n.id));
-  svg.attr("data-drawn", "1");
+  svg.attr("data-site", site.file).attr("data-drawn", "1");
 }
