@@ -134,6 +134,6 @@ pub fn parse(items: &[String]) -> Result<Option<RunArgs>, String> {
         locals,
         scheduler,
         timeout,
-        options: Options { preloader, cpu_factor, wait_for, priority, dispatch_latency, chromium_request_scheduling, servers_prioritize: protocol == Protocol::H2 },
+        options: Options { preloader, cpu_factor, wait_for, priority, dispatch_latency, chromium_request_scheduling },
     }))
 }

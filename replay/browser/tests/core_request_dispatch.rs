@@ -88,10 +88,15 @@ fn one_parse_page() -> Page {
 }
 
 /// Seven images asked for together at 1 ms, a Low priority each and the body reached, so no
-/// scheduler holds them: the recording started them 0.5 ms apart, with no response in between.
+/// renderer scheduler holds them: the recording started them 0.5 ms apart, with no response in
+/// between.
 fn burst_page() -> Page {
+    burst_of(7)
+}
+
+fn burst_of(images: usize) -> Page {
     let mut page = one_parse_page();
-    for i in 0..7 {
+    for i in 0..images {
         let id = format!("img{i}");
         let started = 10.0 + 0.5 * i as f64;
         let img = page.resource(&id, MAIN, &format!("https://a.test/{i}.png"), 3);
@@ -109,7 +114,7 @@ fn burst_page() -> Page {
 fn requests_released_together_start_as_far_apart_as_the_recording_started_them() {
     let graph = burst_page().graph();
     let starts = |options: Options| {
-        let mut sim = Sim::new(&graph, options, latency(|_| 20.0));
+        let mut sim = Sim::new(&graph, options, latency(|_| 20.0)).http2_connection(0.0, "https://a.test");
         sim.run();
         (0..7).map(|i| sim.issued_at(&format!("https://a.test/{i}.png"))).collect::<Vec<_>>()
     };
@@ -120,7 +125,7 @@ fn requests_released_together_start_as_far_apart_as_the_recording_started_them()
     page.set("img1", "/end", 10.7.into());
     page.set("img4", "/end", 12.2.into());
     let graph = page.graph();
-    let mut sim = Sim::new(&graph, Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0));
+    let mut sim = Sim::new(&graph, Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0)).http2_connection(0.0, "https://a.test");
     sim.run();
     assert_eq!(sim.issued_at("https://a.test/6.png") - sim.issued_at("https://a.test/0.png"), 0.0, "responses between two pairs of starts leave four gaps, too few to tell a spacing");
 }
@@ -278,4 +283,22 @@ fn waiting_for_load_runs_on_while_a_request_could_follow_within_chromiums_quiet_
     assert!(urls.contains(&"https://a.test/late.json".to_string()), "a timer due 500 ms after the network went quiet fetches within the period: {urls:?}");
     let (_, urls) = run(5000.0);
     assert!(!urls.contains(&"https://a.test/late.json".to_string()), "a timer due 5 s later is past the quiet period: {urls:?}");
+}
+
+#[test]
+fn a_hosts_low_priority_requests_wait_six_at_a_time_until_a_connection_to_it_spoke_http2_and_a_request_ended() {
+    let graph = burst_of(8).graph();
+    // The first image is answered in 20 ms, the others in 100: asked for at 21, it ends at 41.
+    let starts = |http2_at: Option<f64>| {
+        let sim = Sim::new(&graph, Options::default(), latency(|url| if url.ends_with(".png") && !url.ends_with("/0.png") { 100.0 } else { 20.0 }));
+        let mut sim = match http2_at {
+            Some(at) => sim.http2_connection(at, "https://a.test"),
+            None => sim,
+        };
+        sim.run();
+        (0..8).map(|i| sim.issued_at(&format!("https://a.test/{i}.png"))).collect::<Vec<_>>()
+    };
+    assert_eq!(starts(Some(0.0)), vec![21.0; 8], "known before they are asked for: all at once");
+    assert_eq!(starts(None), [vec![21.0; 6], vec![41.0, 121.0]].concat(), "never known: six in flight to the host");
+    assert_eq!(starts(Some(30.0)), [vec![21.0; 6], vec![41.0, 41.0]].concat(), "known at 30, but the scheduler looks again only as the first image ends");
 }

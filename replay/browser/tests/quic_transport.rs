@@ -144,6 +144,7 @@ fn wait_for(rx: &Receiver<Event>, outcomes: &mut HashMap<usize, Outcome>, ids: &
             Event::Headers { id, .. } | Event::Progress { id, .. } | Event::Done { id, .. } | Event::Failed { id, .. } => {
                 (*id, outcomes.entry(*id).or_default())
             }
+            Event::Http2Connection { origin, .. } => panic!("a QUIC connection said it speaks HTTP/2: {origin}"),
         };
         assert!(o.done.is_none() && o.failed.is_none(), "request {id}: {event:?} after its end");
         match event {
@@ -158,6 +159,7 @@ fn wait_for(rx: &Receiver<Event>, outcomes: &mut HashMap<usize, Outcome>, ids: &
                 o.done = Some(body_bytes);
             }
             Event::Failed { reason, .. } => o.failed = Some(reason),
+            Event::Http2Connection { .. } => unreachable!("refused above"),
         }
     }
 }

@@ -38,6 +38,7 @@ fn keep_alive_sends_one_request_at_a_time_on_at_most_k_connections() {
     check_bodies(&outcome, &resources);
     assert_eq!(outcome.records.len(), 2, "{:?}", outcome.records);
     assert_records(&outcome.records, "h1", "tcp", total(&resources));
+    assert!(outcome.http2.is_empty(), "HTTP/1.1 connections tell nothing of HTTP/2: {:?}", outcome.http2);
     let streams = server.stop();
     assert_eq!(streams.len(), resources.len());
     let connections = by_connection(&streams);
@@ -60,6 +61,7 @@ fn pipelining_spreads_requests_over_k_connections() {
     check_bodies(&outcome, &resources);
     assert_eq!(outcome.records.len(), 2, "{:?}", outcome.records);
     assert_records(&outcome.records, "h1", "tcp", total(&resources));
+    assert!(outcome.http2.is_empty(), "HTTP/1.1 connections tell nothing of HTTP/2: {:?}", outcome.http2);
     let streams = server.stop();
     let counts: Vec<usize> = by_connection(&streams).values().map(Vec::len).collect();
     assert_eq!(counts, vec![4, 4], "least loaded first: the requests alternate");
@@ -93,6 +95,7 @@ fn http_origins_get_clear_http11_and_the_priority_header_reaches_the_server() {
     let outcome = fetch_all(config, TcpProtocol::Http2, &urls(origin, &resources), Some("u=1, i"));
     check_bodies(&outcome, &resources);
     assert_records(&outcome.records, "h1", "tcp", total(&resources));
+    assert!(outcome.http2.is_empty(), "a clear origin asked for HTTP/2 speaks HTTP/1.1: {:?}", outcome.http2);
     for s in server.stop() {
         assert_eq!((s["priority"]["urgency"].as_u64(), s["priority"]["incremental"].as_bool()), (Some(1), Some(true)), "{s}");
     }

@@ -4,7 +4,7 @@ mod tcp_common;
 
 use pagepath_browser::core::Pool;
 use pagepath_browser::io::tcp::TcpProtocol;
-use pagepath_browser::io::transport::Http1Mode;
+use pagepath_browser::io::transport::{Event, Http1Mode};
 use tcp_common::*;
 
 #[test]
@@ -21,6 +21,10 @@ fn every_request_is_a_stream_on_one_connection() {
     }
     assert_eq!(outcome.records.len(), 1, "{:?}", outcome.records);
     assert_records(&outcome.records, "h2", "tcp", total(&resources));
+    // Told once, as TLS ended: before the first response's headers.
+    assert_eq!(outcome.http2.iter().map(|(o, _)| o.as_str()).collect::<Vec<_>>(), [origin]);
+    let first_headers = outcome.events.values().flat_map(|e| e.first()).map(|e| if let Event::Headers { at, .. } = e { *at } else { panic!("{e:?}") }).min().unwrap();
+    assert!(outcome.http2[0].1 < first_headers);
     let paths = &outcome.records[0].paths;
     assert_eq!(paths.len(), 1);
     assert_eq!(paths[0].path, 0);

@@ -53,15 +53,11 @@ pub struct Options {
     /// Hold low-priority requests back as Chromium's network stack does (resource_scheduler.rs);
     /// off, every request goes the moment it is ready.
     pub chromium_request_scheduling: bool,
-    /// Chromium knows the servers prioritise requests (HTTP/2), so its network stack holds none
-    /// back (network_stack_scheduler.rs); HTTP/1.x servers, and HTTP/3 ones Chromium was forced onto
-    /// without an Alt-Svc, it does not.
-    pub servers_prioritize: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false, chromium_request_scheduling: true, servers_prioritize: true }
+        Options { preloader: true, cpu_factor: 1.0, wait_for: Completion::Graph, priority: PriorityScheme::None, dispatch_latency: false, chromium_request_scheduling: true }
     }
 }
 
@@ -165,7 +161,7 @@ impl Browser {
             readiness: Readiness::new(graph, options.preloader),
             urgency: Urgency::new(graph, options.priority),
             scheduler: Scheduler::new(&graph.frames, graph.main_frame),
-            network: Network::new(options.chromium_request_scheduling, options.servers_prioritize, if options.dispatch_latency { graph.request_start_spacing_ms } else { 0.0 }),
+            network: Network::new(options.chromium_request_scheduling, if options.dispatch_latency { graph.request_start_spacing_ms } else { 0.0 }),
             dispatching: Vec::new(),
             states: vec![fresh; graph.nodes.len()],
             graph: graph.clone(),
@@ -229,6 +225,14 @@ impl Browser {
             None => self.warnings.push(format!("request {id} completed but is unknown or was over already; ignored")),
         }
         self.run_until(self.clock);
+    }
+
+    /// A connection to `origin` (`scheme://host[:port]`) negotiated HTTP/2: from now on the
+    /// network stack knows the server prioritises and holds none of its requests back
+    /// (network_stack_scheduler.rs). Tell it as the connection comes up, before its requests go.
+    pub fn on_http2_connection(&mut self, origin: &str, now: Ms) {
+        self.run_until(now);
+        self.network.speaks_http2(origin);
     }
 
     /// Request `id` failed; the page goes on as a browser does after a failed fetch.

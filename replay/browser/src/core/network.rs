@@ -5,7 +5,7 @@
 use super::browser::{Request, RequestId};
 use super::graph::{Graph, Preconnect};
 use super::Ms;
-use super::network_stack_scheduler::NetworkStackScheduler;
+use super::network_stack_scheduler::{host_of, NetworkStackScheduler};
 use super::request_gate::GatedScheduler;
 use super::resource_scheduler::{RequestClass, ResourceScheduler};
 use std::collections::{BTreeMap, VecDeque};
@@ -109,10 +109,9 @@ pub(crate) struct Network {
 
 impl Network {
     /// With `chromium_scheduling`, requests wait as Chromium's renderer and network stack make them
-    /// wait (resource_scheduler.rs, and network_stack_scheduler.rs unless `servers_prioritize`);
-    /// without, each goes the moment it is asked for. Released requests start `start_spacing` ms
-    /// apart at least.
-    pub fn new(chromium_scheduling: bool, servers_prioritize: bool, start_spacing: Ms) -> Network {
+    /// wait (resource_scheduler.rs, network_stack_scheduler.rs); without, each goes the moment it
+    /// is asked for. Released requests start `start_spacing` ms apart at least.
+    pub fn new(chromium_scheduling: bool, start_spacing: Ms) -> Network {
         Network {
             flights: Vec::new(),
             crossing: Vec::new(),
@@ -123,7 +122,7 @@ impl Network {
             cache: BTreeMap::new(),
             schedulers: BTreeMap::new(),
             chromium_scheduling,
-            network_stack: NetworkStackScheduler::new(chromium_scheduling && !servers_prioritize),
+            network_stack: NetworkStackScheduler::new(chromium_scheduling),
             preconnects: VecDeque::new(),
         }
     }
@@ -195,6 +194,14 @@ impl Network {
     /// its way.
     pub fn next_start(&self) -> Option<Ms> {
         self.outbox.front().map(|&(_, at)| at).into_iter().chain(self.crossing.iter().map(|&(at, _)| at)).reduce(f64::min)
+    }
+
+    /// A connection to `origin` (`scheme://host[:port]`) speaks HTTP/2: Chromium's network stack
+    /// knows from now on that the server prioritises requests (network_stack_scheduler.rs).
+    pub fn speaks_http2(&mut self, origin: &str) {
+        if let Some(host) = host_of(origin) {
+            self.network_stack.learn_prioritizes(host);
+        }
     }
 
     /// A frame's parser reached `<body>`: Chromium holds its low-priority requests back less.

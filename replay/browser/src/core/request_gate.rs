@@ -62,6 +62,17 @@ impl RequestGate {
         }
         started
     }
+
+    /// Starts the waiting request `id` if `rule` lets it go; the others wait on.
+    pub fn start_only(&mut self, id: RequestId, rule: impl Fn(&BTreeMap<RequestId, RequestClass>, &RequestClass) -> Verdict) -> Vec<RequestId> {
+        let Some(i) = self.waiting.iter().position(|(w, _)| *w == id) else { return Vec::new() };
+        if !matches!(rule(&self.in_flight, &self.waiting[i].1), Verdict::Start) {
+            return Vec::new();
+        }
+        let (id, class) = self.waiting.remove(i);
+        self.in_flight.insert(id, class);
+        vec![id]
+    }
 }
 
 /// A scheduler over a RequestGate: requests are asked for and finish; each time, its rule starts

@@ -210,6 +210,11 @@ fn handle(
 ) {
     let (id, at) = match &event {
         Event::Headers { id, at, .. } | Event::Progress { id, at, .. } | Event::Done { id, at, .. } | Event::Failed { id, at, .. } => (*id, *at),
+        Event::Http2Connection { origin, at } => {
+            *model_now = model_now.max(ms(*at));
+            browser.on_http2_connection(origin, *model_now);
+            return;
+        }
     };
     let Some(flight) = in_flight.get_mut(&id) else { return };
     *model_now = model_now.max(ms(at));
@@ -261,6 +266,7 @@ fn handle(
             in_flight.remove(&id);
             browser.on_failed(id, &reason, now);
         }
+        Event::Http2Connection { .. } => unreachable!("told the model above"),
     }
 }
 

@@ -84,6 +84,9 @@ pub enum Event {
     Done { id: RequestId, status: u16, body_bytes: u64, at: Instant },
     /// The request failed (connection refused or reset, stream reset, TLS error...).
     Failed { id: RequestId, reason: String, at: Instant },
+    /// A connection to `origin` (as in TransportConfig::origins) negotiated HTTP/2 as its TLS
+    /// handshake ended: what tells Chromium's network stack the server prioritises.
+    Http2Connection { origin: String, at: Instant },
 }
 
 /// Bytes a connection carried on one path; index into TransportConfig::locals (0 when single-path).

@@ -156,6 +156,8 @@ pub struct Sim {
     pub issued: Vec<(Ms, Request)>,
     /// Every connection asked to be opened ahead, with when.
     pub preconnects: Vec<(Ms, Preconnect)>,
+    /// Connections that will come up speaking HTTP/2: when, and to which origin.
+    http2: Vec<(Ms, String)>,
     pub now: Ms,
 }
 
@@ -166,7 +168,14 @@ pub fn latency(delay_of: impl Fn(&str) -> Ms + 'static) -> Responder {
 
 impl Sim {
     pub fn new(graph: &Graph, options: Options, answer: Responder) -> Sim {
-        Sim { browser: Browser::new(graph, options), answer, pending: Vec::new(), issued: Vec::new(), preconnects: Vec::new(), now: 0.0 }
+        Sim { browser: Browser::new(graph, options), answer, pending: Vec::new(), issued: Vec::new(), preconnects: Vec::new(), http2: Vec::new(), now: 0.0 }
+    }
+
+    /// A connection to `origin` comes up at `at` and speaks HTTP/2 (Browser::on_http2_connection).
+    pub fn http2_connection(mut self, at: Ms, origin: &str) -> Sim {
+        self.http2.push((at, origin.to_string()));
+        self.http2.sort_by(|a, b| a.0.total_cmp(&b.0));
+        self
     }
 
     fn poll(&mut self) {
@@ -194,6 +203,13 @@ impl Sim {
             }
             let next = (0..self.pending.len()).reduce(|a, b| if self.pending[b].0 < self.pending[a].0 { b } else { a });
             let timeout = self.browser.next_timeout();
+            let first_due = [next.map(|i| self.pending[i].0), timeout].into_iter().flatten().reduce(f64::min);
+            if let Some(c) = (0..self.http2.len()).find(|&c| first_due.is_none_or(|t| self.http2[c].0 <= t)) {
+                let (at, origin) = self.http2.remove(c);
+                self.now = self.now.max(at);
+                self.browser.on_http2_connection(&origin, self.now);
+                continue;
+            }
             let deliver = match (next, timeout) {
                 (Some(i), Some(t)) => self.pending[i].0 <= t,
                 (next, _) => next.is_some(),

@@ -135,6 +135,8 @@ pub fn config(origins: Vec<OriginAddress>, spki_hash: &str, http1: Http1Mode, co
 pub struct Outcome {
     pub events: HashMap<usize, Vec<Event>>,
     pub records: Vec<ConnectionRecord>,
+    /// The origins of the Http2Connection events, in order, and when each came.
+    pub http2: Vec<(String, Instant)>,
 }
 
 /// GETs every URL at once (request i has id i).
@@ -156,6 +158,7 @@ pub fn run_fetches(config: TransportConfig, protocol: TcpProtocol, fetches: Vec<
         transport.fetch(fetch);
     }
     let mut by_id: HashMap<usize, Vec<Event>> = HashMap::new();
+    let mut http2 = Vec::new();
     let mut ended = 0;
     let deadline = Instant::now() + Duration::from_secs(60);
     while ended < count {
@@ -166,15 +169,19 @@ pub fn run_fetches(config: TransportConfig, protocol: TcpProtocol, fetches: Vec<
                 ended += 1;
                 *id
             }
+            Event::Http2Connection { origin, at } => {
+                http2.push((origin.clone(), *at));
+                continue;
+            }
         };
         by_id.entry(id).or_default().push(event);
     }
-    Outcome { events: by_id, records: transport.finish() }
+    Outcome { events: by_id, records: transport.finish(), http2 }
 }
 
 fn at(event: &Event) -> Instant {
     match event {
-        Event::Headers { at, .. } | Event::Progress { at, .. } | Event::Done { at, .. } | Event::Failed { at, .. } => *at,
+        Event::Headers { at, .. } | Event::Progress { at, .. } | Event::Done { at, .. } | Event::Failed { at, .. } | Event::Http2Connection { at, .. } => *at,
     }
 }
 

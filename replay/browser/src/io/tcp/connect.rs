@@ -6,7 +6,7 @@ use super::records::RecordedConnection;
 use super::request::Origin;
 use super::shared::Shared;
 use super::TcpProtocol;
-use crate::io::transport::Handshake;
+use crate::io::transport::{Event, Handshake};
 use rustls::pki_types::ServerName;
 use std::net::{IpAddr, SocketAddr};
 use std::time::{Duration, Instant};
@@ -45,6 +45,9 @@ pub(super) async fn connect(shared: &Shared, origin: &Origin, protocol: TcpProto
     }
     let (stream, negotiated) = tls(shared, origin, protocol, dialed.stream).await.map_err(|e| format!("{e} (connection {})", record.id()))?;
     record.negotiated(negotiated);
+    if negotiated == "h2" {
+        shared.emit(Event::Http2Connection { origin: origin.address.origin.clone(), at: clock::now() });
+    }
     let handshake = Handshake { started: opened, tls_started: Some(tcp_done), established: clock::now() };
     Ok(Connected { stream, record, protocol: negotiated, handshake })
 }
