@@ -22,7 +22,11 @@ const H2: Omit<RunConfiguration, "network"> = {
   emulation: { preloader: true, cpuFactor: 1, waitFor: "load" }, scheduler: null, congestion: "cubic", tailLossProbes: true,
 };
 
-/** Two runs per client, site and condition; Chromium's one run of beta at 5mbit-50ms failed, so that cell is missing. */
+/**
+ * Two runs per client, site and condition; Chromium's one run of beta at 5mbit-50ms failed, so that
+ * cell is missing. alpha has no LCP candidate; beta's LCP is its hero image, except in Chromium's
+ * runs at 25mbit-20ms, which paint a heading.
+ */
 function accuracyRuns(): RunResult[] {
   const plan = samplePlan("accuracy", { networks: [named(25, 20), named(5, 50)], protocols: ["h2"] });
   const clients: [Client, number][] = [["chromium", 1], ["emulated", 1.1], ["simulated", 0.95]];
@@ -34,7 +38,11 @@ function accuracyRuns(): RunResult[] {
           const failed = client === "chromium" && site === "beta" && n === 1;
           const load = failed ? null : factor * (1000 + 300 * s + 500 * n + 40 * run);
           const r = sampleRun({ ...plan, client }, cell, load);
-          return { ...r, metrics: { ...r.metrics, firstContentfulPaintMs: load && load / 3, largestContentfulPaintMs: null, largestContentfulPaintMissing: "TEST INPUT: no candidate" } };
+          const paints = { firstContentfulPaintMs: load && load / 3 };
+          if (site === "alpha") return { ...r, metrics: { ...r.metrics, ...paints, largestContentfulPaintMs: null, largestContentfulPaintMissing: "TEST INPUT: no candidate", largestContentfulPaintElement: null } };
+          const heading = client === "chromium" && n === 0;
+          const element = heading ? { type: "text" as const, nodeName: "H1", url: null, size: 9000 } : { type: "image" as const, nodeName: "IMG", url: "https://beta.test/hero.jpg", size: 12000 };
+          return { ...r, metrics: { ...r.metrics, ...paints, largestContentfulPaintMs: load && load / 2, largestContentfulPaintMissing: null, largestContentfulPaintElement: element } };
         }),
       ),
     ),
@@ -98,6 +106,9 @@ describe("accuracy.json against accuracy.schema.json", () => {
     assert.deepEqual(a.summary.groups.map((g) => g.metric), ["load", "dcl", "fcp", "lcp"]);
     assert.equal(a.summary.groups[0]!.missing.length, 1);
     assert.ok(a.simulated && a.simulated.againstReplay.groups.length === 4);
+    const lcp = a.summary.groups.find((g) => g.metric === "lcp")!;
+    assert.deepEqual(lcp.cells.map((c) => [c.site, c.condition, c.lcpElement?.same]), [["beta", "25mbit-20ms", false]]);
+    assert.deepEqual(lcp.overall.lcpElement, { cells: 1, same: 0, medianApePercentSame: null, medianApePercentDifferent: lcp.cells[0]!.apePercent });
   });
 
   it("a file written before schemaVersion is read as version 1", () => {

@@ -22,4 +22,19 @@ describe("accuracy.md, the report docs/accuracy.md shows", () => {
     assert.match(md, /^- a at 10mbit-40ms: emulated 1200 ms, Chromium 1050 ms \(\+14\.3%/m);
     assert.doesNotMatch(md, /Lantern/);
   });
+
+  it("says how often the clients painted the same LCP element, and names both where a worst cell's differ", () => {
+    const lcp = (site: string, client: "emulated" | "chromium", value: number, element: string): AccuracySample => ({
+      site, condition: "5mbit-50ms", protocol: "h2", client, metrics: { lcp: value }, lcpElement: element,
+    });
+    const hero = "image IMG https://a.test/hero.jpg";
+    const summary = summariseAccuracy([
+      lcp("a", "chromium", 1000, hero), lcp("a", "emulated", 1100, hero),
+      lcp("b", "chromium", 1000, "text H1"), lcp("b", "emulated", 1500, hero),
+    ]);
+    const md = accuracyMarkdown(summary, { command: "pagepath accuracy", sites: ["a", "b"], conditions: ["5mbit-50ms"], protocols: ["h2"], runs: 1 }, null);
+    assert.match(md, /^The LCP element: the same in 1 of the 2 cells where both clients name theirs \(median APE 10\.0% in those, 50\.0% in the others\)\.$/m);
+    assert.match(md, /^- b at 5mbit-50ms: .*; Chromium painted text H1, the emulated browser image IMG https:\/\/a\.test\/hero\.jpg$/m);
+    assert.doesNotMatch(md, /^- a at .*Chromium painted/m);
+  });
 });

@@ -7,6 +7,7 @@ import {
   accuracyScatterSvg,
   apeByConditionSvg,
   compareClients,
+  lcpElementKey,
   median,
   percentile,
   spearman,
@@ -190,6 +191,35 @@ describe("accuracy of the emulated browser against Chromium", () => {
       `none of the 3 chromium runs has a largest contentful paint (${NO_LCP}); the one emulated run has no largest contentful paint (the graph has no lcp marker)`,
     ]);
     assert.equal(accuracyGroup(s, "load", "h3")!.cells[0]!.chromium.medianMs, 310);
+  });
+
+  it("tells cells whose clients painted the same LCP element from those that did not, and counts each kind's error", () => {
+    const hero = "image IMG https://a.test/hero.jpg";
+    const lead = "text P class='lead'";
+    // TEST INPUT: alpha's clients both paint the hero (APE 10%); beta's Chromium paints the lead
+    // paragraph twice and the hero once, the emulated browser the hero (APE 50%); gamma's results
+    // predate the element (no field); delta's Chromium names none.
+    const run = (site: string, client: Client, lcp: number, element: string | null | undefined): AccuracySample => ({
+      site, condition: "fast", protocol: "h2", client, metrics: { lcp }, ...(element === undefined ? {} : { lcpElement: element }),
+    });
+    const s = summariseAccuracy([
+      run("alpha", "chromium", 100, hero), run("alpha", "emulated", 110, hero),
+      run("beta", "chromium", 200, lead), run("beta", "chromium", 200, hero), run("beta", "chromium", 200, lead), run("beta", "emulated", 300, hero),
+      run("gamma", "chromium", 100, undefined), run("gamma", "emulated", 100, undefined),
+      run("delta", "chromium", 100, null), run("delta", "emulated", 120, hero),
+    ]);
+    const g = accuracyGroup(s, "lcp", "h2")!;
+    const bySite = Object.fromEntries(g.cells.map((c) => [c.site, c.lcpElement]));
+    assert.deepEqual(bySite.alpha, { chromium: hero, emulated: hero, same: true });
+    assert.deepEqual(bySite.beta, { chromium: lead, emulated: hero, same: false }, "the element most runs painted");
+    assert.equal(bySite.gamma, undefined, "older results say nothing of the element");
+    assert.deepEqual(bySite.delta, { chromium: null, emulated: hero, same: null });
+    assert.equal(g.overall.lcpElement!.cells, 2);
+    assert.equal(g.overall.lcpElement!.same, 1);
+    close(g.overall.lcpElement!.medianApePercentSame, 10, "alpha");
+    close(g.overall.lcpElement!.medianApePercentDifferent, 50, "beta");
+    assert.equal(accuracyGroup(summariseAccuracy(samples), "load", "h2")!.overall.lcpElement, undefined, "only LCP groups compare elements");
+    assert.equal(lcpElementKey({ type: "text", nodeName: "P class='lead'", url: null }), lead);
   });
 
   it("Chromium's spread needs two runs and leaves each run out of its own reference", () => {

@@ -2,6 +2,13 @@ import { ACCURACY_METRIC_NOUNS, type AccuracySummary } from "@pagepath/results";
 import type { MetricComparison } from "../lantern-errors.js";
 import { accuracyPlots } from "./accuracy-report.js";
 
+/** How often the two clients' LCP was the same element, and the error of each kind of cell. */
+function elementLines(e: AccuracySummary["groups"][number]["overall"]["lcpElement"], pct: (x: number | null) => string): string[] {
+  if (!e) return [];
+  if (e.cells === 0) return ["No cell has an LCP element named by both clients.", ""];
+  return [`The LCP element: the same in ${e.same} of the ${e.cells} cells where both clients name theirs (median APE ${pct(e.medianApePercentSame)} in those, ${pct(e.medianApePercentDifferent)} in the others).`, ""];
+}
+
 /** Cells per metric the worst-cells list shows. */
 const WORST = 5;
 
@@ -58,10 +65,13 @@ export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lante
       "",
       `![emulated against Chromium](${plots.scatter}) ![error by condition](${plots.byCondition})`,
       "",
+      ...elementLines(g.overall.lcpElement, pct),
       "The largest errors (signed: positive when the emulated browser is slower):",
       "",
       ...g.largestErrorsFirst.slice(0, WORST).map(
-        (c) => `- ${c.site} at ${c.condition}: emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; Chromium's spread ${pct(c.chromiumSpreadPercent)})`,
+        (c) =>
+          `- ${c.site} at ${c.condition}: emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; Chromium's spread ${pct(c.chromiumSpreadPercent)})` +
+          (c.lcpElement?.same === false ? `; Chromium painted ${c.lcpElement.chromium}, the emulated browser ${c.lcpElement.emulated}` : ""),
       ),
       ...g.missing.map((m) => `- not compared: ${m.site} at ${m.condition}: ${m.reason}`),
       "",

@@ -1,5 +1,5 @@
 import { join } from "node:path";
-import { ACCURACY_METRIC_NOUNS, stackLabel, type AccuracyGroup, type AccuracySample, type AccuracySummary, type RunResult } from "@pagepath/results";
+import { ACCURACY_METRIC_NOUNS, lcpElementKey, stackLabel, type AccuracyGroup, type AccuracySample, type AccuracySummary, type RunResult } from "@pagepath/results";
 
 /** Cells per group the table shows. */
 const SHOWN = 8;
@@ -21,6 +21,8 @@ export function accuracySample(r: RunResult): AccuracySample {
       ...(m.largestContentfulPaintMs === undefined ? {} : { lcp: ok ? m.largestContentfulPaintMs : null }),
     },
     missing: { lcp: m.largestContentfulPaintMissing ?? null },
+    // Absent in results made before runs named it: such runs say nothing of the element.
+    ...(m.largestContentfulPaintElement === undefined ? {} : { lcpElement: ok ? lcpElementKey(m.largestContentfulPaintElement) : null }),
   };
 }
 

@@ -29,6 +29,8 @@ export interface AccuracySample {
   metrics: Partial<Record<AccuracyMetric, number | null>>;
   /** Why a metric is null, where the run says (a page with no LCP candidate). */
   missing?: Partial<Record<AccuracyMetric, string | null>>;
+  /** What the run's LCP painted (`lcpElementKey`): null when the run names none, absent in results made before runs named it. */
+  lcpElement?: string | null;
 }
 
 export interface ClientTimes {
@@ -51,6 +53,16 @@ export interface AccuracyCell {
   signedErrorPercent: number;
   /** Median over the cell's Chromium runs of each one's APE against the median of the others; null with fewer than 2 measured runs. */
   chromiumSpreadPercent: number | null;
+  /** LCP cells only: the element each client's runs painted as their LCP most often. */
+  lcpElement?: LcpElementMatch;
+}
+
+export interface LcpElementMatch {
+  /** `lcpElementKey` of the element, null when no run of the client names one. */
+  chromium: string | null;
+  emulated: string | null;
+  /** Both name one and it is the same; null when either names none. */
+  same: boolean | null;
 }
 
 /** A cell that cannot be compared, and why: listed, not dropped. */
@@ -78,6 +90,8 @@ export interface AccuracyGroup {
     spearman: number | null;
     /** Chromium's spread over the compared cells that have one (2 or more measured Chromium runs). */
     chromiumSpread: { cells: number; medianPercent: number | null; p90Percent: number | null };
+    /** LCP groups only: over the cells where both clients name their LCP element, how many name the same, and the median APE of each kind. */
+    lcpElement?: { cells: number; same: number; medianApePercentSame: number | null; medianApePercentDifferent: number | null };
   };
   /** The same cells, largest APE first. */
   largestErrorsFirst: AccuracyCell[];
@@ -188,6 +202,28 @@ export function accuracyGroup(summary: AccuracySummary, metric: AccuracyMetric, 
 interface Run {
   value: number | null;
   why: string | null;
+  element: string | null | undefined;
+}
+
+/** An LCP element as the accuracy summary tells elements apart: what it is, the node as Chromium names it, and the image's URL. */
+export function lcpElementKey(e: { type: string; nodeName: string; url: string | null } | null): string | null {
+  return e ? [e.type, e.nodeName, e.url].filter((x) => x !== null && x !== "").join(" ") : null;
+}
+
+/** The element the runs name most often, ties to the first in code-point order; null when none names one. */
+function usualElement(runs: Run[]): string | null {
+  const counts = new Map<string, number>();
+  for (const r of runs) if (r.element) counts.set(r.element, (counts.get(r.element) ?? 0) + 1);
+  const ranked = [...counts].sort((a, b) => b[1] - a[1] || compare(a[0], b[0]));
+  return ranked[0]?.[0] ?? null;
+}
+
+function lcpElementMatch(runs: Record<Client, Run[]>): LcpElementMatch | undefined {
+  // Results made before runs named their element say nothing either way.
+  if (![...runs.chromium, ...runs.emulated].some((r) => r.element !== undefined)) return undefined;
+  const chromium = usualElement(runs.chromium);
+  const emulated = usualElement(runs.emulated);
+  return { chromium, emulated, same: chromium !== null && emulated !== null ? chromium === emulated : null };
 }
 
 function summariseGroup(metric: AccuracyMetric, protocol: string, samples: readonly AccuracySample[]): AccuracyGroup {
@@ -195,7 +231,7 @@ function summariseGroup(metric: AccuracyMetric, protocol: string, samples: reado
   for (const s of samples) {
     const key = JSON.stringify([s.site, s.condition]);
     const g = byCell.get(key) ?? { site: s.site, condition: s.condition, runs: { chromium: [], emulated: [], simulated: [] } };
-    g.runs[s.client].push({ value: s.metrics[metric] ?? null, why: s.missing?.[metric] ?? null });
+    g.runs[s.client].push({ value: s.metrics[metric] ?? null, why: s.missing?.[metric] ?? null, element: s.lcpElement });
     byCell.set(key, g);
   }
   const ordered = [...byCell.values()].sort((a, b) => compare(a.site, b.site) || compare(a.condition, b.condition));
@@ -211,7 +247,9 @@ function summariseGroup(metric: AccuracyMetric, protocol: string, samples: reado
       const predicted = emulated.medianMs!;
       const signedErrorMs = predicted - actual;
       const chromiumSpreadPercent = spread(measuredValues(runs.chromium));
-      cells.push({ site, condition, chromium, emulated, apePercent: absolutePercentageError(predicted, actual), signedErrorMs, signedErrorPercent: (signedErrorMs / actual) * 100, chromiumSpreadPercent });
+      const cell: AccuracyCell = { site, condition, chromium, emulated, apePercent: absolutePercentageError(predicted, actual), signedErrorMs, signedErrorPercent: (signedErrorMs / actual) * 100, chromiumSpreadPercent };
+      const match = metric === "lcp" ? lcpElementMatch(runs) : undefined;
+      cells.push(match ? { ...cell, lcpElement: match } : cell);
     }
   }
   const apes = cells.map((c) => c.apePercent);
@@ -229,9 +267,18 @@ function summariseGroup(metric: AccuracyMetric, protocol: string, samples: reado
       meanApePercent: any ? mean(apes) : null,
       spearman: spearman(cells.map((c) => c.emulated.medianMs!), cells.map((c) => c.chromium.medianMs!)),
       chromiumSpread: { cells: spreads.length, medianPercent: spreads.length ? median(spreads) : null, p90Percent: spreads.length ? percentile(spreads, 90) : null },
+      ...elementAgreement(cells),
     },
     largestErrorsFirst: [...cells].sort((a, b) => b.apePercent - a.apePercent),
   };
+}
+
+function elementAgreement(cells: AccuracyCell[]): { lcpElement?: NonNullable<AccuracyGroup["overall"]["lcpElement"]> } {
+  const named = cells.filter((c) => c.lcpElement?.same !== undefined && c.lcpElement.same !== null);
+  if (!cells.some((c) => c.lcpElement)) return {};
+  const apes = (same: boolean) => named.filter((c) => c.lcpElement!.same === same).map((c) => c.apePercent);
+  const [same, different] = [apes(true), apes(false)];
+  return { lcpElement: { cells: named.length, same: same.length, medianApePercentSame: same.length ? median(same) : null, medianApePercentDifferent: different.length ? median(different) : null } };
 }
 
 /** Leave one out: each run's APE against the median of the others, and the median of those. */
