@@ -56,21 +56,20 @@ impl NetworkStackScheduler {
     }
 }
 
-impl NetworkStackScheduler {
-    /// Chromium's `ShouldStartRequest` for one request, given what is in flight.
-    fn verdict(&self, in_flight: &BTreeMap<RequestId, RequestClass>, class: &RequestClass) -> Verdict {
-        // Chromium decides a request's delayability as it starts; counting it by what is known now
-        // differs only for a request started before its host became known.
-        let delayable = |c: &RequestClass| c.delayable() && c.host.as_ref().is_none_or(|h| !self.prioritizing.contains(h));
-        if !self.enabled || !delayable(class) {
-            Verdict::Start
-        } else if in_flight.values().filter(|c| delayable(c)).count() >= MAX_DELAYABLE_IN_FLIGHT {
-            Verdict::Stop
-        } else if in_flight.values().filter(|c| c.host.is_some() && c.host == class.host).count() >= MAX_IN_FLIGHT_PER_HOST {
-            Verdict::Wait
-        } else {
-            Verdict::Start
-        }
+/// Chromium's `ShouldStartRequest` for one request, given what is in flight and the hosts known to
+/// prioritise.
+fn verdict(enabled: bool, prioritizing: &BTreeSet<String>, in_flight: &BTreeMap<RequestId, RequestClass>, class: &RequestClass) -> Verdict {
+    // Chromium decides a request's delayability as it starts; counting it by what is known now
+    // differs only for a request started before its host became known.
+    let delayable = |c: &RequestClass| c.delayable() && c.host.as_ref().is_none_or(|h| !prioritizing.contains(h));
+    if !enabled || !delayable(class) {
+        Verdict::Start
+    } else if in_flight.values().filter(|c| delayable(c)).count() >= MAX_DELAYABLE_IN_FLIGHT {
+        Verdict::Stop
+    } else if in_flight.values().filter(|c| c.host.is_some() && c.host == class.host).count() >= MAX_IN_FLIGHT_PER_HOST {
+        Verdict::Wait
+    } else {
+        Verdict::Start
     }
 }
 
@@ -82,20 +81,16 @@ impl GatedScheduler for NetworkStackScheduler {
     /// Every waiting request, highest priority first (`LoadAnyStartablePendingRequests`): as a
     /// request finishes or is raised.
     fn start_what_may(&mut self) -> Vec<RequestId> {
-        let mut gate = std::mem::take(&mut self.gate);
-        let started = gate.start(|in_flight, class| self.verdict(in_flight, class));
-        self.gate = gate;
-        started
+        let (enabled, prioritizing) = (self.enabled, &self.prioritizing);
+        self.gate.start(|in_flight, class| verdict(enabled, prioritizing, in_flight, class))
     }
 
     /// Only the request asked for is weighed (`ScheduleRequest`): one that may go starts, even
     /// ahead of waiting ones, and the waiting ones wait on for a request to finish.
     fn ask(&mut self, id: RequestId, class: RequestClass) -> Vec<RequestId> {
-        let mut gate = std::mem::take(&mut self.gate);
-        gate.queue(id, class);
-        let started = gate.start_only(id, |in_flight, class| self.verdict(in_flight, class));
-        self.gate = gate;
-        started
+        let (enabled, prioritizing) = (self.enabled, &self.prioritizing);
+        self.gate.queue(id, class);
+        self.gate.start_only(id, |in_flight, class| verdict(enabled, prioritizing, in_flight, class))
     }
 }
 
