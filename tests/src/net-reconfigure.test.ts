@@ -71,10 +71,11 @@ describe("pagepath net reconfigure: a kept topology is as good as a fresh one", 
     assert.ok(error < 0.03, `load ${kept.metrics.loadMs} ms on the kept topology against ${fresh.metrics.loadMs} ms on a fresh one`);
     assert.equal(kept.requests!.length, fresh.requests!.length);
     assert.equal(kept.connections.length, fresh.connections.length);
-    // A page this small (5 KB) moves by a small packet or two from one run to the next, whatever
-    // the topology (4,830 or 5,022 bytes down, either way round, in two runs of this test).
+    // A page this small (5 KB) moves by a few packets from one run to the next, whatever the
+    // topology: pure ACKs and coalescing vary (4,716 to 5,044 bytes down, either way round, in four
+    // runs of this test). Counters left over from the first load would add its whole ~5 KB.
     const down = (r: RunResult) => r.paths[0]!.bytesDown!;
-    const slack = Math.max(0.02 * down(fresh), 256);
+    const slack = 0.1 * down(fresh);
     assert.ok(Math.abs(down(kept) - down(fresh)) <= slack, `bytes down ${down(kept)} kept against ${down(fresh)} fresh`);
   });
 
