@@ -75,7 +75,7 @@ export function canonicalGraph(g: Graph): CanonicalGraph {
     // So is whether a web font had arrived before a text LCP (the rule takes the fonts loaded by then),
     // and which timers and events ran in the frame before the paint's.
     const from = byId.get(e.from)!;
-    const paint = e.rule === "paint-fcp" || e.rule === "paint-lcp";
+    const paint = e.rule === "paint-fcp" || e.rule === "paint-lcp" || e.rule.startsWith("font-display-");
     const timed = ["parse", "script", "timer", "event"].includes(from.kind) || (from.kind === "resource" && from.resource!.resourceType === "Font");
     if (paint && timed) continue;
     // Whether an edge was observed or inferred can depend on timing (a blocking script runs inside

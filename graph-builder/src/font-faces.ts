@@ -1,8 +1,8 @@
 /**
  * Which web font a text paint waits for, as the browser decides it: the page's `@font-face` rules
  * (CSS Fonts 4 §4), the element's computed font matched against them (§5.2, font matching), and
- * the face's `font-display` (§4.9): text in a `block` (or `auto`, which Chromium treats as block)
- * face is invisible until its font arrives, while `swap`, `fallback` and `optional` faces paint
+ * the face's `font-display` (§4.9): text in a `block` or `auto` face is invisible until its font
+ * arrives or its block period ends, while `swap`, `fallback` and `optional` faces paint
  * in a fallback font first, and Chromium's largest contentful paint counts that first paint.
  */
 
@@ -38,7 +38,11 @@ export function scanFontFaces(css: string, baseUrl: string): FontFaceRule[] {
   return out;
 }
 
-/** Whether text in this face stays invisible until its font arrives (block period of 3 s, §4.9). */
+/**
+ * Whether text in this face stays invisible while its font loads, for a block period (§4.9): 3 s
+ * from the font's request for `block`; for `auto`, until 2 s after navigation start in Chromium
+ * (the replay's font_display.rs).
+ */
 export function blocksText(face: FontFaceRule): boolean {
   return face.display === "auto" || face.display === "block";
 }

@@ -265,6 +265,8 @@ export const RULES: Record<string, string> = {
   worker: "Resource(a worker's script) -> Resource(what the worker requested): the worker's own thread is not in the graph",
   "paint-fcp": "render-blocking style sheets, parser-blocking scripts and the last parse chunk before it -> first contentful paint marker",
   "paint-lcp": "first contentful paint, the largest element's image (or, for text, web fonts) and the last parse chunk before it -> largest contentful paint marker",
+  "font-display-block": "Resource(web font of a font-display: block face) -> largest contentful paint of text in it, which waits for the font at most 3 s from its request",
+  "font-display-auto": "Resource(web font of a font-display: auto face) -> largest contentful paint of text in it, which waits for the font at most until 2 s after navigation start (Chromium)",
   "style-recalc": "render-blocking style sheet parsed before it -> a resource CSS references (Chromium resolves styles only once every render-blocking sheet is in)",
   render: "the frame rendered before, the main frame's last computation before it and the render-blocking sheets parsed by then -> a rendering; a rendering -> what its layout requested (CSS-referenced resources, lazy images) and the parse chunk the parser resumed with after it",
 };

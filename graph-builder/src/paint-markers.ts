@@ -38,7 +38,8 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   an image's resource (the `<img>` or CSS background the trace names), or for text the web fonts
  *   it waited for (font-faces.ts: the faces its computed font matches, if their `font-display`
  *   keeps text invisible until they arrive; in recordings without the element's font, every font
- *   loaded before it except those whose faces all paint a fallback first).
+ *   loaded before it except those whose faces all paint a fallback first), through
+ *   `font-display-block` or `font-display-auto`: the text waits only until its block period ends.
  *
  * Each marker lasts its frame's rendering (timeRendering).
  *
@@ -95,14 +96,14 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     const sameFrame = life.firstContentfulPaint !== null && paintedAt(ctx, life.firstContentfulPaint) === painted;
     const chunk = own && own.excluded === null && own.end <= painted + EPS ? own : sameFrame ? undefined : lastParse(painted);
     ctx.draft.edge(chunk, lcp, "paint-lcp", "inferred");
-    const content = contentOf(ctx, element, before(at), body);
+    const content = contentOf(ctx, element, before(at), emulated.filter((n) => n.start <= at + EPS), body);
     // Content that arrived after the frame before was painted is why that frame lacked it: the
     // computations that merely ran meanwhile did not make it (gen-pagepath-17: a text paint held
     // for its block-display font, beside an async script that ran as the font came).
     const previous = previousFrame(ctx, at);
-    const arrived = previous !== undefined && content.some((n) => n.end > previous);
+    const arrived = previous !== undefined && content.some((c) => c.node.end > previous);
     if (!arrived) for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
-    for (const n of content) ctx.draft.edge(n, lcp, "paint-lcp", "observed");
+    for (const c of content) ctx.draft.edge(c.node, lcp, c.rule, "observed");
     timeRendering(ctx, lcp, painted);
   }
 }
@@ -115,7 +116,9 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
  */
 function timeRendering(ctx: BuildContext, marker: GraphNode, painted: number): void {
   const task = ctx.tasks.filter((t) => t.start <= painted + EPS && painted <= t.end + EPS).at(-1);
-  const parentsEnd = Math.max(-Infinity, ...ctx.draft.edges.filter((e) => e.to === marker.id).map((e) => ctx.draft.byId.get(e.from)!.end));
+  // A font still loading at the paint (its block period was over) is no part of the frame.
+  const ends = ctx.draft.edges.filter((e) => e.to === marker.id).map((e) => ctx.draft.byId.get(e.from)!.end);
+  const parentsEnd = Math.max(-Infinity, ...ends.filter((end) => end <= marker.end + EPS));
   marker.start = Math.min(marker.end, Math.max(task?.start ?? marker.end, parentsEnd));
   marker.duration = marker.end - marker.start;
 }
@@ -177,27 +180,43 @@ function blocksRendering(sheetBlocks: (css: GraphNode) => boolean, n: GraphNode)
   return n.kind === "css" && sheetBlocks(n);
 }
 
+/** What the largest element's paint waited for, and the rule that says how long it waits. */
+interface Content {
+  node: GraphNode;
+  rule: "paint-lcp" | "font-display-block" | "font-display-auto";
+}
+
 /** The resources the largest element's paint waited for (image, or web fonts for text). */
-function contentOf(ctx: BuildContext, element: LcpElement | null, done: GraphNode[], body: (sha256: string) => Buffer | null): GraphNode[] {
+function contentOf(ctx: BuildContext, element: LcpElement | null, done: GraphNode[], started: GraphNode[], body: (sha256: string) => Buffer | null): Content[] {
   if (!element) return [];
   const fetched = done.filter((n) => n.kind === "resource");
-  if (element.type === "text") return textFonts(element, fetched.filter((n) => n.resource!.resourceType === "Font"), mainFrameFaces(ctx, body));
+  const font = (n: GraphNode) => n.kind === "resource" && n.resource!.resourceType === "Font";
+  if (element.type === "text") return textFonts(element, fetched.filter(font), started.filter(font), mainFrameFaces(ctx, body));
   if (!element.url) return [];
   const image = fetched.filter((n) => n.resource!.url === element.url || n.resource!.redirects.includes(element.url!)).at(-1);
   if (!image) ctx.draft.warnings.push(`the largest contentful paint's image ${element.url} has no emulated resource that finished before it: its marker waits only for the first paint and the parser`);
-  return image ? [image] : [];
+  return image ? [{ node: image, rule: "paint-lcp" }] : [];
 }
 
-/** The web fonts a text paint waited for, among the fonts that had arrived by then. */
-function textFonts(element: LcpElement, fonts: GraphNode[], faces: FontFaceRule[]): GraphNode[] {
+/**
+ * The web fonts a text paint waited for, each with its face's block period: text waits for a font
+ * only until that period ends (the replay's font_display.rs), so a font of the element's face
+ * still loading when the text was painted counts too (the period had ended: a slow server); from
+ * recordings without the element's font, the fonts that had arrived by then. A font no rule of
+ * the page names (the FontFace API) has Chromium's default display, `auto`.
+ */
+function textFonts(element: LcpElement, done: GraphNode[], started: GraphNode[], faces: FontFaceRule[]): Content[] {
+  const displays = new Map<string, string>();
+  for (const f of faces.filter(blocksText)) for (const u of f.urls) if (!displays.has(urlKey(u))) displays.set(urlKey(u), f.display);
+  const content = (n: GraphNode): Content => ({ node: n, rule: displays.get(urlKey(n.resource!.url)) === "block" ? "font-display-block" : "font-display-auto" });
   const urlsOf = (fs: FontFaceRule[]) => new Set(fs.flatMap((f) => f.urls.map(urlKey)));
   if (element.font) {
     const waited = urlsOf(matchFaces(faces, element.font).filter(blocksText));
-    return fonts.filter((n) => waited.has(urlKey(n.resource!.url)));
+    return started.filter((n) => waited.has(urlKey(n.resource!.url))).map(content);
   }
   const swapped = urlsOf(faces.filter((f) => !blocksText(f)));
   const blocking = urlsOf(faces.filter(blocksText));
-  return fonts.filter((n) => blocking.has(urlKey(n.resource!.url)) || !swapped.has(urlKey(n.resource!.url)));
+  return done.filter((n) => blocking.has(urlKey(n.resource!.url)) || !swapped.has(urlKey(n.resource!.url))).map(content);
 }
 
 /** The `@font-face` rules of the main frame's style sheets and documents (`<style>` elements). */

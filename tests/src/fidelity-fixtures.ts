@@ -23,6 +23,8 @@ export const FIDELITY_PAGES = {
   worker: "https://www.fidelity.test/worker.html",
   modulePreload: "https://www.fidelity.test/module-preload.html",
   fontDisplay: "https://www.fidelity.test/font-display.html",
+  fontAuto: "https://www.fidelity.test/font-auto.html",
+  fontBlock: "https://www.fidelity.test/font-block.html",
   paintBeforeScript: "https://www.fidelity.test/paint-before-script.html",
   preconnect: "https://www.fidelity.test/preconnect.html",
   frameStyle: "https://www.fidelity.test/frame-style.html",

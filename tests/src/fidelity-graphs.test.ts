@@ -246,6 +246,21 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     }
   });
 
+  // Each font is served later than its block period ends: 2 s after navigation start for auto in
+  // Chromium, 3 s after the font's request for block.
+  for (const [page, display, periodEnds] of [["fontAuto", "auto", (_: GraphNode) => 2000], ["fontBlock", "block", (font: GraphNode) => font.start + 3000]] as const) {
+    it(`a headline in a slow font-display: ${display} web font: Chromium paints it in a fallback font when the block period ends, and the largest contentful paint waits for the font through font-display-${display}, which says until when`, () => {
+      const g = graphs.get(page)!;
+      const lcp = g.nodes.find((n) => n.kind === "lcp");
+      assert.equal(lcp?.lcp?.type, "text", lcp?.label);
+      const url = cdn(`fonts/${display}-headline.woff2`);
+      assert.deepEqual(edgesInto(g, lcp).filter((p) => p.includes("/fonts/")), [`font-display-${display} resource:${url}`]);
+      const font = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === url)!;
+      assert.ok(lcp.end < font.end, `painted at ${lcp.end.toFixed(0)} ms, before the font arrived at ${font.end.toFixed(0)} ms`);
+      assert.ok(Math.abs(lcp.end - periodEnds(font)) < 300, `painted at ${lcp.end.toFixed(0)} ms, the block period ended at ${periodEnds(font).toFixed(0)} ms`);
+    });
+  }
+
   it("a large script at the end of the body: the first contentful paint waits for the heading's parse chunk, not for the script", () => {
     const g = graphs.get("paintBeforeScript")!;
     const fcp = g.nodes.find((n) => n.kind === "fcp");

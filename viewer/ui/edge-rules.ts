@@ -44,4 +44,6 @@ export const RULE_MEANING: Record<string, string> = {
   "module-import": "an ES module's static import",
   "paint-fcp": "first contentful paint waits for this",
   "paint-lcp": "largest contentful paint waits for this",
+  "font-display-block": "text waits for its web font, at most 3 s",
+  "font-display-auto": "text waits for its web font, at most 2 s after navigation start",
 };

@@ -92,3 +92,54 @@ fn a_paint_is_presented_its_frames_rendering_after_what_it_waits_for_and_blocks_
     let dcl = outcome.metrics.dom_content_loaded_ms.unwrap();
     assert!((outcome.metrics.first_contentful_paint_ms.unwrap() - dcl - 60.0).abs() < 1e-9, "a slower CPU renders slower: {:?}", outcome.metrics);
 }
+
+/// painted_page with text as the largest element, in a web font asked for by the parser's second
+/// chunk (at 66 ms) through a face of the given `font-display`, taking `font_ms` to arrive.
+fn text_in_web_font(display: &str, font_ms: f64) -> (pagepath_browser::core::Graph, impl Fn(&str) -> f64) {
+    let mut page = sync_script_page();
+    page.resource("font", MAIN, "https://a.test/face.woff2", 2);
+    page.paint("fcp", "fcp");
+    page.paint("lcp", "lcp");
+    page.edges("R1", &[("p1", "font")]);
+    page.edges("paint-fcp", &[("p1", "fcp"), ("s", "fcp")]);
+    page.edges("paint-lcp", &[("fcp", "lcp"), ("p1", "lcp")]);
+    page.edges(&format!("font-display-{display}"), &[("font", "lcp")]);
+    page.edges("completion-load", &[("font", "load")]);
+    let latency = move |url: &str| if url == "https://a.test/face.woff2" { font_ms } else { sync_script_latency(url) };
+    (page.graph(), latency)
+}
+
+#[test]
+fn text_waits_for_its_web_font_while_the_font_comes_in_time() {
+    for display in ["auto", "block"] {
+        let (graph, font_latency) = text_in_web_font(display, 500.0);
+        let outcome = Sim::new(&graph, Options::default(), latency(font_latency)).run();
+        assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(566.0), "font-display: {display}");
+    }
+}
+
+#[test]
+fn auto_text_paints_in_a_fallback_font_two_seconds_after_navigation_start() {
+    let (graph, font_latency) = text_in_web_font("auto", 5000.0);
+    let options = Options { wait_for: Completion::Load, ..Options::default() };
+    let outcome = Sim::new(&graph, options, latency(font_latency)).run();
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(2000.0), "Chromium's LCP limit, not the font at 5,066 ms");
+    assert_eq!(outcome.metrics.load_ms, Some(5066.0), "the font still holds the load event");
+}
+
+#[test]
+fn block_text_paints_in_a_fallback_font_three_seconds_after_its_font_was_asked_for() {
+    let (graph, font_latency) = text_in_web_font("block", 5000.0);
+    let outcome = Sim::new(&graph, Options::default(), latency(font_latency)).run();
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(3066.0), "asked for at 66 ms, as the parser's second chunk ended");
+}
+
+#[test]
+fn a_paint_that_gives_up_on_its_font_still_waits_for_its_other_parents() {
+    let (graph, font_latency) = text_in_web_font("auto", 5000.0);
+    let slow_script = move |url: &str| if url == "https://a.test/a.js" { 2500.0 } else { font_latency(url) };
+    let outcome = Sim::new(&graph, Options::default(), latency(slow_script)).run();
+    let fcp = outcome.metrics.first_contentful_paint_ms.unwrap();
+    assert!(fcp > 2500.0, "the script holds the first paint: {fcp}");
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(fcp), "past the limit the text paints with the first paint");
+}

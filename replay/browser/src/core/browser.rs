@@ -147,6 +147,8 @@ pub struct Browser {
     pub(super) states: Vec<NodeState>,
     /// Virtual time of the latest input or timeout; never goes back.
     pub(super) clock: Ms,
+    /// When the page started (the root became ready): Chromium's navigation start.
+    pub(super) navigation_start: Ms,
     pub(super) started: bool,
     pub(super) done: usize,
     pub(super) graph_complete: Option<Ms>,
@@ -167,6 +169,7 @@ impl Browser {
             graph: graph.clone(),
             options,
             clock: 0.0,
+            navigation_start: 0.0,
             started: false,
             done: 0,
             graph_complete: None,
@@ -182,6 +185,7 @@ impl Browser {
         }
         self.started = true;
         self.clock = now;
+        self.navigation_start = now;
         self.begin();
         self.run_until(now);
     }
@@ -249,9 +253,9 @@ impl Browser {
     }
 
     /// When the model next needs `handle_timeout` (a computation ending, a timer firing, a
-    /// released request's turn to start).
+    /// released request's turn to start, a text paint ceasing to wait for its web font).
     pub fn next_timeout(&self) -> Option<Ms> {
-        [self.scheduler.next_timeout(), self.next_dispatch(), self.network.next_start()].into_iter().flatten().reduce(f64::min)
+        [self.scheduler.next_timeout(), self.next_dispatch(), self.network.next_start(), self.next_font_give_up()].into_iter().flatten().reduce(f64::min)
     }
 
     pub fn handle_timeout(&mut self, now: Ms) {

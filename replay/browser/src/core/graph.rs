@@ -3,6 +3,7 @@
 //! read; the TypeScript validator checks the rest of the shape before the browser runs.
 
 use super::connection_pool::Pool;
+use super::font_display::FontDisplay;
 use super::json::At;
 use super::dispatch_latency::set_dispatch_latency;
 use super::request_start_spacing::recorded_start_spacing;
@@ -50,6 +51,9 @@ pub(crate) enum Link {
     /// A `completion-load-raced` edge: the load event waits for this parent only if it has
     /// started by the time everything else the event waits for is done.
     IfStarted,
+    /// A `font-display-*` edge: a text paint waits for its web font until the face's block
+    /// period ends (font_display.rs).
+    Font(FontDisplay),
     /// Any other dependency.
     Plain,
 }

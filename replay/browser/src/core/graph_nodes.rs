@@ -2,11 +2,12 @@
 
 use super::graph::{NetworkTimes, Chunk, Fetch, Kind, Link, Node, Preconnect, Ranks};
 use super::connection_pool::Pool;
+use super::font_display::FontDisplay;
 use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 16] = [
+const NAMED_RULES: [&str; 18] = [
     "continuation",
     "completion-dcl",
     "completion-load",
@@ -21,6 +22,8 @@ const NAMED_RULES: [&str; 16] = [
     "worker",
     "paint-fcp",
     "paint-lcp",
+    "font-display-block",
+    "font-display-auto",
     "style-recalc",
     "render",
 ];
@@ -208,6 +211,8 @@ impl<'f> NodeReader<'f> {
         let link = match rule.as_str() {
             "preload" => Link::Preload,
             "completion-load-raced" => Link::IfStarted,
+            "font-display-block" => Link::Font(FontDisplay::Block),
+            "font-display-auto" => Link::Font(FontDisplay::Auto),
             "R1" if self.nodes[from].kind == Kind::Parse => Link::ParserTag,
             _ => Link::Plain,
         };

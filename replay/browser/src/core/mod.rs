@@ -6,6 +6,7 @@
 mod browser;
 mod connection_pool;
 mod dispatch_latency;
+mod font_display;
 mod graph;
 mod graph_nodes;
 mod json;

@@ -4,6 +4,7 @@
 
 use super::browser::{Browser, NodeTiming, Phase, Request};
 use super::connection_pool::Pool;
+use super::font_display::FontDisplay;
 use super::graph::Kind;
 use super::network::Cached;
 use super::network_stack_scheduler::host_of;
@@ -60,9 +61,35 @@ impl Browser {
             for i in 0..self.graph.nodes[node].children.len() {
                 let child = self.graph.nodes[node].children[i];
                 let waiting = self.states[child].phase == Phase::Waiting;
-                if waiting && self.readiness.is_ready(child, |p| self.states[p].phase) && self.become_ready(child) {
+                if waiting && self.is_ready(child) && self.become_ready(child) {
                     work.push_back(child);
                 }
+            }
+        }
+    }
+
+    /// Whether a waiting node's parents let it start now (ready.rs).
+    fn is_ready(&self, node: usize) -> bool {
+        let waited_out = |font: usize, display: FontDisplay| {
+            display.gives_up_at(self.navigation_start, self.states[font].ready_at).is_some_and(|at| at <= self.clock)
+        };
+        self.readiness.is_ready(node, |p| self.states[p].phase, waited_out)
+    }
+
+    /// The next time a waiting text paint gives up on a web font still loading, after now.
+    pub(super) fn next_font_give_up(&self) -> Option<Ms> {
+        let waiting = self.readiness.font_waits().filter(|&(node, _)| self.states[node].phase == Phase::Waiting);
+        let fonts = waiting.flat_map(|(_, fonts)| fonts.iter().filter(|&&(font, _)| self.states[font].phase != Phase::Done));
+        let times = fonts.filter_map(|&(font, display)| display.gives_up_at(self.navigation_start, self.states[font].ready_at));
+        times.filter(|&at| at > self.clock).reduce(f64::min)
+    }
+
+    /// Text paints whose fonts' block periods are over by now start, if nothing else holds them.
+    fn give_up_on_fonts(&mut self) {
+        let waiting: Vec<usize> = self.readiness.font_waits().map(|(node, _)| node).filter(|&n| self.states[n].phase == Phase::Waiting).collect();
+        for node in waiting {
+            if self.is_ready(node) && self.become_ready(node) {
+                self.complete(vec![node]);
             }
         }
     }
@@ -239,6 +266,13 @@ impl Browser {
     pub(super) fn run_until(&mut self, now: Ms) {
         loop {
             self.dispatch();
+            // Before anything later, or the clock would pass the moment unnoticed.
+            let others = [self.scheduler.next_timeout(), self.next_dispatch()].into_iter().flatten().reduce(f64::min);
+            if let Some(at) = self.next_font_give_up().filter(|&at| at <= now && others.is_none_or(|o| at < o)) {
+                self.clock = at;
+                self.give_up_on_fonts();
+                continue;
+            }
             let computation_first = match (self.scheduler.next_timeout(), self.next_dispatch()) {
                 (Some(c), Some(d)) => c <= d,
                 (_, d) => d.is_none(),
