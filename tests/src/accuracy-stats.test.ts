@@ -128,6 +128,18 @@ describe("accuracy of the emulated browser against Chromium", () => {
     assert.equal(s.overall.chromiumSpread.cells, 3);
     close(s.overall.chromiumSpread.medianPercent, 22.5, "median spread");
     close(s.overall.chromiumSpread.p90Percent, 22.5 + 0.8 * (3000 / 130 - 22.5), "p90 spread");
+    // The emulated browser's, the same way: alpha/fast 132 vs 126 and 126 vs 132; beta/fast 250 vs
+    // 230 and 230 vs 250 (its run without a load time left out); one run elsewhere -> null.
+    const alphaFastOwn = (600 / 126 + 600 / 132) / 2;
+    const betaFastOwn = (2000 / 230 + 2000 / 250) / 2;
+    const own = s.cells.map((c) => c.emulatedSpreadPercent);
+    close(own[0]!, alphaFastOwn, "alpha/fast emulated spread");
+    assert.equal(own[1], null);
+    close(own[2]!, betaFastOwn, "beta/fast emulated spread");
+    assert.equal(own[3], null);
+    assert.equal(s.overall.emulatedSpread.cells, 2);
+    close(s.overall.emulatedSpread.medianPercent, (alphaFastOwn + betaFastOwn) / 2, "median emulated spread");
+    close(s.overall.emulatedSpread.p90Percent, alphaFastOwn + 0.9 * (betaFastOwn - alphaFastOwn), "p90 emulated spread");
     assert.deepEqual(
       s.largestErrorsFirst.map((c) => `${c.site}/${c.condition}`),
       ["beta/slow", "alpha/slow", "beta/fast", "alpha/fast"],
@@ -144,7 +156,7 @@ describe("accuracy of the emulated browser against Chromium", () => {
 
   it("with no comparable cell the overall figures are null, not zero", () => {
     const s = loadOf(summariseAccuracy(samples.filter((x) => x.site === "gamma")));
-    assert.deepEqual(s.overall, { cells: 0, medianApePercent: null, p90ApePercent: null, meanApePercent: null, spearman: null, chromiumSpread: { cells: 0, medianPercent: null, p90Percent: null } });
+    assert.deepEqual(s.overall, { cells: 0, medianApePercent: null, p90ApePercent: null, meanApePercent: null, spearman: null, chromiumSpread: { cells: 0, medianPercent: null, p90Percent: null }, emulatedSpread: { cells: 0, medianPercent: null, p90Percent: null } });
     assert.equal(s.missing.length, 2);
   });
 

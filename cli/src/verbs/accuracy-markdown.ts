@@ -38,13 +38,14 @@ export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lante
     `Scale: ${scale.sites.length} sites (${scale.sites.join(", ")}) x ${scale.conditions.length} conditions (${scale.conditions.join(", ")}) x ` +
       `${scale.protocols.length} protocols (${scale.protocols.join(", ")}) x ${scale.runs} runs of each client. A cell is a site under one condition; ` +
       "each client's runs in it are summed up by their median, and the emulated browser's median is compared with Chromium's. " +
-      "Chromium's spread is each Chromium run against the median of the cell's other runs: the floor under any predictor's error.",
+      "Chromium's spread is each Chromium run against the median of the cell's other runs: the floor under any predictor's error. " +
+      "The emulated browser's spread is the same over its own runs: where a cell's error is within it, the model's outcome varies from run to run.",
     "",
-    "| metric | protocol | cells | median APE | p90 APE | mean APE | Spearman | Chromium spread: median | p90 |",
-    "|---|---|---|---|---|---|---|---|---|",
+    "| metric | protocol | cells | median APE | p90 APE | mean APE | Spearman | Chromium spread: median | p90 | emulated spread: median | p90 |",
+    "|---|---|---|---|---|---|---|---|---|---|---|",
     ...s.groups.map((g) => {
       const o = g.overall;
-      return `| ${ACCURACY_METRIC_NOUNS[g.metric]} | ${g.protocol} | ${o.cells} | ${pct(o.medianApePercent)} | ${pct(o.p90ApePercent)} | ${pct(o.meanApePercent)} | ${o.spearman === null ? "-" : o.spearman.toFixed(3)} | ${pct(o.chromiumSpread.medianPercent)} | ${pct(o.chromiumSpread.p90Percent)} |`;
+      return `| ${ACCURACY_METRIC_NOUNS[g.metric]} | ${g.protocol} | ${o.cells} | ${pct(o.medianApePercent)} | ${pct(o.p90ApePercent)} | ${pct(o.meanApePercent)} | ${o.spearman === null ? "-" : o.spearman.toFixed(3)} | ${pct(o.chromiumSpread.medianPercent)} | ${pct(o.chromiumSpread.p90Percent)} | ${pct(o.emulatedSpread.medianPercent)} | ${pct(o.emulatedSpread.p90Percent)} |`;
     }),
     "",
   ];
@@ -70,7 +71,7 @@ export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lante
       "",
       ...g.largestErrorsFirst.slice(0, WORST).map(
         (c) =>
-          `- ${c.site} at ${c.condition}: emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; Chromium's spread ${pct(c.chromiumSpreadPercent)})` +
+          `- ${c.site} at ${c.condition}: emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; Chromium's spread ${pct(c.chromiumSpreadPercent)}, the emulated browser's ${pct(c.emulatedSpreadPercent)})` +
           (c.lcpElement?.same === false ? `; Chromium painted ${c.lcpElement.chromium}, the emulated browser ${c.lcpElement.emulated}` : ""),
       ),
       ...g.missing.map((m) => `- not compared: ${m.site} at ${m.condition}: ${m.reason}`),

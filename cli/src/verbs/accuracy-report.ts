@@ -43,11 +43,12 @@ export function accuracyReport(s: AccuracySummary, out: string, failures: string
       `${noun}, ${g.protocol}: emulated browser against Chromium's median, ${o.cells} site x condition cells:`,
       `  absolute percentage error: median ${pct(o.medianApePercent)}, p90 ${pct(o.p90ApePercent)}, mean ${pct(o.meanApePercent)}`,
       `  Chromium's own run-to-run spread (${o.chromiumSpread.cells} cells): median ${pct(o.chromiumSpread.medianPercent)}, p90 ${pct(o.chromiumSpread.p90Percent)}`,
+      `  the emulated browser's own run-to-run spread (${o.emulatedSpread.cells} cells): median ${pct(o.emulatedSpread.medianPercent)}, p90 ${pct(o.emulatedSpread.p90Percent)}`,
       `  rank correlation (Spearman) across cells: ${o.spearman === null ? "-" : o.spearman.toFixed(3)}`,
       "  largest errors, signed (every cell's is in accuracy.json):",
       ...g.largestErrorsFirst.slice(0, SHOWN).map(
         (c) =>
-          `    ${c.site.padEnd(26)} ${c.condition.padEnd(14)} emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; Chromium spread ${pct(c.chromiumSpreadPercent)})`,
+          `    ${c.site.padEnd(26)} ${c.condition.padEnd(14)} emulated ${c.emulated.medianMs?.toFixed(0)} ms, Chromium ${c.chromium.medianMs?.toFixed(0)} ms (${c.signedErrorPercent >= 0 ? "+" : ""}${c.signedErrorPercent.toFixed(1)}%; spread: Chromium ${pct(c.chromiumSpreadPercent)}, emulated ${pct(c.emulatedSpreadPercent)})`,
       ),
       ...g.missing.map((m) => `  not compared: ${m.site} ${m.condition}: ${m.reason}`),
     );

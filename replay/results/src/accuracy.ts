@@ -53,6 +53,11 @@ export interface AccuracyCell {
   signedErrorPercent: number;
   /** Median over the cell's Chromium runs of each one's APE against the median of the others; null with fewer than 2 measured runs. */
   chromiumSpreadPercent: number | null;
+  /**
+   * The same for the emulated browser's runs: a cell whose error is within it is one where the
+   * model's own outcome varies from run to run (a race at the server), not a steady bias.
+   */
+  emulatedSpreadPercent: number | null;
   /** LCP cells only: the element each client's runs painted as their LCP most often. */
   lcpElement?: LcpElementMatch;
 }
@@ -74,6 +79,13 @@ export interface MissingCell {
   reason: string;
 }
 
+/** A client's run-to-run spread over cells: how many have one (2 or more measured runs), and its median and p90 across them. */
+export interface Spread {
+  cells: number;
+  medianPercent: number | null;
+  p90Percent: number | null;
+}
+
 /** One metric under one protocol. */
 export interface AccuracyGroup {
   metric: AccuracyMetric;
@@ -89,7 +101,9 @@ export interface AccuracyGroup {
     /** Of the emulated medians against Chromium's across cells; null with fewer than 3 cells or no variation. */
     spearman: number | null;
     /** Chromium's spread over the compared cells that have one (2 or more measured Chromium runs). */
-    chromiumSpread: { cells: number; medianPercent: number | null; p90Percent: number | null };
+    chromiumSpread: Spread;
+    /** The emulated browser's spread over the compared cells that have one. */
+    emulatedSpread: Spread;
     /** LCP groups only: over the cells where both clients name their LCP element, how many name the same, and the median APE of each kind. */
     lcpElement?: { cells: number; same: number; medianApePercentSame: number | null; medianApePercentDifferent: number | null };
   };
@@ -226,6 +240,11 @@ function lcpElementMatch(runs: Record<Client, Run[]>): LcpElementMatch | undefin
   return { chromium, emulated, same: chromium !== null && emulated !== null ? chromium === emulated : null };
 }
 
+function spreadOver(perCell: (number | null)[]): Spread {
+  const xs = perCell.filter((x): x is number => x !== null);
+  return { cells: xs.length, medianPercent: xs.length ? median(xs) : null, p90Percent: xs.length ? percentile(xs, 90) : null };
+}
+
 function summariseGroup(metric: AccuracyMetric, protocol: string, samples: readonly AccuracySample[]): AccuracyGroup {
   const byCell = new Map<string, { site: string; condition: string; runs: Record<Client, Run[]> }>();
   for (const s of samples) {
@@ -247,13 +266,14 @@ function summariseGroup(metric: AccuracyMetric, protocol: string, samples: reado
       const predicted = emulated.medianMs!;
       const signedErrorMs = predicted - actual;
       const chromiumSpreadPercent = spread(measuredValues(runs.chromium));
-      const cell: AccuracyCell = { site, condition, chromium, emulated, apePercent: absolutePercentageError(predicted, actual), signedErrorMs, signedErrorPercent: (signedErrorMs / actual) * 100, chromiumSpreadPercent };
+      const emulatedSpreadPercent = spread(measuredValues(runs.emulated));
+      const apePercent = absolutePercentageError(predicted, actual);
+      const cell: AccuracyCell = { site, condition, chromium, emulated, apePercent, signedErrorMs, signedErrorPercent: (signedErrorMs / actual) * 100, chromiumSpreadPercent, emulatedSpreadPercent };
       const match = metric === "lcp" ? lcpElementMatch(runs) : undefined;
       cells.push(match ? { ...cell, lcpElement: match } : cell);
     }
   }
   const apes = cells.map((c) => c.apePercent);
-  const spreads = cells.map((c) => c.chromiumSpreadPercent).filter((x): x is number => x !== null);
   const any = apes.length > 0;
   return {
     metric,
@@ -266,7 +286,8 @@ function summariseGroup(metric: AccuracyMetric, protocol: string, samples: reado
       p90ApePercent: any ? percentile(apes, 90) : null,
       meanApePercent: any ? mean(apes) : null,
       spearman: spearman(cells.map((c) => c.emulated.medianMs!), cells.map((c) => c.chromium.medianMs!)),
-      chromiumSpread: { cells: spreads.length, medianPercent: spreads.length ? median(spreads) : null, p90Percent: spreads.length ? percentile(spreads, 90) : null },
+      chromiumSpread: spreadOver(cells.map((c) => c.chromiumSpreadPercent)),
+      emulatedSpread: spreadOver(cells.map((c) => c.emulatedSpreadPercent)),
       ...elementAgreement(cells),
     },
     largestErrorsFirst: [...cells].sort((a, b) => b.apePercent - a.apePercent),
