@@ -215,8 +215,8 @@ function textFonts(element: LcpElement, done: GraphNode[], started: GraphNode[],
     return started.filter((n) => waited.has(urlKey(n.resource!.url))).map(content);
   }
   const swapped = urlsOf(faces.filter((f) => !blocksText(f)));
-  const blocking = urlsOf(faces.filter(blocksText));
-  return done.filter((n) => blocking.has(urlKey(n.resource!.url)) || !swapped.has(urlKey(n.resource!.url))).map(content);
+  // `displays` holds exactly the URLs of faces that keep text invisible.
+  return done.filter((n) => displays.has(urlKey(n.resource!.url)) || !swapped.has(urlKey(n.resource!.url))).map(content);
 }
 
 /** The `@font-face` rules of the main frame's style sheets and documents (`<style>` elements). */

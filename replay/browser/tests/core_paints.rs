@@ -8,16 +8,25 @@ use core_support::*;
 use pagepath_browser::core::{parse_graph, Completion, Options};
 use serde_json::Value;
 
-/// sync_script_page with FCP after the parser's second chunk and the script, and LCP after FCP and
-/// a hero image found by that chunk; the image (50 ms) does not hold the load event.
-fn painted_page() -> Page {
+/// sync_script_page with FCP after the parser's second chunk and the script, LCP after FCP and that
+/// chunk, and the largest element's content `id` (at `url`) found by that chunk; the caller says
+/// how LCP waits for the content.
+fn paints_with_content(id: &str, url: &str, mime_rank: u64) -> Page {
     let mut page = sync_script_page();
-    page.resource("hero", MAIN, "https://a.test/hero.png", 3);
+    page.resource(id, MAIN, url, mime_rank);
     page.paint("fcp", "fcp");
     page.paint("lcp", "lcp");
-    page.edges("R1", &[("p1", "hero")]);
+    page.edges("R1", &[("p1", id)]);
     page.edges("paint-fcp", &[("p1", "fcp"), ("s", "fcp")]);
-    page.edges("paint-lcp", &[("fcp", "lcp"), ("p1", "lcp"), ("hero", "lcp")]);
+    page.edges("paint-lcp", &[("fcp", "lcp"), ("p1", "lcp")]);
+    page
+}
+
+/// paints_with_content with a hero image as the largest element; the image (50 ms) does not hold
+/// the load event.
+fn painted_page() -> Page {
+    let mut page = paints_with_content("hero", "https://a.test/hero.png", 3);
+    page.edges("paint-lcp", &[("hero", "lcp")]);
     page
 }
 
@@ -93,16 +102,10 @@ fn a_paint_is_presented_its_frames_rendering_after_what_it_waits_for_and_blocks_
     assert!((outcome.metrics.first_contentful_paint_ms.unwrap() - dcl - 60.0).abs() < 1e-9, "a slower CPU renders slower: {:?}", outcome.metrics);
 }
 
-/// painted_page with text as the largest element, in a web font asked for by the parser's second
-/// chunk (at 66 ms) through a face of the given `font-display`, taking `font_ms` to arrive.
+/// paints_with_content with text as the largest element, in a web font asked for by the parser's
+/// second chunk (at 66 ms) through a face of the given `font-display`, taking `font_ms` to arrive.
 fn text_in_web_font(display: &str, font_ms: f64) -> (pagepath_browser::core::Graph, impl Fn(&str) -> f64) {
-    let mut page = sync_script_page();
-    page.resource("font", MAIN, "https://a.test/face.woff2", 2);
-    page.paint("fcp", "fcp");
-    page.paint("lcp", "lcp");
-    page.edges("R1", &[("p1", "font")]);
-    page.edges("paint-fcp", &[("p1", "fcp"), ("s", "fcp")]);
-    page.edges("paint-lcp", &[("fcp", "lcp"), ("p1", "lcp")]);
+    let mut page = paints_with_content("font", "https://a.test/face.woff2", 2);
     page.edges(&format!("font-display-{display}"), &[("font", "lcp")]);
     page.edges("completion-load", &[("font", "load")]);
     let latency = move |url: &str| if url == "https://a.test/face.woff2" { font_ms } else { sync_script_latency(url) };

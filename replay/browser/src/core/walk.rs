@@ -70,17 +70,21 @@ impl Browser {
 
     /// Whether a waiting node's parents let it start now (ready.rs).
     fn is_ready(&self, node: usize) -> bool {
-        let waited_out = |font: usize, display: FontDisplay| {
-            display.gives_up_at(self.navigation_start, self.states[font].ready_at).is_some_and(|at| at <= self.clock)
-        };
+        let waited_out = |font: usize, display: FontDisplay| self.font_gives_up_at(font, display).is_some_and(|at| at <= self.clock);
         self.readiness.is_ready(node, |p| self.states[p].phase, waited_out)
+    }
+
+    /// When text waiting for `font` in a face of this display stops waiting (font_display.rs):
+    /// the browser asked for the font as its node became ready.
+    fn font_gives_up_at(&self, font: usize, display: FontDisplay) -> Option<Ms> {
+        display.gives_up_at(self.navigation_start, self.states[font].ready_at)
     }
 
     /// The next time a waiting text paint gives up on a web font still loading, after now.
     pub(super) fn next_font_give_up(&self) -> Option<Ms> {
         let waiting = self.readiness.font_waits().filter(|&(node, _)| self.states[node].phase == Phase::Waiting);
         let fonts = waiting.flat_map(|(_, fonts)| fonts.iter().filter(|&&(font, _)| self.states[font].phase != Phase::Done));
-        let times = fonts.filter_map(|&(font, display)| display.gives_up_at(self.navigation_start, self.states[font].ready_at));
+        let times = fonts.filter_map(|&(font, display)| self.font_gives_up_at(font, display));
         times.filter(|&at| at > self.clock).reduce(f64::min)
     }
 
@@ -266,14 +270,15 @@ impl Browser {
     pub(super) fn run_until(&mut self, now: Ms) {
         loop {
             self.dispatch();
+            let (computation, delayed) = (self.scheduler.next_timeout(), self.next_dispatch());
             // Before anything later, or the clock would pass the moment unnoticed.
-            let others = [self.scheduler.next_timeout(), self.next_dispatch()].into_iter().flatten().reduce(f64::min);
+            let others = computation.into_iter().chain(delayed).reduce(f64::min);
             if let Some(at) = self.next_font_give_up().filter(|&at| at <= now && others.is_none_or(|o| at < o)) {
                 self.clock = at;
                 self.give_up_on_fonts();
                 continue;
             }
-            let computation_first = match (self.scheduler.next_timeout(), self.next_dispatch()) {
+            let computation_first = match (computation, delayed) {
                 (Some(c), Some(d)) => c <= d,
                 (_, d) => d.is_none(),
             };
