@@ -38,6 +38,7 @@ export function buildRenderNodes(ctx: BuildContext): void {
   const chunkPairs = main.docs.flatMap((doc) => doc.parses.slice(1).map((p, i) => [doc.parses[i]!, p] as const));
   const renderBound = d.nodes.filter((n) => n.kind === "resource" && n.frameId === main.id && n.resource!.lazyBound);
   let previous: GraphNode | undefined;
+  let previousOfParser: GraphNode | undefined;
   // A rendering that began before the navigation did is of the page the load replaced (seen: the
   // blank page painted 17 ms before, on 3 of 300 generated sites): not this load's work.
   for (const task of ctx.mainRenders.filter((t) => t.start >= 0 && t.start < loadAt)) {
@@ -51,8 +52,12 @@ export function buildRenderNodes(ctx: BuildContext): void {
     const cut = Math.max(...asked.map((r) => r.start));
     const split = cut > task.start + EPS && cut < task.end - EPS;
     const render = d.add({ kind: "render", frameId: main.id, label: "rendering (style, layout, paint)", start: task.start, end: split ? cut : task.end, duration: busy(task.start, split ? cut : task.end) });
-    d.edge(previous, render, "render", "observed");
     const before = latestEnded(inMain, task.start);
+    // A rendering the parser yielded to follows the parser's renderings, not one that showed an
+    // async script's work: on gen-pagepath-20 an async script's 27 renderings chained every later
+    // one, and DOMContentLoaded behind them, to its arrival, 3.4 s after Chromium's at 2 Mbit/s.
+    const ofParser = !before || parserWork(before);
+    d.edge(ofParser ? previousOfParser : previous, render, "render", "observed");
     d.edge(before, render, "render", "inferred");
     const sheetsBefore = sheets.filter((sheet) => sheet.end <= task.start + EPS && sheet.end > (previous?.start ?? -Infinity));
     for (const sheet of sheetsBefore) d.edge(sheet, render, "render", "inferred");
@@ -67,7 +72,10 @@ export function buildRenderNodes(ctx: BuildContext): void {
     // async script that happened to run before the frame (gen-pagepath-29: its arrival, 1 s late in
     // a replay, held the parser and every iframe behind it).
     const resumed = chunkPairs.find(([before, after]) => before.end <= task.start + EPS && after.start >= task.end - EPS);
-    if (!before || parserWork(before)) d.edge(rest, resumed?.[1], "render", "observed");
+    if (ofParser) {
+      d.edge(rest, resumed?.[1], "render", "observed");
+      previousOfParser = rest;
+    }
     previous = rest;
   }
 }

@@ -52,6 +52,31 @@ describe("render nodes: the main frame's renderings", () => {
     assert.ok(!edge(renders[0], p1, "render"));
   });
 
+  it("a rendering the parser yielded to follows the parser's renderings, not one that showed an async script's work", () => {
+    // p0 0-10, async script 12-14, rendering 15-20, p1 21-30, rendering 31-35, p2 36-40.
+    const d = new Draft();
+    const parse = (start: number, end: number, index: number) =>
+      d.add({ kind: "parse", frameId: F, label: `p${index}`, start, end, duration: end - start, parse: { url: "https://a.test/", startLine: index, endLine: index, index, last: index === 2 } });
+    const p0 = parse(0, 10, 0);
+    const script = d.add({ kind: "script", frameId: F, label: "async", start: 12, end: 14, duration: 2, script: { url: "https://a.test/a.js", type: "async", line: null, segment: 0 } });
+    const p1 = parse(21, 30, 1);
+    const p2 = parse(36, 40, 2);
+    const load = d.add({ kind: "load", frameId: F, label: "load", start: 100, end: 100, duration: 0 });
+    const ctx = {
+      draft: d,
+      mainFrameId: F,
+      frames: new Map([[F, { id: F, parentId: null, url: "https://a.test/", docs: [{ parses: [p0, p1, p2] }], load, recordedDcl: null, recordedLoad: 100 }]]),
+      computations: [p0, script, p1, p2],
+      mainRenders: [{ start: 15, end: 20 }, { start: 31, end: 35 }],
+    } as unknown as BuildContext;
+    buildRenderNodes(ctx);
+    const [afterScript, afterParser] = d.nodes.filter((n) => n.kind === "render");
+    const edge = (from: GraphNode | undefined, to: GraphNode | undefined) => d.edges.some((e) => e.from === from?.id && e.to === to?.id && e.rule === "render");
+    assert.ok(edge(script, afterScript), "the script's rendering waits for the script");
+    assert.ok(edge(p1, afterParser) && edge(afterParser, p2), "the parser yields to the rendering after p1 and resumes after it");
+    assert.ok(!edge(afterScript, afterParser), "the script arriving late does not hold that rendering, nor the parser behind it");
+  });
+
   it("a rendering that asked for a font is cut after the request: the font waits for the first part only", () => {
     const { renders, p1, font, edge } = page(null, 16);
     assert.deepEqual(renders.map((r) => [r.start, r.end, r.duration]), [[15, 16, 1], [16, 20, 4]]);

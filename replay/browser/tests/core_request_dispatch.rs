@@ -214,6 +214,38 @@ fn requests_are_asked_for_in_the_recorded_order_and_a_hold_hides_their_way_to_th
 }
 
 #[test]
+fn a_held_request_reaches_the_network_stack_no_sooner_than_one_asked_for_before_it() {
+    // p0 ended at 1 in the recording. It asked for a style sheet that took 30 ms to be sent and
+    // three scripts that took 5, then a Low script: that one may be held, so it takes the page's
+    // usual way (the median: 5 ms), yet the renderer's requests reach the network service in
+    // order, so it gets there only after the style sheet.
+    let mut page = one_parse_page();
+    let mut add = |id: &str, priority: &str, asked: f64, sent: f64| {
+        let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
+        r["start"] = asked.into();
+        r["resource"]["priority"] = priority.into();
+        r["resource"]["resourceType"] = (if priority == "VeryHigh" { "Stylesheet" } else { "Script" }).into();
+        r["resource"]["phases"] = phases(asked, sent, None, sent);
+        r["resource"]["connection"] = json!({"id": 1, "reused": true});
+    };
+    add("css", "VeryHigh", 1.0, 31.0);
+    for id in ["h1", "h2", "h3"] {
+        add(id, "High", 1.0, 6.0);
+    }
+    add("low", "Low", 2.0, 90.0);
+    for id in ["css", "h1", "h2", "h3", "low"] {
+        page.edges("R1", &[("p0", id)]);
+        page.edges("completion-load", &[(id, "load")]);
+    }
+    let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0));
+    sim.run();
+    // The document is in at 20 and p0 runs 20..21; the Low script is asked for at 22.
+    assert_eq!(sim.issued_at("https://a.test/h1"), 26.0);
+    assert_eq!(sim.issued_at("https://a.test/css"), 51.0);
+    assert_eq!(sim.issued_at("https://a.test/low"), 51.0, "not at 27, ahead of the style sheet asked for before it");
+}
+
+#[test]
 fn each_frame_holds_its_own_requests_until_its_own_parser_reaches_body() {
     // The main frame's parser reaches <body> in p0 (20..21), then asks for an iframe; the iframe's
     // head (fp0, before its body) asks for a style sheet and two Low images. Blink keeps a
