@@ -76,7 +76,10 @@ function makeNode(ctx: BuildContext, a: Activity, frameId: string, seg: Segment,
       node = ctx.draft.add({ ...base, kind: "parse", label: "parse", parse: { url: d.url ?? "", startLine: null, endLine: null, index: 0, last: false } });
       break;
     case "script": {
-      const url: string = d.url ?? call?.url ?? (iv.name === "v8.evaluateModule" ? nextModuleUrl(ctx, frameId) : "");
+      // A module's evaluation is named once, whatever number of pieces other work cut it into:
+      // counted off per piece, gen-pagepath-7's first module named its second piece after the
+      // second module, which was left unnamed, without parents, and ran at navigation start.
+      const url: string = d.url ?? call?.url ?? (iv.name === "v8.evaluateModule" ? (segment === 0 ? nextModuleUrl(ctx, frameId) : ctx.segmentNode.get(a.pieces.find(isSegment)!)?.script?.url ?? "") : "");
       const type = scriptType(ctx, iv.name, url, frameId);
       // The trace counts script lines from 1; the graph, like CDP initiators, from 0.
       const oneBased: number | undefined = d.lineNumber ?? call?.lineNumber;

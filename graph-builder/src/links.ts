@@ -118,7 +118,12 @@ function linkScript(ctx: BuildContext, a: Activity, first: GraphNode): void {
 function linkDynamicModule(ctx: BuildContext, first: GraphNode): void {
   const entry = dynamicModuleEntry(ctx, first);
   if (!entry) {
-    ctx.draft.warnings.push(`a module evaluation at ${first.start.toFixed(1)} ms: no arrived module found that it could run`);
+    // Without a module to wait for it still ran where the main thread had it, after the frame's
+    // work before it; with no parent at all it would run at navigation start, and what it started
+    // with it (real-gentelella: echarts' callbacks, before echarts had arrived).
+    ctx.draft.warnings.push(`a module evaluation at ${first.start.toFixed(1)} ms: no arrived module found that it could run; it follows the frame's work before it`);
+    const before = latestBefore(ctx, first.start - 1e-9, (c) => c.frameId === first.frameId && c !== first && c.end <= first.start + 1e-6);
+    if (before) ctx.draft.edge(before, first, ruleFor(before, first), "inferred");
     return;
   }
   first.script!.url = entry.resource!.url;

@@ -1,0 +1,74 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import type { Activity, Segment } from "@pagepath/graph-builder/dist/src/activities.js";
+import { buildActivityNodes } from "@pagepath/graph-builder/dist/src/activity-nodes.js";
+import type { BuildContext } from "@pagepath/graph-builder/dist/src/context.js";
+import { Draft } from "@pagepath/graph-builder/dist/src/draft.js";
+import { linkActivities } from "@pagepath/graph-builder/dist/src/links.js";
+
+const F = "main";
+
+/** A module evaluation from `start` to `end`, cut into pieces at `cuts` by nested timer activities. */
+function evaluation(start: number, end: number, cuts: number[]): Activity {
+  const a: Activity = { kind: "script", interval: { name: "v8.evaluateModule", start, end, args: {}, children: [], marks: [] }, frameId: F, pieces: [], touchedFrames: new Set(), parent: null };
+  const bounds = [start, ...cuts, end];
+  for (let i = 0; i + 1 < bounds.length; i++) {
+    if (i > 0) {
+      const at = bounds[i]!;
+      const nested: Activity = { kind: "timer", interval: { name: "TimerFire", start: at, end: at, args: { data: { timerId: i } }, children: [], marks: [] }, frameId: F, pieces: [], touchedFrames: new Set(), parent: a };
+      nested.pieces.push({ activity: nested, index: 0, start: at, end: at, requests: [], timers: [] } satisfies Segment);
+      a.pieces.push(nested);
+    }
+    a.pieces.push({ activity: a, index: i, start: bounds[i]!, end: bounds[i + 1]!, requests: [], timers: [] } satisfies Segment);
+  }
+  return a;
+}
+
+/** The main frame's context with the given module tags and nothing fetched. */
+function context(draft: Draft, modules: string[]): BuildContext {
+  const scripts = modules.map((src, line) => ({ src, type: "module" as const, line, async: false }));
+  return {
+    draft,
+    mainFrameId: F,
+    frames: new Map([[F, { id: F, parentId: null, docs: [{ scripts, parses: [], chunks: [] }] }]]),
+    segmentNode: new Map(),
+    first: new Map(),
+    last: new Map(),
+    callUrl: new Map(),
+    modulesSeen: new Map(),
+    moduleImports: new Map(),
+    moduleUrls: new Set(),
+    resourceByRequest: new Map(),
+    archive: [],
+  } as unknown as BuildContext;
+}
+
+describe("activity nodes: module evaluations", () => {
+  it("an evaluation with no module to run follows the frame's work before it, not navigation start", () => {
+    const a = evaluation(10, 13, []);
+    const b = evaluation(14, 15, []);
+    const draft = new Draft();
+    const ctx = context(draft, ["https://a.test/a.js"]);
+    buildActivityNodes(ctx, [a, b], new Map());
+    linkActivities(ctx, [a, b]);
+    const [first, unnamed] = draft.nodes;
+    assert.equal(unnamed!.script!.url, "");
+    assert.ok(draft.edges.some((e) => e.from === first!.id && e.to === unnamed!.id && e.rule === "R14"));
+    assert.ok(draft.warnings.some((w) => w.startsWith("a module evaluation at 14.0 ms: no arrived module")));
+  });
+
+  it("a module's evaluation is named once, however many pieces nested work cuts it into", () => {
+    // The trace does not name module evaluations; they run in document order, a.js then b.js.
+    const a = evaluation(10, 13, [11, 12]);
+    const b = evaluation(14, 15, []);
+    const activities = [a, ...a.pieces.filter((p): p is Activity => !("activity" in p)), b];
+    const draft = new Draft();
+    const ctx = context(draft, ["https://a.test/a.js", "https://a.test/b.js"]);
+    buildActivityNodes(ctx, activities, new Map());
+    const modules = draft.nodes.filter((n) => n.kind === "script" && n.script!.type === "module");
+    assert.deepEqual(
+      modules.map((n) => [n.start, n.script!.url]),
+      [[10, "https://a.test/a.js"], [11, "https://a.test/a.js"], [12, "https://a.test/a.js"], [14, "https://a.test/b.js"]],
+    );
+  });
+});
