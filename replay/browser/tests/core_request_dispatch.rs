@@ -169,20 +169,24 @@ fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sen
     assert_eq!(after_p0("raised"), 20.0, "a raised image's recorded send held it once already");
 }
 
+/// A style sheet (VeryHigh) or script of p0 at `https://a.test/{id}`, asked for at `asked` and sent
+/// at `sent` in the recording, on the document's connection.
+fn add_sent(page: &mut Page, id: &str, priority: &str, asked: f64, sent: f64) {
+    let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
+    r["start"] = asked.into();
+    r["resource"]["priority"] = priority.into();
+    r["resource"]["resourceType"] = (if priority == "VeryHigh" { "Stylesheet" } else { "Script" }).into();
+    r["resource"]["phases"] = phases(asked, sent, None, sent);
+    r["resource"]["connection"] = json!({"id": 1, "reused": true});
+}
+
 #[test]
 fn requests_are_asked_for_in_the_recorded_order_and_a_hold_hides_their_way_to_the_network() {
     // p0 ended at 1 in the recording. The preload scanner asked for a Low async script at 1, then
     // two style sheets (sent 0.5 ms later) at 2 and another Low script at 3. The two Low scripts
     // may be held, so they take the page's usual way: the median of 0.5, 0.5, 10 and 10.
     let mut page = one_parse_page();
-    let mut add = |id: &str, priority: &str, asked: f64, sent: f64| {
-        let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
-        r["start"] = asked.into();
-        r["resource"]["priority"] = priority.into();
-        r["resource"]["resourceType"] = (if priority == "VeryHigh" { "Stylesheet" } else { "Script" }).into();
-        r["resource"]["phases"] = phases(asked, sent, None, sent);
-        r["resource"]["connection"] = json!({"id": 1, "reused": true});
-    };
+    let mut add = |id: &str, priority: &str, asked: f64, sent: f64| add_sent(&mut page, id, priority, asked, sent);
     add("async", "Low", 1.0, 60.0);
     add("css1", "VeryHigh", 2.0, 2.5);
     add("css2", "VeryHigh", 2.0, 2.5);
@@ -220,14 +224,7 @@ fn a_held_request_reaches_the_network_stack_no_sooner_than_one_asked_for_before_
     // usual way (the median: 5 ms), yet the renderer's requests reach the network service in
     // order, so it gets there only after the style sheet.
     let mut page = one_parse_page();
-    let mut add = |id: &str, priority: &str, asked: f64, sent: f64| {
-        let r = page.resource(id, MAIN, &format!("https://a.test/{id}"), 2);
-        r["start"] = asked.into();
-        r["resource"]["priority"] = priority.into();
-        r["resource"]["resourceType"] = (if priority == "VeryHigh" { "Stylesheet" } else { "Script" }).into();
-        r["resource"]["phases"] = phases(asked, sent, None, sent);
-        r["resource"]["connection"] = json!({"id": 1, "reused": true});
-    };
+    let mut add = |id: &str, priority: &str, asked: f64, sent: f64| add_sent(&mut page, id, priority, asked, sent);
     add("css", "VeryHigh", 1.0, 31.0);
     for id in ["h1", "h2", "h3"] {
         add(id, "High", 1.0, 6.0);
