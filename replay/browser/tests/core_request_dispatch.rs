@@ -24,8 +24,9 @@ fn phases(asked: f64, started: f64, setup: Option<(f64, f64)>, sent: f64) -> Val
 }
 
 /// d0 -> p0 (5 ms) asks for a style sheet, two scripts and an image; a rendering r0 (3 ms)
-/// follows p0; the parser reaches `<body>` in p1, after script s1 (a.js) ran.
-fn head_page(image_made_as: &str, image_raised_to: &str) -> Page {
+/// follows p0; the parser reaches `<body>` in p1, after script s1 (a.js) ran. With
+/// `image_tag_in_p1`, the image's tag is in p1 and the preload scanner found it in d0.
+fn head_page(image_made_as: &str, image_raised_to: &str, image_tag_in_p1: bool) -> Page {
     let mut page = Page::new("d0");
     page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
     page.parse("p0", MAIN, 5.0);
@@ -42,7 +43,10 @@ fn head_page(image_made_as: &str, image_raised_to: &str) -> Page {
     page.parse("p1", MAIN, 1.0);
     page.set("p1", "/parse", json!({"url": "https://a.test/", "startLine": 1, "endLine": 2, "index": 1, "last": true, "bodyReached": true}));
     page.edges("R3", &[("d0", "p0"), ("p0", "p1"), ("d0", "p1")]);
-    page.edges("R1", &[("p0", "css"), ("p0", "js1"), ("p0", "js2"), ("p0", "img")]);
+    page.edges("R1", &[("p0", "css"), ("p0", "js1"), ("p0", "js2"), (if image_tag_in_p1 { "p1" } else { "p0" }, "img")]);
+    if image_tag_in_p1 {
+        page.edges("preload", &[("d0", "css"), ("d0", "js1"), ("d0", "js2"), ("d0", "img")]);
+    }
     page.edges("render", &[("p0", "r0")]);
     page.edges("R10", &[("js1", "s1")]);
     page.edges("R4", &[("s1", "p1")]);
@@ -61,7 +65,11 @@ fn head_latency(url: &str) -> f64 {
 }
 
 fn image_sent_at(made_as: &str, raised_to: &str) -> f64 {
-    let mut sim = Sim::new(&head_page(made_as, raised_to).graph(), Options::default(), latency(head_latency));
+    image_sent_at_with_tag(made_as, raised_to, false)
+}
+
+fn image_sent_at_with_tag(made_as: &str, raised_to: &str, tag_in_p1: bool) -> f64 {
+    let mut sim = Sim::new(&head_page(made_as, raised_to, tag_in_p1).graph(), Options::default(), latency(head_latency));
     sim.run();
     sim.issued_at("https://a.test/i.png")
 }
@@ -73,6 +81,15 @@ fn an_image_a_layout_raises_goes_when_the_page_is_rendered() {
     assert_eq!(image_sent_at("Low", "High"), 28.0, "raised to High by r0's layout, 25..28: it goes then");
     assert_eq!(image_sent_at("Low", "Low"), 85.0, "never raised: it waits until fewer than two head requests are in flight (both scripts end at 85)");
     assert_eq!(image_sent_at("High", "High"), 25.0, "made High: it goes when asked for");
+}
+
+#[test]
+fn a_rendering_raises_only_an_image_whose_tag_the_parser_has_inserted() {
+    // The preload scanner asks for the head's requests and then the image at 20, as the document
+    // is in: three are in flight, so the Low image waits. Its tag is in p1, which runs only after
+    // a.js ran (80..81). r0's layout (25..28) cannot place an image not yet in the DOM, so it
+    // stays Low, held until fewer than two head requests are in flight (both scripts end at 80).
+    assert_eq!(image_sent_at_with_tag("Low", "High", true), 80.0, "not raised by r0 to go at 28");
 }
 
 /// d0 -> p0 (1 ms), which ended at 1 ms in the recording; its requests are the caller's to add.

@@ -249,13 +249,22 @@ impl Network {
 
     /// The main frame was rendered: Chromium raises the priority of the images its layout put in
     /// the viewport (`ResourceFetcher::UpdateAllImageResourcePriorities`), and a raised request
-    /// the schedulers held goes as its new priority allows.
-    pub fn raise_priorities(&mut self, now: Ms) {
+    /// the schedulers held goes as its new priority allows. Layout places only what is in the DOM:
+    /// `in_dom(node)` says whether the resource's element is, and one that is not yet keeps its
+    /// raise for a later rendering.
+    pub fn raise_priorities(&mut self, now: Ms, in_dom: impl Fn(usize) -> bool) {
         let mut renderer = Vec::new();
         let mut stack = Vec::new();
         for id in 0..self.flights.len() {
             let flight = &mut self.flights[id];
-            let Some(class) = flight.raise_to.take().filter(|_| !flight.finished) else { continue };
+            let placed = match flight.purpose {
+                Purpose::Resource(node) => in_dom(node),
+                Purpose::Document(_) => true,
+            };
+            if !placed || flight.finished {
+                continue;
+            }
+            let Some(class) = flight.raise_to.take() else { continue };
             flight.class = class.clone();
             let frame = flight.frame;
             stack.extend(self.network_stack.raised(id, class.clone()));
