@@ -122,8 +122,7 @@ function linkDynamicModule(ctx: BuildContext, first: GraphNode): void {
     // work before it; with no parent at all it would run at navigation start, and what it started
     // with it (real-gentelella: echarts' callbacks, before echarts had arrived).
     ctx.draft.warnings.push(`a module evaluation at ${first.start.toFixed(1)} ms: no arrived module found that it could run; it follows the frame's work before it`);
-    const before = latestBefore(ctx, first.start - 1e-9, (c) => c.frameId === first.frameId && c !== first && c.end <= first.start + 1e-6);
-    if (before) ctx.draft.edge(before, first, ruleFor(before, first), "inferred");
+    attachToLatest(ctx, first);
     return;
   }
   first.script!.url = entry.resource!.url;
@@ -215,9 +214,10 @@ function linkEvent(ctx: BuildContext, a: Activity, first: GraphNode, claimed: Se
   attachToLatest(ctx, first);
 }
 
+/** `n` follows the work of its frame that ended last before it began (R25 for an event). */
 function attachToLatest(ctx: BuildContext, n: GraphNode): void {
   const before = latestBefore(ctx, n.start - 1e-9, (c) => c.frameId === n.frameId && c !== n && c.end <= n.start + 1e-6);
-  if (before) ctx.draft.edge(before, n, "R25", "inferred");
+  if (before) ctx.draft.edge(before, n, ruleFor(before, n), "inferred");
 }
 
 /** An iframe's first download chunk hangs off the tag that declared it or the code that made it. */
