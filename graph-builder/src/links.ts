@@ -22,6 +22,7 @@ export function linkActivities(ctx: BuildContext, activities: Activity[]): void 
     else if (a.kind === "css") linkCss(ctx, first);
     else if (a.kind === "timer") linkTimer(ctx, first);
     else if (a.kind === "event" && a.parent === null) linkEvent(ctx, a, first, claimed);
+    else if (a.kind === "parse" && a.parent === null && !isDocumentChunk(ctx, first)) attachToLatest(ctx, first);
   }
   linkCssBeforeScripts(ctx);
   linkSyncRequests(ctx);
@@ -212,6 +213,16 @@ function linkEvent(ctx: BuildContext, a: Activity, first: GraphNode, claimed: Se
     }
   }
   attachToLatest(ctx, first);
+}
+
+/**
+ * A parse no fetched document holds: the rest of a document a script wrote (`document.write` into
+ * an iframe it made, whose parser finishes in a later task), so it follows the work before it.
+ * Left alone it had no parent and started at navigation start, with what it asks for.
+ */
+function isDocumentChunk(ctx: BuildContext, n: GraphNode): boolean {
+  for (const frame of ctx.frames.values()) for (const doc of frame.docs) if (doc.parses.includes(n)) return true;
+  return false;
 }
 
 /** `n` follows the work of its frame that ended last before it began (R25 for an event). */

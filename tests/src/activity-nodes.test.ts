@@ -72,3 +72,21 @@ describe("activity nodes: module evaluations", () => {
     );
   });
 });
+
+describe("activity nodes: parses no document holds", () => {
+  it("the rest of a document a script wrote follows the frame's work before it, not navigation start", () => {
+    // ckeditor4 writes an editing iframe's document; its parser finishes in a later task, with no
+    // stack and no fetched document to hold the chunk.
+    const writer = evaluation(10, 13, []);
+    writer.interval.args = { data: { url: "https://a.test/writer.js" } };
+    const parse: Activity = { kind: "parse", interval: { name: "ParseHTML", start: 20, end: 21, args: { beginData: { url: "https://a.test/index.html", startLine: 0 } }, children: [], marks: [] }, frameId: "written-frame", pieces: [], touchedFrames: new Set(), parent: null };
+    parse.pieces.push({ activity: parse, index: 0, start: 20, end: 21, requests: [], timers: [] } satisfies Segment);
+    const draft = new Draft();
+    const ctx = context(draft, []);
+    buildActivityNodes(ctx, [writer, parse], new Map());
+    linkActivities(ctx, [writer, parse]);
+    const [script, chunk] = draft.nodes;
+    assert.equal(chunk!.kind, "parse");
+    assert.deepEqual(draft.edges.filter((e) => e.to === chunk!.id).map((e) => [e.from, e.rule]), [[script!.id, "R4"]]);
+  });
+});
