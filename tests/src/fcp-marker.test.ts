@@ -11,15 +11,16 @@ const HTML = ['<html><head><link rel="stylesheet" href="a.css"></head>', "<body>
 /**
  * The main frame's document parsed in two chunks around a parser-blocking script after its first
  * paragraph; a blank frame painted at 20 ms, the first contentful one at 40 (presented at 45), and
- * `between` run after the blank frame.
+ * `between` run after the blank frame; the first chunk parsed before it, or after it.
  */
-function fcpParents(between: "sync script" | "timer"): string[] {
+function fcpParents(between: "sync script" | "timer" | "async script", contentAfterBlankFrame = false): string[] {
   const d = new Draft();
   const parse = (start: number, end: number, index: number, startLine: number, endLine: number) =>
     d.add({ kind: "parse", frameId: F, label: `p${index}`, start, end, duration: end - start, parse: { url: "https://a.test/", startLine, endLine, index, last: index === 1, bodyReached: index === 0 } });
-  const p0 = parse(0, 10, 0, 0, 1);
+  const p0 = contentAfterBlankFrame ? parse(21, 25, 0, 0, 1) : parse(0, 10, 0, 0, 1);
   d.add({ kind: "css", frameId: F, label: "a.css", start: 12, end: 13, duration: 1, css: { url: "https://a.test/a.css", segment: 0 } });
   if (between === "sync script") d.add({ kind: "script", frameId: F, label: "big.js", start: 30, end: 32, duration: 2, script: { url: "https://a.test/big.js", type: "sync", line: 0, segment: 0 } });
+  else if (between === "async script") d.add({ kind: "script", frameId: F, label: "async.js", start: 30, end: 32, duration: 2, script: { url: "https://a.test/async.js", type: "async", line: null, segment: 0 } });
   else d.add({ kind: "timer", frameId: F, label: "timer", start: 30, end: 32, duration: 2, timer: { timerId: 1, timeoutMs: 0, singleShot: true, fire: 0, segment: 0 } });
   parse(33, 35, 1, 2, 3);
   const ctx = {
@@ -42,5 +43,14 @@ describe("the first contentful paint's parents", () => {
 
   it("but a timer that ran since the blank frame, which may have shown the content", () => {
     assert.deepEqual(fcpParents("timer"), ["a.css", "p0", "timer"]);
+  });
+
+  it("nor whatever else ran since the blank frame when the parser produced the content since then", () => {
+    assert.deepEqual(fcpParents("async script", true), ["a.css", "p0"]);
+    assert.deepEqual(fcpParents("timer", true), ["a.css", "p0"]);
+  });
+
+  it("an async script that ran since the blank frame counts when the content was parsed before it", () => {
+    assert.deepEqual(fcpParents("async script"), ["a.css", "async.js", "p0"]);
   });
 });
