@@ -130,6 +130,11 @@ export interface ResourceInfo {
   /** Made by a `<link rel=preload>` (CDP's `isLinkPreload`): Chromium's renderer-side scheduler does not hold it. Absent when not. */
   linkPreload?: boolean;
   /**
+   * When Chromium's network service took the final hop up (ResourceTiming's `requestTime`), ms
+   * since navigation start; null without timing. Absent in graphs made before the field.
+   */
+  networkStartMs?: number | null;
+  /**
    * The final hop's phases from its ResourceTiming, ms since navigation start, laid end to end (see
    * graph.md); null when the recording has no timing for it. Absent in graphs made before the field.
    */

@@ -61,9 +61,16 @@ export function resourceInfo(hops: ArchiveEntry[], ms: (monotonicS: number) => n
     initiatorUrl: first.initiator.url,
     priority: final.priority.final,
     initialPriority: first.priority.initial,
+    networkStartMs: networkStart(final, ms),
     // The final hop's: earlier hops were other requests, and the span before it is their redirects.
     phases: requestPhases(final, ms),
   };
+}
+
+/** When the network service took the final hop up (ResourceTiming's requestTime); null without timing. */
+function networkStart(e: ArchiveEntry, ms: (monotonicS: number) => number): number | null {
+  const t = e.response?.timing;
+  return t && t.requestTime > 0 ? Math.round(ms(t.requestTime) * 1000) / 1000 : null;
 }
 
 /**

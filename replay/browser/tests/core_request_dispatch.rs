@@ -105,8 +105,8 @@ fn one_parse_page() -> Page {
 }
 
 /// Seven images asked for together at 1 ms, a Low priority each and the body reached, so no
-/// renderer scheduler holds them: the recording started them 0.5 ms apart, with no response in
-/// between.
+/// renderer scheduler holds them: the recording's network service took them up 0.5 ms apart
+/// (`networkStartMs`), with no response in between.
 fn burst_page() -> Page {
     burst_of(7)
 }
@@ -121,6 +121,7 @@ fn burst_of(images: usize) -> Page {
         img["resource"]["priority"] = "Low".into();
         img["resource"]["resourceType"] = "Image".into();
         img["resource"]["phases"] = phases(1.0, started, None, started);
+        img["resource"]["networkStartMs"] = started.into();
         page.edges("R1", &[("p0", &id)]);
         page.edges("completion-load", &[(&id, "load")]);
     }
@@ -135,8 +136,10 @@ fn requests_released_together_start_as_far_apart_as_the_recording_started_them()
         sim.run();
         (0..7).map(|i| sim.issued_at(&format!("https://a.test/{i}.png"))).collect::<Vec<_>>()
     };
-    // The document is in at 20, p0 runs 20..21 and asks for the seven.
-    assert_eq!(starts(Options { dispatch_latency: true, ..Options::default() }), vec![21.0, 21.5, 22.0, 22.5, 23.0, 23.5, 24.0]);
+    // The document is in at 20, p0 runs 20..21 and asks for the seven. The network service takes
+    // them up at 21, 21.5, ... 24; the first leaves at once, the others' sends wait behind the
+    // starts queued before them, so they leave together after the last.
+    assert_eq!(starts(Options { dispatch_latency: true, ..Options::default() }), [vec![21.0], vec![24.0; 6]].concat());
     assert_eq!(starts(Options::default()), vec![21.0; 7], "without recorded dispatch costs, all at once");
     let mut page = burst_page();
     page.set("img1", "/end", 10.7.into());
@@ -145,6 +148,30 @@ fn requests_released_together_start_as_far_apart_as_the_recording_started_them()
     let mut sim = Sim::new(&graph, Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0)).http2_connection(0.0, "https://a.test");
     sim.run();
     assert_eq!(sim.issued_at("https://a.test/6.png") - sim.issued_at("https://a.test/0.png"), 0.0, "responses between two pairs of starts leave four gaps, too few to tell a spacing");
+}
+
+#[test]
+fn a_request_reaching_the_network_service_while_it_takes_up_a_batch_waits_behind_it_and_holds_back_what_it_had_not_started() {
+    let mut page = burst_page();
+    // A second parse chunk (21..22 in the replay) asks for an eighth image as it ends: it reaches
+    // the network service at 22, in the middle of the seven's starts (21 to 24).
+    page.parse("p1", MAIN, 1.0);
+    page.set("p1", "/start", 1.into());
+    page.set("p1", "/end", 2.into());
+    page.set("p1", "/parse", json!({"url": "https://a.test/", "startLine": 1, "endLine": 2, "index": 1, "last": true}));
+    page.edges("R3", &[("p0", "p1"), ("d0", "p1")]);
+    let img = page.resource("img7", MAIN, "https://a.test/7.png", 3);
+    img["start"] = 2.into();
+    img["resource"]["priority"] = "Low".into();
+    img["resource"]["resourceType"] = "Image".into();
+    page.edges("R1", &[("p1", "img7")]);
+    page.edges("completion-load", &[("img7", "load")]);
+    let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0)).http2_connection(0.0, "https://a.test");
+    sim.run();
+    let sent: Vec<f64> = (0..8).map(|i| sim.issued_at(&format!("https://a.test/{i}.png"))).collect();
+    // Taken up 0.5 ms after the seventh. The images started by 22 had their sends queued before it
+    // came, behind the seventh's start; those started later wait for its start too.
+    assert_eq!(sent, vec![21.0, 24.0, 24.0, 24.5, 24.5, 24.5, 24.5, 24.5]);
 }
 
 #[test]

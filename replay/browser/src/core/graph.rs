@@ -85,9 +85,9 @@ pub(crate) struct Fetch {
 
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct NetworkTimes {
-    /// When the network stack started the request (the end of its `queued` phase, ms since
-    /// navigation start).
-    pub started: f64,
+    /// When the network service took the request up (graph `networkStartMs`: ResourceTiming's
+    /// `requestTime`), if the graph says.
+    pub taken_up: Option<f64>,
     /// When the request went on the wire (the start of `send`).
     pub sent: Option<f64>,
     /// The connection set up for it (from the start of `dns` or `connect` to the end of `connect`

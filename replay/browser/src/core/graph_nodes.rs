@@ -98,12 +98,14 @@ fn network_times(resource: &At) -> Result<Option<NetworkTimes>, String> {
     let span = |phase: &str| -> Result<Option<(f64, f64)>, String> {
         phases.optional(phase)?.map(|p| Ok((p.field("start")?.f64()?, p.field("end")?.f64()?))).transpose()
     };
-    let Some((_, started)) = span("queued")? else { return Ok(None) };
+    if span("queued")?.is_none() {
+        return Ok(None);
+    }
     let setup_start = span("dns")?.or(span("connect")?).map(|(start, _)| start);
     let setup_end = span("ssl")?.or(span("connect")?).map(|(_, end)| end);
     let connection = resource.optional("connection")?.map(|c| c.field("id")?.u64()).transpose()?;
     Ok(Some(NetworkTimes {
-        started,
+        taken_up: resource.optional("networkStartMs")?.map(|t| t.f64()).transpose()?,
         sent: span("send")?.map(|(start, _)| start),
         setup: setup_start.zip(setup_end),
         connection,
