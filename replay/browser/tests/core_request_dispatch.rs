@@ -175,6 +175,19 @@ fn a_request_reaching_the_network_service_while_it_takes_up_a_batch_waits_behind
 }
 
 #[test]
+fn a_request_that_needs_a_new_connection_sets_it_up_as_it_is_taken_up_not_after_the_batch() {
+    let mut page = burst_page();
+    page.set("img3", "/resource/url", "https://b.test/3.png".into());
+    page.set("img3", "/resource/origin", "https://b.test".into());
+    let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0)).http2_connection(0.0, "https://a.test");
+    sim.run();
+    let sent: Vec<f64> = (0..7).map(|i| sim.issued_at(&format!("https://{}.test/{i}.png", if i == 3 { "b" } else { "a" }))).collect();
+    // The batch is taken up at 21, 21.5, ... 24; the request to b.test, the first there, goes to its
+    // transport as it is taken up, at 22.5, and the others leave together after the last start.
+    assert_eq!(sent, vec![21.0, 24.0, 24.0, 22.5, 24.0, 24.0, 24.0]);
+}
+
+#[test]
 fn a_request_no_scheduler_holds_waits_as_long_as_the_recorded_one_took_to_be_sent() {
     // p0 ended at 1 in the recording, and asked for all four at once.
     let mut page = one_parse_page();
