@@ -85,6 +85,9 @@ pub struct Request {
     pub pool: Pool,
     /// When the model asked for it, before its request scheduling held it: where its queued phase starts.
     pub asked_ms: Ms,
+    /// When its network service took it up (Chromium's `requestTime`): the run result's `startMs`.
+    /// It leaves then or, behind the requests taken up before it, later (network.rs).
+    pub taken_up_ms: Ms,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

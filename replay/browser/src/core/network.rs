@@ -329,8 +329,9 @@ impl Network {
     pub fn poll(&mut self, now: Ms) -> Option<(Request, usize)> {
         self.cross(now);
         let at = self.outbox.iter().position(|o| o.sent <= now)?;
-        let id = self.outbox.remove(at)?.id;
+        let Outgoing { id, started, .. } = self.outbox.remove(at)?;
         let flight = &mut self.flights[id];
+        flight.request.taken_up_ms = started;
         flight.handed_out = true;
         let node = match flight.purpose {
             Purpose::Resource(n) | Purpose::Document(n) => n,

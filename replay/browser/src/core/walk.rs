@@ -184,6 +184,7 @@ impl Browser {
             document: n.kind == Kind::Download,
             pool: self.pool(node, fetch.privacy_mode),
             asked_ms: self.clock,
+            taken_up_ms: self.clock,
         }
     }
 

@@ -118,7 +118,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
                 node_id: req.node.clone(),
                 status: None,
                 body_bytes: None,
-                start_ms: model_now,
+                start_ms: req.taken_up_ms.min(model_now),
                 end_ms: None,
                 connection: None,
                 phases: None,
