@@ -116,16 +116,23 @@ fn burst_of(images: usize) -> Page {
     for i in 0..images {
         let id = format!("img{i}");
         let started = 10.0 + 0.5 * i as f64;
-        let img = page.resource(&id, MAIN, &format!("https://a.test/{i}.png"), 3);
-        img["start"] = 1.into();
-        img["resource"]["priority"] = "Low".into();
-        img["resource"]["resourceType"] = "Image".into();
+        let img = add_image(&mut page, &id, "p0", 1.0);
         img["resource"]["phases"] = phases(1.0, started, None, started);
         img["resource"]["networkStartMs"] = started.into();
-        page.edges("R1", &[("p0", &id)]);
-        page.edges("completion-load", &[(&id, "load")]);
     }
     page
+}
+
+/// A Low image at `https://a.test/{n}.png` for node `img{n}`, asked for at `asked` by `parse`,
+/// which the load event waits for.
+fn add_image<'p>(page: &'p mut Page, id: &str, parse: &str, asked: f64) -> &'p mut Value {
+    page.edges("R1", &[(parse, id)]);
+    page.edges("completion-load", &[(id, "load")]);
+    let img = page.resource(id, MAIN, &format!("https://a.test/{}.png", id.trim_start_matches("img")), 3);
+    img["start"] = asked.into();
+    img["resource"]["priority"] = "Low".into();
+    img["resource"]["resourceType"] = "Image".into();
+    img
 }
 
 #[test]
@@ -160,12 +167,7 @@ fn a_request_reaching_the_network_service_while_it_takes_up_a_batch_waits_behind
     page.set("p1", "/end", 2.into());
     page.set("p1", "/parse", json!({"url": "https://a.test/", "startLine": 1, "endLine": 2, "index": 1, "last": true}));
     page.edges("R3", &[("p0", "p1"), ("d0", "p1")]);
-    let img = page.resource("img7", MAIN, "https://a.test/7.png", 3);
-    img["start"] = 2.into();
-    img["resource"]["priority"] = "Low".into();
-    img["resource"]["resourceType"] = "Image".into();
-    page.edges("R1", &[("p1", "img7")]);
-    page.edges("completion-load", &[("img7", "load")]);
+    add_image(&mut page, "img7", "p1", 2.0);
     let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0)).http2_connection(0.0, "https://a.test");
     sim.run();
     let sent: Vec<f64> = (0..8).map(|i| sim.issued_at(&format!("https://a.test/{i}.png"))).collect();
