@@ -76,6 +76,23 @@ describe("replay clients on corpus sites", () => {
     }
   });
 
+  it("Chromium's run keeps its recording on request, and it builds into a graph of the same fetches; the emulated browser refuses the option", async () => {
+    const site = SITES[1]!;
+    const kept = join(work, "kept-recording");
+    const graphFile = join(data, "graphs", `${site}.json`);
+    const r = await runCli(["replay", graphFile, "--client", "chromium", "--rate-mbit", "20", "--rtt-ms", "20", "--keep-recording", kept, "--out", join(work, "kept.json")], 180_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const built = await runCli(["build", kept, "-o", join(work, "kept-graphs")], 120_000);
+    assert.equal(built.code, 0, built.stdout + built.stderr);
+    const urls = (g: Graph) => new Set(g.nodes.filter((n) => n.kind === "resource" && !n.resource!.url.endsWith("/favicon.ico")).map((n) => n.resource!.url));
+    const replayed = urls(JSON.parse(readFileSync(join(work, "kept-graphs", "kept-recording.json"), "utf8")) as Graph);
+    const missing = [...urls(graphs.get(site)!)].filter((u) => !replayed.has(u));
+    assert.deepEqual(missing, [], "every fetch of the recorded page is in the graph of Chromium's replay");
+    const refused = await runCli(["replay", graphFile, "--client", "emulated", "--keep-recording", kept], 60_000);
+    assert.equal(refused.code, 2, refused.stdout + refused.stderr);
+    assert.match(refused.stderr, /--keep-recording: only Chromium makes a recording/);
+  });
+
   it("the emulated browser's HTTP/1.x modes: a connection per request, k keep-alive connections, pipelining", async () => {
     await withTopology("rc-h1", ["--paths", "1", "--rate-mbit", "20", "--delay-ms", "10"], async () => {
       const site = SITES[0]!;

@@ -27,7 +27,10 @@ real connections; with --client chromium, Debian's Chromium loads the page, cold
   --recording DIR         the recording to serve (default: the one the graph was built from)
   --out FILE              the run result (default runs/<graph>-<client>-<time>.json); the servers'
                           logs go to the folder beside it, FILE without .json plus .servers
-  --qlog                  keep the servers' qlog of each QUIC connection there, in qlog/${RUN_OPTIONS_HELP}
+  --qlog                  keep the servers' qlog of each QUIC connection there, in qlog/
+  --keep-recording DIR    Chromium only: keep the recording the client made of its load (trace,
+                          archive, manifest: docs/formats/recording.md), to build a graph of what
+                          Chromium did over the emulated link (pagepath build DIR)${RUN_OPTIONS_HELP}
 Then: pagepath trace FILE (a Chrome trace for Perfetto); pagepath view runs/ (or the folder of
 --out) lists the run results there and opens each on the timeline of the graph it replayed.
 `;
@@ -51,6 +54,7 @@ export const REPLAY_OPTIONS = {
   recording: { type: "string" },
   out: { type: "string" },
   qlog: { type: "boolean", default: false },
+  "keep-recording": { type: "string" },
 } as const;
 
 /** The network to bring up from the options: the same link on every path. */
@@ -96,6 +100,7 @@ export async function replayRun(argv: string[]): Promise<number> {
   if (client === "chromium" && settings.configuration.http1 && settings.configuration.http1 !== "1.1") {
     throw new UsageError(`--protocol ${values.protocol}: Chromium speaks HTTP/1.1 with keep-alive only; use h1`);
   }
+  if (values["keep-recording"] !== undefined && client !== "chromium") throw new UsageError(`--keep-recording: only Chromium makes a recording of its load; the emulated browser's run result holds its node timings`);
   const graphFile = positionals[0]!;
   const out = resolve(values.out ?? join("runs", `${basename(graphFile, ".json")}-${client}-${timestamp()}.json`));
   checkReplayInputs(graphFile, values.recording);
@@ -122,6 +127,7 @@ export async function replayRun(argv: string[]): Promise<number> {
       timeoutMs: settings.timeoutMs,
       serverOut: out.replace(/\.json$/, "") + ".servers",
       qlog: values.qlog,
+      keepRecording: values["keep-recording"] === undefined ? undefined : resolve(values["keep-recording"]),
       resultFile: out,
     });
   } finally {

@@ -1,6 +1,6 @@
 import { chmodSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, requestPhases, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
+import { DEFAULT_CHROMIUM, NO_CONDITIONS, recordPage, requestPhases, writeRecording, type ArchiveEntry, type Instrumentation, type ProfileOptions, type Recording } from "@pagepath/profiler";
 import { lcpElementSummary, type ConnectionRecord, type RequestRecord, type RunConfiguration } from "@pagepath/results";
 import { tempDir } from "@pagepath/temp-dirs";
 import { NET_BINARY, requireBinary } from "./binaries.js";
@@ -16,6 +16,8 @@ export interface ChromiumClientOptions {
   timeoutMs: number;
   /** What the profiler records of the load (default: everything, as the graph was recorded). */
   instrument?: Instrumentation;
+  /** Write the recording of the load to this folder (recording.md), to build a graph of the replay. */
+  keepRecording?: string;
 }
 
 /**
@@ -28,6 +30,7 @@ export async function runChromiumClient(o: ChromiumClientOptions): Promise<Clien
   try {
     const chromium = chromiumInNamespace(dir, o.topology.name, o.configuration.transport === "mptcp");
     const { recording } = await recordPage(o.url, { ...replayChromiumOptions(o.nameMap, chromium, o.timeoutMs), instrument: o.instrument });
+    if (o.keepRecording) writeRecording(o.keepRecording, recording);
     return chromiumReport(recording, o.configuration);
   } finally {
     rmSync(dir, { recursive: true, force: true });

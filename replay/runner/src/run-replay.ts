@@ -32,6 +32,8 @@ export interface ReplayRun {
   serverOut: string;
   /** Keep the servers' qlog of each QUIC connection in serverOut/qlog/ (default off: they are large). */
   qlog?: boolean;
+  /** Chromium only: write the recording the client made of its load to this folder. */
+  keepRecording?: string;
   /** The file the result will be written to: site.graph is relative to its folder. */
   resultFile: string;
   experiment?: string | null;
@@ -68,7 +70,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
       report = await runEmulatedClient({ graphFile: r.graphFile, originsFile, configuration, topology: r.topology, timeoutMs: r.timeoutMs });
     } else {
       const nameMap = JSON.parse(readFileSync(originsFile, "utf8"));
-      report = await runChromiumClient({ url: graph.source.url, nameMap, configuration, topology: r.topology, timeoutMs: r.timeoutMs });
+      report = await runChromiumClient({ url: graph.source.url, nameMap, configuration, topology: r.topology, timeoutMs: r.timeoutMs, keepRecording: r.keepRecording });
     }
     await new Promise((ok) => setTimeout(ok, settleMs(configuration.network)));
     paths = counterDelta(before, await pathCounters(r.topology.name));
