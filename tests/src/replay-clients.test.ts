@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import type { Graph } from "@pagepath/graph-builder";
+import { readGraphFile, type Graph } from "@pagepath/graph-builder";
 import { readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { buildCorpusGraphs } from "./corpus-graphs.js";
@@ -85,7 +85,7 @@ describe("replay clients on corpus sites", () => {
     const built = await runCli(["build", kept, "-o", join(work, "kept-graphs")], 120_000);
     assert.equal(built.code, 0, built.stdout + built.stderr);
     const urls = (g: Graph) => new Set(g.nodes.filter((n) => n.kind === "resource" && !n.resource!.url.endsWith("/favicon.ico")).map((n) => n.resource!.url));
-    const replayed = urls(JSON.parse(readFileSync(join(work, "kept-graphs", "kept-recording.json"), "utf8")) as Graph);
+    const replayed = urls(readGraphFile(join(work, "kept-graphs", "kept-recording.json")));
     const missing = [...urls(graphs.get(site)!)].filter((u) => !replayed.has(u));
     assert.deepEqual(missing, [], "every fetch of the recorded page is in the graph of Chromium's replay");
     const refused = await runCli(["replay", graphFile, "--client", "emulated", "--keep-recording", kept], 60_000);

@@ -92,7 +92,7 @@ function queueOption(values: Record<string, unknown>, rateMbit: number, rttMs: n
 }
 
 export async function replayRun(argv: string[]): Promise<number> {
-  const { values, positionals } = parseOptions(argv, REPLAY_OPTIONS, { options: ["recording", "out"], positionals: true }) as ReturnType<typeof parseArgs<{ options: typeof REPLAY_OPTIONS; allowPositionals: true }>>;
+  const { values, positionals } = parseOptions(argv, REPLAY_OPTIONS, { options: ["recording", "out", "keep-recording"], positionals: true }) as ReturnType<typeof parseArgs<{ options: typeof REPLAY_OPTIONS; allowPositionals: true }>>;
   if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
   const client = values.client;
   if (client !== "emulated" && client !== "chromium") throw new UsageError(`--client "${client ?? ""}": expected emulated or chromium`);
@@ -127,7 +127,7 @@ export async function replayRun(argv: string[]): Promise<number> {
       timeoutMs: settings.timeoutMs,
       serverOut: out.replace(/\.json$/, "") + ".servers",
       qlog: values.qlog,
-      keepRecording: values["keep-recording"] === undefined ? undefined : resolve(values["keep-recording"]),
+      keepRecording: values["keep-recording"],
       resultFile: out,
     });
   } finally {
