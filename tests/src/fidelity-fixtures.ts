@@ -28,6 +28,7 @@ export const FIDELITY_PAGES = {
   paintBeforeScript: "https://www.fidelity.test/paint-before-script.html",
   preconnect: "https://www.fidelity.test/preconnect.html",
   frameStyle: "https://www.fidelity.test/frame-style.html",
+  importBeforeScript: "https://www.fidelity.test/import-before-script.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

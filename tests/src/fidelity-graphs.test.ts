@@ -202,6 +202,15 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(!g.nodes.some((n) => n.kind === "resource" && n.resource!.url === cdn("img/never.png")), "an image no element uses is not fetched");
   });
 
+  it("a script after a style sheet runs only once every sheet that sheet imports is in, two imports deep", () => {
+    const g = graphs.get("importBeforeScript")!;
+    const script = scriptNode(g, cdn("js/after-sheets.js"));
+    assert.ok(script, "no evaluation of after-sheets.js");
+    const byId = new Map(g.nodes.map((n) => [n.id, n]));
+    const sheets = g.edges.filter((e) => e.to === script.id && e.rule === "R11").map((e) => byId.get(e.from)!.css!.url);
+    for (const sheet of ["css/outer.css", "css/inner.css", "css/deep.css"]) assert.ok(sheets.includes(cdn(sheet)), `${sheet} does not hold the script: ${sheets.join(", ")}`);
+  });
+
   it("lazy images: one in view hangs off the parse chunk holding its tag and races load; one far below is never fetched", () => {
     const g = graphs.get("lazyImages")!;
     // Layout found it: when a rendering task of the trace holds the request, the image hangs off it too.
