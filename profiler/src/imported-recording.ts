@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { inferInitiator, type Referrer } from "./inferred-initiators.js";
 import { CREDENTIAL_HEADERS, redactHeaders, redactUrl } from "./redact.js";
-import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type ImportedFrom, type Recording, type ResourceTiming } from "./recording.js";
+import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type ImportedFrom, type FrameTreeNode, type Recording, type ResourceTiming } from "./recording.js";
 import { estimateServerDelays } from "./server-delay.js";
 import { isTextMime } from "./text-body.js";
 import { TOOL_VERSION } from "./version.js";
@@ -107,7 +107,7 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
     }
     initiators.set(c, initiator);
   }
-  const frames = frameIds(chains, main, initiators, (c) => typeOf(c, c.hops[0]!) === "Document");
+  const { frames, parents } = frameIds(chains, main, initiators, (c) => typeOf(c, c.hops[0]!) === "Document");
   const bodies = new Map<string, Buffer>();
   const archive: ArchiveEntry[] = [];
   let placeholders = 0;
@@ -171,8 +171,10 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
   const sinceNav = (ms: number | null) => (ms === null ? null : Math.max(0, ms - main.hops[0]!.startMs));
   const lc = ctx.lifecycleMs;
   const load = sinceNav(lc.load);
-  const subframeChains = chains.filter((c) => c !== main && frames.get(c) !== MAIN_FRAME);
-  const events = cdpEvents(archive, mainFinal.url);
+  // A document other than the page's has a frame of its own, and only such a chain has a parent frame.
+  const subframeChains = chains.filter((c) => parents.has(c));
+  const subframes = subframeChains.map((c) => ({ frameId: frames.get(c)!, parentFrameId: parents.get(c)!, url: c.hops.at(-1)!.url, at: CLOCK_ZERO_S + c.hops[0]!.startMs / 1000 }));
+  const events = cdpEvents(archive, mainFinal.url, subframes);
   const finalUrl = ctx.keepCredentials ? mainFinal.url : redactUrl(mainFinal.url);
   return {
     warnings,
@@ -206,10 +208,10 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
           largestContentfulPaintMissing: lc.largestContentfulPaint === null ? `the ${ctx.format} file has no largest contentful paint` : null,
           frames: [
             { frameId: MAIN_FRAME, url: finalUrl, parentFrameId: null, domContentLoaded: sinceNav(lc.domContentLoaded), load },
-            ...subframeChains.map((c) => ({ frameId: frames.get(c)!, url: c.hops.at(-1)!.url, parentFrameId: MAIN_FRAME, domContentLoaded: null, load: null })),
+            ...subframes.map((f) => ({ frameId: f.frameId, url: f.url, parentFrameId: f.parentFrameId, domContentLoaded: null, load: null })),
           ],
         },
-        frameTree: { id: MAIN_FRAME, parentId: null, url: finalUrl, children: subframeChains.map((c) => ({ id: frames.get(c)!, parentId: MAIN_FRAME, url: c.hops.at(-1)!.url, children: [] })) },
+        frameTree: frameTree(MAIN_FRAME, null, finalUrl, subframes),
         counts: { events: events.length, traceEvents: 0, requests: archive.length, bodies: bodies.size, failedRequests: archive.filter((e) => e.failure).length },
         imported: { format: ctx.format, source: ctx.source, creator: ctx.creator, assumptions },
       },
@@ -223,19 +225,29 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
 
 /**
  * The frame of each request: the page's document is the main frame, any other document a frame of
- * its own (a file names no frames), and anything else the frame of what initiated it, else the main one.
+ * its own (a file names no frames) inside the frame of what initiated it, and anything else the
+ * frame of what initiated it; else the main one.
  */
-function frameIds(chains: Chain[], main: Chain, initiators: Map<Chain, ArchiveEntry["initiator"]>, isDocument: (c: Chain) => boolean): Map<Chain, string> {
+function frameIds(chains: Chain[], main: Chain, initiators: Map<Chain, ArchiveEntry["initiator"]>, isDocument: (c: Chain) => boolean): { frames: Map<Chain, string>; parents: Map<Chain, string> } {
   const frames = new Map<Chain, string>();
+  const parents = new Map<Chain, string>();
   const byUrl = new Map<string, string>();
   let subframes = 0;
   for (const c of chains) {
     const init = initiators.get(c)!.url;
-    const frame = c === main ? MAIN_FRAME : isDocument(c) ? `imported-frame-${++subframes}` : ((init && byUrl.get(withoutFragment(init))) ?? MAIN_FRAME);
+    const initiatorFrame = (init && byUrl.get(withoutFragment(init))) ?? MAIN_FRAME;
+    const frame = c === main ? MAIN_FRAME : isDocument(c) ? `imported-frame-${++subframes}` : initiatorFrame;
+    if (frame !== MAIN_FRAME && frame !== initiatorFrame) parents.set(c, initiatorFrame);
     frames.set(c, frame);
     for (const hop of c.hops) if (!byUrl.has(withoutFragment(hop.url))) byUrl.set(withoutFragment(hop.url), frame);
   }
-  return frames;
+  return { frames, parents };
+}
+
+interface Subframe { frameId: string; parentFrameId: string; url: string; at: number }
+
+function frameTree(id: string, parentId: string | null, url: string, subframes: Subframe[]): FrameTreeNode {
+  return { id, parentId, url, children: subframes.filter((f) => f.parentFrameId === id).map((f) => frameTree(f.frameId, id, f.url, subframes)) };
 }
 
 /** The URLs HTML responses load into frames (`<iframe src>`, `<frame src>`), resolved against each document. */
@@ -323,8 +335,10 @@ function typeFromMime(mime: string): string {
 }
 
 /** The Network and Page events of a recording, as the profiler would have seen them for these entries. */
-function cdpEvents(archive: ArchiveEntry[], mainUrl: string): CdpEvent[] {
+function cdpEvents(archive: ArchiveEntry[], mainUrl: string, subframes: Subframe[]): CdpEvent[] {
   const events: { at: number; event: CdpEvent }[] = [{ at: 0, event: { method: "Page.frameNavigated", params: { frame: { id: MAIN_FRAME, url: mainUrl, loaderId: null } } } }];
+  // The graph builder knows a frame's parent, and so where its document hangs, from these.
+  for (const f of subframes) events.push({ at: f.at, event: { method: "Page.frameAttached", params: { frameId: f.frameId, parentFrameId: f.parentFrameId } } });
   for (const e of archive) {
     events.push({
       at: e.times.start,
