@@ -42,8 +42,8 @@ export async function exportHarWithDevTools(url: string, o: ProfileOptions, sett
       if (i === 200) throw new Error(`DevTools did not attach to the tab over 127.0.0.1:${port}`);
       await new Promise((r) => setTimeout(r, 100));
     }
-    // The front end builds its panels for a while after it attaches; a load started then shares the
-    // two cores with that work and took up to twice as long as a quiet one.
+    // The front end goes on building its panels for a while after it attaches: the load waits, so as
+    // not to share the two cores with that work.
     await new Promise((r) => setTimeout(r, settleMs));
     // The front end's tab was opened last and is the one in view; a tab out of view is not rendered,
     // so its style sheets' images and fonts would be asked for late, as in a background tab.
