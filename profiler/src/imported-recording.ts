@@ -172,8 +172,7 @@ export function importedRecording(responses: ImportedResponse[], ctx: ImportCont
   const lc = ctx.lifecycleMs;
   const load = sinceNav(lc.load);
   // A document other than the page's has a frame of its own, and only such a chain has a parent frame.
-  const subframeChains = chains.filter((c) => parents.has(c));
-  const subframes = subframeChains.map((c) => ({ frameId: frames.get(c)!, parentFrameId: parents.get(c)!, url: c.hops.at(-1)!.url, at: CLOCK_ZERO_S + c.hops[0]!.startMs / 1000 }));
+  const subframes = chains.filter((c) => parents.has(c)).map((c) => ({ frameId: frames.get(c)!, parentFrameId: parents.get(c)!, url: c.hops.at(-1)!.url, at: CLOCK_ZERO_S + c.hops[0]!.startMs / 1000 }));
   const events = cdpEvents(archive, mainFinal.url, subframes);
   const finalUrl = ctx.keepCredentials ? mainFinal.url : redactUrl(mainFinal.url);
   return {
