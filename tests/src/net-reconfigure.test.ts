@@ -67,8 +67,10 @@ describe("pagepath net reconfigure: a kept topology is as good as a fresh one", 
     assert.ok(stats().paths.every((p: any) => p.uplink.arrivedPackets === 0 && p.downlink.arrivedPackets === 0), JSON.stringify(stats().paths));
     const kept = await replay("kept");
 
+    // Fresh topologies alone spread this load by 3.5% (408 to 423 ms, in CI and in six pairs here);
+    // links left from BEFORE (10 ms, 2% loss) would halve it (213 to 220 ms), so 8% still catches them.
     const error = Math.abs(kept.metrics.loadMs! - fresh.metrics.loadMs!) / fresh.metrics.loadMs!;
-    assert.ok(error < 0.03, `load ${kept.metrics.loadMs} ms on the kept topology against ${fresh.metrics.loadMs} ms on a fresh one`);
+    assert.ok(error < 0.08, `load ${kept.metrics.loadMs} ms on the kept topology against ${fresh.metrics.loadMs} ms on a fresh one`);
     assert.equal(kept.requests!.length, fresh.requests!.length);
     assert.equal(kept.connections.length, fresh.connections.length);
     // A page this small (5 KB) moves by a few packets from one run to the next, whatever the
