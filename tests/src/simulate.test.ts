@@ -318,13 +318,13 @@ describe("pagepath simulate", () => {
     assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
   });
 
-  it("loads a page with the stand-in handshake crypto exactly as with ring's X25519 and ECDSA: the same timings and bytes on every connection", () => {
+  it("loads a page with the stand-in TLS crypto exactly as with ring's X25519, ECDSA and AES-GCM: the same timings and bytes on every connection", () => {
     const network = specNetwork(networkSpec("10M-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 }));
     // HTTP/1.1, six connections an origin: a handshake per connection.
     const configuration = { protocol: "h1" as const, transport: "tcp" as const, serverModel: "out-of-order" as const, priority: "none" as const, chunkSizeBytes: 16_384, connectionsPerOrigin: 6, emulation: { preloader: true, cpuFactor: 1, waitFor: "load" as const } };
     const { args } = simulationCommand({ configuration, network, seed: 3, timeoutMs: 60_000, resultFile: join(work, "crypto.json"), graphFile: graph("real-jquery-ui"), serverOut: join(work, "crypto") });
     type Line = { status: string; error: string | null; metrics: unknown; nodeTimings: unknown; connections: { paths: unknown }[] };
-    const input = [["--handshake-crypto", "real", ...args], args].map((a) => JSON.stringify(a)).join("\n") + "\n";
+    const input = [["--tls-crypto", "real", ...args], args].map((a) => JSON.stringify(a)).join("\n") + "\n";
     const [real, standIn] = execFileSync(SIM_BINARY, ["--batch"], { input, encoding: "utf8" }).trim().split("\n").map((l) => JSON.parse(l) as Line);
     assert.equal(real!.status, "ok", real!.error ?? "");
     assert.ok(real!.connections.length > 6, `${real!.connections.length} connections`);

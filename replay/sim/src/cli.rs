@@ -4,9 +4,9 @@
 
 use crate::mptcp::connections::SchedulerChoice;
 use crate::tcp::profile::Congestion;
-use crate::tcp::handshake_crypto::HandshakeCrypto;
+use crate::tcp::tls_crypto::TlsCrypto;
 
-pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--handshake-crypto real|stand-in] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--tls-crypto real|stand-in] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
        pagepath-sim --messages < INPUT.json   (messages alone over idealised paths, below)
 
@@ -31,9 +31,10 @@ stdin, each a JSON array of the arguments above, and prints one report line for 
   --coupled lia|olia   with --transport mptcp and the servers' --congestion reno: couple the
                        subflows' congestion avoidance, LIA (RFC 6356) or OLIA; the kernel's MPTCP
                        has neither, so a real replay cannot run it
-  --handshake-crypto real|stand-in  TLS over TCP: stand-in (default) keeps every record's size
-                       and round trip but skips X25519's and ECDSA's arithmetic, which virtual
-                       time does not count (tcp/handshake_crypto.rs); real runs ring's, as a replay
+  --tls-crypto real|stand-in  TLS over TCP: stand-in (default) keeps every record's size and
+                       round trip but skips X25519's, ECDSA's and AES-GCM's arithmetic, which
+                       virtual time does not count (tcp/tls_crypto.rs); real runs ring's, as a
+                       replay does (--handshake-crypto, its old name, still works)
 ";
 
 #[derive(Debug)]
@@ -44,7 +45,7 @@ pub struct SimArgs {
     pub mptcp_scheduler: SchedulerChoice,
     /// `--coupled`: the MPTCP subflows' coupled congestion control.
     pub coupled: Option<Congestion>,
-    pub handshake_crypto: HandshakeCrypto,
+    pub tls_crypto: TlsCrypto,
     pub server: Vec<String>,
     pub browser: Vec<String>,
 }
@@ -59,7 +60,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     let mut tcp_profile = "linux".to_string();
     let mut mptcp_scheduler = SchedulerChoice { name: "default".into(), options: Vec::new() };
     let mut coupled = None;
-    let mut handshake_crypto = HandshakeCrypto::default();
+    let mut tls_crypto = TlsCrypto::default();
     let mut rest = items;
     loop {
         match rest {
@@ -87,11 +88,11 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
                 coupled = Some(Congestion::coupled(value)?);
                 rest = more;
             }
-            [flag, value, more @ ..] if flag == "--handshake-crypto" => {
-                handshake_crypto = HandshakeCrypto::parse(value)?;
+            [flag, value, more @ ..] if (flag == "--tls-crypto" || flag == "--handshake-crypto") => {
+                tls_crypto = TlsCrypto::parse(value)?;
                 rest = more;
             }
-            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt", "--coupled", "--handshake-crypto"].contains(&flag.as_str()) => {
+            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt", "--coupled", "--tls-crypto", "--handshake-crypto"].contains(&flag.as_str()) => {
                 return Err(format!("{flag}: a value is required"))
             }
             _ => break,
@@ -109,7 +110,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
     }
     mptcp_scheduler.build()?;
-    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, handshake_crypto, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, server: server[1..].to_vec(), browser: browser.to_vec() }))
 }
 
 #[cfg(test)]

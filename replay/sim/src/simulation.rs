@@ -56,7 +56,7 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
                 profile.congestion = coupled;
             }
             let mptcp = (transport == Transport::Mptcp).then(|| args.mptcp_scheduler.clone());
-            super::tcp::world::load(&setup, profile, mptcp, args.handshake_crypto, kept, wall)?
+            super::tcp::world::load(&setup, profile, mptcp, args.tls_crypto, kept, wall)?
         }
     };
     let mut line = serde_json::to_value(&loaded.report).map_err(|e| format!("cannot write the report: {e}"))?;

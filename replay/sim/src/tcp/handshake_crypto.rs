@@ -7,9 +7,9 @@
 //! as X25519's are, the shared secret is their XOR (both ends derive it; it protects nothing, and
 //! nothing in a simulation needs protecting), and the server's signature is `SIGNATURE_LENGTH`
 //! bytes, the length the replay servers always send (one_length_signatures.rs). rustls runs its
-//! whole handshake, key schedule, record layer and AES-GCM as before, so every record and segment
-//! has the size it has with the real arithmetic: the simulate test holds a page's loads with both
-//! to the same timings. `--handshake-crypto real` keeps the arithmetic.
+//! whole handshake and key schedule as before, so every record and segment has the size it has
+//! with the real arithmetic: the simulate test holds a page's loads with both
+//! to the same timings. `--tls-crypto real` keeps the arithmetic (tls_crypto.rs).
 
 use pagepath_server::io::one_length_signatures::SIGNATURE_LENGTH;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
@@ -17,33 +17,11 @@ use rustls::crypto::{ActiveKeyExchange, CryptoProvider, SharedSecret, SupportedK
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::sign::{Signer, SigningKey};
 use rustls::{DigitallySignedStruct, Error, NamedGroup, SignatureAlgorithm, SignatureScheme};
-use std::sync::Arc;
-
-/// How a simulation's TLS handshakes do their public-key operations.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum HandshakeCrypto {
-    /// ring's X25519 and ECDSA, as the replay servers and the emulated browser run them.
-    Real,
-    /// Same sizes, no arithmetic (this file).
-    #[default]
-    StandIn,
-}
-
-impl HandshakeCrypto {
-    pub fn parse(name: &str) -> Result<HandshakeCrypto, String> {
-        match name {
-            "real" => Ok(HandshakeCrypto::Real),
-            "stand-in" => Ok(HandshakeCrypto::StandIn),
-            other => Err(format!("--handshake-crypto {other}: there are real (X25519 and ECDSA as a replay runs them) and stand-in (the same sizes without the arithmetic)")),
-        }
-    }
-}
 
 const X25519_SHARE: usize = 32;
 
-/// ring's provider with X25519 stood in; the other groups stay (the client lists them, never uses them).
-pub fn provider() -> CryptoProvider {
-    let mut provider = rustls::crypto::ring::default_provider();
+/// `provider` with X25519 stood in; the other groups stay (the client lists them, never uses them).
+pub fn stand_in_key_exchange(mut provider: CryptoProvider) -> CryptoProvider {
     for group in provider.kx_groups.iter_mut() {
         if group.name() == NamedGroup::X25519 {
             *group = &StandInX25519;
@@ -153,12 +131,6 @@ impl ServerCertVerifier for StandInVerifier {
     fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
         self.schemes.clone()
     }
-}
-
-/// The browser's and the servers' TLS settings for `crypto`: None where the real ones are made as
-/// a replay makes them.
-pub fn stand_ins(crypto: HandshakeCrypto) -> Option<(CryptoProvider, Arc<dyn SigningKey>)> {
-    (crypto == HandshakeCrypto::StandIn).then(|| (provider(), Arc::new(StandInKey) as Arc<dyn SigningKey>))
 }
 
 #[cfg(test)]

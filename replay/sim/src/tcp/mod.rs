@@ -10,5 +10,7 @@ pub mod fabric;
 pub mod handshake_crypto;
 pub mod host;
 pub mod profile;
+pub mod record_protection;
 pub mod stream;
+pub mod tls_crypto;
 pub mod world;

@@ -8,7 +8,8 @@ use crate::kept::Kept;
 use crate::mptcp::connections::{Mptcp, SchedulerChoice};
 use super::counts::ConnectionCounts;
 use super::fabric::Net;
-use super::handshake_crypto::{stand_ins, HandshakeCrypto, StandInVerifier};
+use super::handshake_crypto::StandInVerifier;
+use super::tls_crypto::{stand_ins, TlsCrypto};
 use super::profile::TcpProfile;
 use crate::paths::Paths;
 use crate::runtime_clock::{runtime_now, RuntimeClock};
@@ -70,7 +71,7 @@ impl TcpWorld {
     }
 
     /// The replay's origins served as `serve` serves them over TCP, each at its own address.
-    pub fn serve(&self, replay: &Replay, protocol: Protocol, crypto: HandshakeCrypto) -> Result<(), String> {
+    pub fn serve(&self, replay: &Replay, protocol: Protocol, crypto: TlsCrypto) -> Result<(), String> {
         let congestion = self.net.lock().profile().congestion.name();
         for (origin, s) in replay.servers.iter().enumerate() {
             let at = SocketAddr::new(s.address, s.port);
@@ -96,7 +97,7 @@ impl TcpWorld {
 
     /// The emulated browser's TCP transport, from `locals` (path 0 first).
     /// `certificate`: the servers' (DER), which the stand-in crypto's browser checks for.
-    pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>, crypto: HandshakeCrypto, certificate: &[u8]) -> Result<(), String> {
+    pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>, crypto: TlsCrypto, certificate: &[u8]) -> Result<(), String> {
         let mptcp = self.net.lock().mptcp.is_some();
         let dialer = Box::new(SimDialer { net: self.net.clone(), locals, mptcp });
         let tls = match stand_ins(crypto) {
@@ -114,7 +115,7 @@ impl TcpWorld {
     }
 }
 
-pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, crypto: HandshakeCrypto, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
+pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, crypto: TlsCrypto, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
     let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile, mptcp)?;
     let cfg = &setup.server;
     let replay = prepare_from(cfg, kept)?;

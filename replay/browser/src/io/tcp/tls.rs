@@ -45,12 +45,12 @@ pub fn client_configs_with(provider: rustls::crypto::CryptoProvider, verifier: A
 
 /// The cipher suites in the order Chromium offers them, AES-128-GCM with SHA-256 first, where
 /// rustls puts AES-256-GCM with SHA-384 first; the servers take the client's order, so a replay
-/// negotiates what a load in Chromium negotiates (and hashes its handshake with SHA-256).
+/// negotiates what a load in Chromium negotiates (and hashes its handshake with SHA-256). The
+/// provider's own suites are reordered, not replaced: the simulator's stand in for ring's.
 fn chromium_order(mut provider: rustls::crypto::CryptoProvider) -> rustls::crypto::CryptoProvider {
-    use rustls::crypto::ring::cipher_suite::{TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384, TLS13_CHACHA20_POLY1305_SHA256};
+    use rustls::CipherSuite::{TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384, TLS13_CHACHA20_POLY1305_SHA256};
     let first = [TLS13_AES_128_GCM_SHA256, TLS13_AES_256_GCM_SHA384, TLS13_CHACHA20_POLY1305_SHA256];
-    let rest = provider.cipher_suites.iter().filter(|s| !first.iter().any(|f| f.suite() == s.suite())).copied();
-    provider.cipher_suites = first.into_iter().chain(rest).collect();
+    provider.cipher_suites.sort_by_key(|s| first.iter().position(|f| *f == s.suite()).unwrap_or(first.len()));
     provider
 }
 
