@@ -33,9 +33,9 @@ fn main() -> ExitCode {
         }
     };
     match simulation::simulate(&args, &mut Kept::default()) {
-        Ok(line) => {
-            println!("{line}");
-            if line["status"] == "failed" {
+        Ok(simulated) => {
+            println!("{}", simulated.line);
+            if simulated.failed {
                 ExitCode::from(1)
             } else {
                 ExitCode::SUCCESS
@@ -63,7 +63,7 @@ fn batch() -> ExitCode {
             .map_err(|e| format!("a batch line must be a JSON array of arguments: {e}"))
             .and_then(|items| cli::parse(&items)?.ok_or_else(|| "--help is not a simulation".to_string()))
             .and_then(|args| simulation::simulate(&args, &mut kept));
-        let reply = report.unwrap_or_else(|e| serde_json::json!({ "error": e }));
+        let reply = report.map_or_else(|e| serde_json::json!({ "error": e }).to_string(), |s| s.line);
         if writeln!(out, "{reply}").and_then(|()| out.flush()).is_err() {
             break;
         }

@@ -11,7 +11,7 @@ use pagepath_browser::core::Graph;
 use pagepath_browser::io::report::Report;
 use pagepath_link::topology::{client_addr, parse_topology, ParseContext, Topology};
 use pagepath_server::config::{parse_serve, Protocol, ServeConfig, Transport};
-use serde_json::{json, Value};
+use serde::Serialize;
 use std::net::IpAddr;
 use std::time::{Duration, Instant};
 
@@ -37,9 +37,44 @@ pub struct Loaded {
     pub setup: Duration,
 }
 
-/// The report line: the browser's report and the simulation's own numbers.
-/// `kept` carries what one simulation leaves for the next (kept.rs).
-pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
+/// A report line: the browser's report with the simulation's own numbers beside it.
+pub struct Simulated {
+    /// One line of JSON.
+    pub line: String,
+    pub failed: bool,
+}
+
+/// The browser's report written out as it is, not through a JSON tree: a page's report is up to a
+/// few hundred kilobytes, and building a tree of it cost the simulator 4% of a load.
+#[derive(Serialize)]
+struct Line<'a> {
+    #[serde(flatten)]
+    report: &'a Report,
+    simulation: Numbers,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Numbers {
+    paths: Vec<PathBytes>,
+    virtual_ms: f64,
+    wall_ms: f64,
+    setup_ms: f64,
+    rounds: u64,
+    seed: u64,
+    version: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PathBytes {
+    path: usize,
+    bytes_up: u64,
+    bytes_down: u64,
+}
+
+/// The report line of one load. `kept` carries what one simulation leaves for the next (kept.rs).
+pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
     let wall = Instant::now();
     let setup = read(args, kept)?;
     let loaded = match (setup.server.protocol, setup.server.transport) {
@@ -59,18 +94,17 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Value, String> {
             super::tcp::world::load(&setup, profile, mptcp, args.tls_crypto, kept, wall)?
         }
     };
-    let mut line = serde_json::to_value(&loaded.report).map_err(|e| format!("cannot write the report: {e}"))?;
-    let paths: Vec<Value> = loaded.delivered.iter().enumerate().map(|(i, d)| json!({ "path": i, "bytesUp": d.up, "bytesDown": d.down })).collect();
-    line["simulation"] = json!({
-        "paths": paths,
-        "virtualMs": loaded.virtual_us as f64 / 1000.0,
-        "wallMs": wall.elapsed().as_secs_f64() * 1000.0,
-        "setupMs": loaded.setup.as_secs_f64() * 1000.0,
-        "rounds": loaded.rounds,
-        "seed": setup.topology.seed,
-        "version": env!("CARGO_PKG_VERSION"),
-    });
-    Ok(line)
+    let simulation = Numbers {
+        paths: loaded.delivered.iter().enumerate().map(|(path, d)| PathBytes { path, bytes_up: d.up, bytes_down: d.down }).collect(),
+        virtual_ms: loaded.virtual_us as f64 / 1000.0,
+        wall_ms: wall.elapsed().as_secs_f64() * 1000.0,
+        setup_ms: loaded.setup.as_secs_f64() * 1000.0,
+        rounds: loaded.rounds,
+        seed: setup.topology.seed,
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    let line = serde_json::to_string(&Line { report: &loaded.report, simulation }).map_err(|e| format!("cannot write the report: {e}"))?;
+    Ok(Simulated { line, failed: loaded.report.status == "failed" })
 }
 
 fn read(args: &SimArgs, kept: &mut Kept) -> Result<Setup, String> {
