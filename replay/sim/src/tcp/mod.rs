@@ -9,6 +9,7 @@ pub mod counts;
 pub mod fabric;
 pub mod handshake_crypto;
 pub mod host;
+pub mod key_schedule;
 pub mod profile;
 pub mod record_protection;
 pub mod stream;

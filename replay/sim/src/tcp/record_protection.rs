@@ -8,38 +8,14 @@
 //! schedule still runs (its keys are derived and unused), so handshakes keep their messages.
 
 use rustls::crypto::cipher::{AeadKey, InboundOpaqueMessage, InboundPlainMessage, Iv, MessageDecrypter, MessageEncrypter, OutboundOpaqueMessage, OutboundPlainMessage, PrefixedPayload, Tls13AeadAlgorithm, UnsupportedOperationError};
-use rustls::crypto::CipherSuiteCommon;
-use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion, SupportedCipherSuite, Tls13CipherSuite};
-use std::sync::OnceLock;
+use rustls::{ConnectionTrafficSecrets, ContentType, Error, ProtocolVersion};
 
 /// Every TLS 1.3 AEAD's tag (AES-GCM's and ChaCha20-Poly1305's alike).
 const TAG: usize = 16;
 
-/// `suites` with each TLS 1.3 suite's record protection stood in; its name, hash and key schedule kept.
-pub fn stand_in_suites(suites: &[SupportedCipherSuite]) -> Vec<SupportedCipherSuite> {
-    suites.iter().map(|suite| match suite {
-        SupportedCipherSuite::Tls13(real) => SupportedCipherSuite::Tls13(stood_in(real)),
-        other => *other,
-    }).collect()
-}
-
-/// One stand-in per real suite for the process's life: a cipher suite is `'static` in rustls.
-fn stood_in(real: &'static Tls13CipherSuite) -> &'static Tls13CipherSuite {
-    static MADE: OnceLock<std::sync::Mutex<Vec<(usize, &'static Tls13CipherSuite)>>> = OnceLock::new();
-    let mut made = MADE.get_or_init(Default::default).lock().expect("no panic holds this lock");
-    let key = real as *const Tls13CipherSuite as usize;
-    if let Some((_, s)) = made.iter().find(|(k, _)| *k == key) {
-        return s;
-    }
-    let aead: &'static StandInAead = Box::leak(Box::new(StandInAead { key_len: real.aead_alg.key_len() }));
-    let suite: &'static Tls13CipherSuite = Box::leak(Box::new(Tls13CipherSuite {
-        common: CipherSuiteCommon { suite: real.common.suite, hash_provider: real.common.hash_provider, confidentiality_limit: real.common.confidentiality_limit },
-        hkdf_provider: real.hkdf_provider,
-        aead_alg: aead,
-        quic: None,
-    }));
-    made.push((key, suite));
-    suite
+/// The stand-in AEAD of a suite whose keys are `key_len` bytes.
+pub fn aead(key_len: usize) -> &'static dyn Tls13AeadAlgorithm {
+    Box::leak(Box::new(StandInAead { key_len }))
 }
 
 struct StandInAead {
@@ -102,24 +78,21 @@ mod tests {
 
     #[test]
     fn a_record_grows_by_the_content_type_and_a_tag_and_opens_to_what_was_sealed() {
-        let real = rustls::crypto::ring::default_provider().cipher_suites;
-        let suites = stand_in_suites(&real);
-        assert_eq!(suites.len(), real.len());
-        let SupportedCipherSuite::Tls13(suite) = suites[0] else { panic!("ring lists a TLS 1.3 suite first") };
-        assert_eq!(suite.common.suite, real[0].suite());
+        let alg = aead(16);
+        assert_eq!(alg.key_len(), 16);
         let key = || AeadKey::from([7u8; 32]);
-        let mut sealer = suite.aead_alg.encrypter(key(), Iv::new([0; 12]));
+        let mut sealer = alg.encrypter(key(), Iv::new([0; 12]));
         let body = b"the page's bytes";
         let sealed = sealer.encrypt(OutboundPlainMessage { typ: ContentType::ApplicationData, version: ProtocolVersion::TLSv1_2, payload: OutboundChunks::Single(body) }, 0).unwrap();
         assert_eq!(sealed.payload.as_ref().len(), body.len() + 1 + TAG);
         assert_eq!(sealer.encrypted_payload_len(body.len()), body.len() + 1 + TAG);
         let mut wire = sealed.encode();
-        let mut opener = suite.aead_alg.decrypter(key(), Iv::new([0; 12]));
+        let mut opener = alg.decrypter(key(), Iv::new([0; 12]));
         let inbound = InboundOpaqueMessage::new(ContentType::ApplicationData, ProtocolVersion::TLSv1_2, &mut wire[5..]);
         let opened = opener.decrypt(inbound, 0).unwrap();
         assert_eq!(opened.typ, ContentType::ApplicationData);
         assert_eq!(opened.payload, body);
-        // The same suite twice is one stand-in.
-        assert!(std::ptr::eq(stood_in(match real[0] { SupportedCipherSuite::Tls13(s) => s, _ => unreachable!() }), suite));
+        let mut short = [0u8; TAG - 1];
+        assert!(opener.decrypt(InboundOpaqueMessage::new(ContentType::ApplicationData, ProtocolVersion::TLSv1_2, &mut short), 1).is_err());
     }
 }
