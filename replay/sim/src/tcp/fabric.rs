@@ -111,7 +111,9 @@ impl Net {
             };
             match next {
                 Some(at) => {
+                    // Biased: select!'s random order made the rounds of one load differ from run to run.
                     tokio::select! {
+                        biased;
                         _ = self.kick.notified() => {}
                         _ = tokio::time::sleep_until(at) => {}
                     }

@@ -269,7 +269,9 @@ impl Network for &mut TcpWorld {
         }
         let woken = self.woken.clone();
         self.runtime.block_on(async move {
+            // Biased: select!'s random order made the rounds of one load differ from run to run.
             tokio::select! {
+                biased;
                 _ = woken.notified() => {}
                 _ = tokio::time::sleep_until(tokio::time::Instant::from_std(until)) => {}
             }
