@@ -101,6 +101,18 @@ describe("run result and experiment formats", () => {
     assert.throws(() => readExperiment(files.plan), /\/configuration\/tcpProfile: "linux" differs from the plan's TCP profile "thesis"/);
   });
 
+  it("takes summary runs, without node timings and requests, where a plan asks for them, and only such runs without them", () => {
+    assert.deepEqual(validatePlan({ ...plan, runDetail: "summary" }, "p.plan.json"), []);
+    assert.match(validatePlan({ ...plan, runDetail: "brief" }, "p.plan.json").join("\n"), /\/runDetail/);
+    assert.deepEqual(problemsAfter((r) => Object.assign(r, { detail: "summary", nodeTimings: null, requests: null })), []);
+    assertProblem(problemsAfter((r) => Object.assign(r, { detail: "summary" })), /^run\.json: \/detail: a summary has null nodeTimings and requests/);
+    assertProblem(problemsAfter((r) => Object.assign(r, { detail: "full", nodeTimings: null })), /\/detail/);
+    const d = dir();
+    const summaryPlan = { ...samplePlan("format-summary"), runDetail: "summary" as const };
+    const files = writeExperiment(d, summaryPlan, [{ ...sampleRun(summaryPlan, cell, 77), detail: "summary", nodeTimings: null, requests: null }]);
+    assert.equal(readExperiment(files.plan).runs[0]!.metrics.loadMs, 77);
+  });
+
   it("reads a runs file larger than a string can hold a chunk at a time, lines across chunks, and light runs without their detail", () => {
     const d = dir();
     const runs = [0, 1, 2].map((run) => sampleRun(plan, { ...cell, run }, 100 + run));

@@ -205,6 +205,9 @@ describe("pagepath simulate", () => {
     // Six connections an origin for HTTP/1.1, one for HTTP/2, as the thesis compared them.
     const count = (p: string) => Math.max(...runs.filter((x) => x.configuration.protocol === p).map((x) => x.connections.length));
     assert.ok(count("h1") > count("h2"), `h1 opened ${count("h1")} connections, h2 ${count("h2")}`);
+    // Summaries, as the runs file holds them (readExperiment would null them anyway in light mode).
+    const lines = readFileSync(join(w, "results", "h1-vs-h2", "h1-vs-h2.runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as RunResult);
+    assert.ok(lines.every((x) => x.detail === "summary" && x.nodeTimings === null && x.requests === null && x.metrics.loadMs! > 0), "the thesis grid's runs are summaries");
 
     // As the thesis ran it: its ns-3 TCP (initial window 4) takes more round trips than Linux's.
     const t = join(work, "repro-thesis");

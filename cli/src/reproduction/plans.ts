@@ -50,6 +50,9 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
     serverModels: ["out-of-order" as const],
     chunkSizeBytes: 16384,
     metric: "load" as const,
+    // The thesis's grid in virtual time is hundreds of thousands of runs, and its report reads only
+    // their metrics; real replays are few enough to keep whole, for the viewer's timelines.
+    ...(o.client === "simulated" ? { runDetail: "summary" as const } : {}),
   };
   // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone
   // (RED's, with --links thesis).

@@ -61,6 +61,11 @@ export interface ExperimentPlan {
   /** Whether the servers switch to a more urgent response at every chunk; false when absent. */
   preemption?: boolean;
   /**
+   * What each run result keeps: everything (full, when absent), or a summary without node timings
+   * and requests, which are most of a run's 40 KB: a thesis-scale sweep writes 300,000 runs.
+   */
+  runDetail?: "full" | "summary";
+  /**
    * The simulator's TCP (client simulated only): Linux's defaults, or seed 001's ns-3 settings
    * (Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs); linux when absent.
    */

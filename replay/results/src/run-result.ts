@@ -277,7 +277,9 @@ export interface RunResult {
   /** The timeout the client ran with. Absent in results made before the field. */
   timeoutMs?: number;
   metrics: Metrics;
-  /** Per emulated node; null when the client cannot tell (Chromium); partial on an incomplete run. */
+  /** "summary" when the plan left node timings and requests out (ExperimentPlan.runDetail). */
+  detail?: "summary";
+  /** Per emulated node; null when the client cannot tell (Chromium) or in a summary; partial on an incomplete run. */
   nodeTimings: NodeTiming[] | null;
   /** One per fetch, in the order the client started them; null or absent when not recorded. */
   requests?: RequestRecord[] | null;

@@ -50,9 +50,10 @@ function consistencyProblems(r: RunResult): string[] {
   if (r.client === "chromium" && c.emulation) problems.push(`/configuration/emulation: must be null for a chromium run (it describes the emulated browser)`);
   if (modelClient(r.client) && c.emulation === null) problems.push(`/configuration/emulation: is null, but an ${r.client} run must say how the emulated browser was set up`);
   // An incomplete run keeps what it timed before the stall, so its timings may be partial but not absent.
-  if (modelClient(r.client) && r.status !== "failed" && r.nodeTimings === null) {
+  if (modelClient(r.client) && r.status !== "failed" && r.nodeTimings === null && r.detail !== "summary") {
     problems.push(`/nodeTimings: is null, but the emulated browser knows every node's timing and must report it on a run that is ${r.status}`);
   }
+  if (r.detail === "summary" && (r.nodeTimings !== null || (r.requests ?? null) !== null)) problems.push(`/detail: a summary has null nodeTimings and requests`);
   const seen = new Map<string, number>();
   r.nodeTimings?.forEach((t, i) => {
     if (t.end < t.start) problems.push(`/nodeTimings/${i}/end: ${t.end} is before its start ${t.start}`);

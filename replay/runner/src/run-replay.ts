@@ -40,6 +40,8 @@ export interface ReplayRun {
   /** The site's name in its plan; by default the graph file's name. */
   site?: string;
   run?: number;
+  /** "summary": leave node timings and requests out of the result (a plan's runDetail). */
+  detail?: "full" | "summary";
 }
 
 /**
@@ -85,12 +87,13 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
  * each response from the servers' logs (written once they stopped); validated.
  */
 export function assembleRunResult(
-  r: Pick<ReplayRun, "graphFile" | "client" | "serverOut" | "resultFile" | "experiment" | "site" | "run" | "seed" | "timeoutMs" | "topology">,
+  r: Pick<ReplayRun, "graphFile" | "client" | "serverOut" | "resultFile" | "experiment" | "site" | "run" | "seed" | "timeoutMs" | "topology" | "detail">,
   configuration: RunConfiguration,
   report: ClientReport,
   paths: PathBytes[],
   graph: ReturnType<typeof checkReplayInputs>["graph"],
 ): RunResult {
+  const summary = r.detail === "summary";
   const result: RunResult = {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
@@ -106,9 +109,10 @@ export function assembleRunResult(
     error: report.error,
     timeoutMs: r.timeoutMs,
     metrics: withGraphLcpElement(report.metrics, graph),
-    nodeTimings: report.nodeTimings,
+    ...(summary ? { detail: "summary" as const } : {}),
+    nodeTimings: summary ? null : report.nodeTimings,
     connections: report.connections,
-    requests: report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
+    requests: summary ? null : report.requests ? withRequestPaths(report.requests, r.serverOut, r.topology.clientAddresses, report.startedAt, redirectChain(graph)) : report.requests,
     paths,
     warnings: [...report.warnings, ...congestionWarnings(r.serverOut, configuration.congestion ?? DEFAULT_CONGESTION)],
   };

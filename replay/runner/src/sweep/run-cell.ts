@@ -72,6 +72,7 @@ async function attempt(c: CellRun): Promise<RunResult> {
     experiment: plan.name,
     site: cell.site,
     run: cell.run,
+    detail: plan.runDetail ?? "full",
   };
   try {
     let result: RunResult;
