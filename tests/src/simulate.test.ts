@@ -208,6 +208,13 @@ describe("pagepath simulate", () => {
     // Summaries, as the runs file holds them (readExperiment would null them anyway in light mode).
     const lines = readFileSync(join(w, "results", "h1-vs-h2", "h1-vs-h2.runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as RunResult);
     assert.ok(lines.every((x) => x.detail === "summary" && x.nodeTimings === null && x.requests === null && x.metrics.loadMs! > 0), "the thesis grid's runs are summaries");
+    // A reproduction begun before summaries goes on with whole runs, running nothing again.
+    const begun = join(w, "results", "h1-vs-h2", "h1-vs-h2.plan.json");
+    const { runDetail: _, ...whole } = JSON.parse(readFileSync(begun, "utf8"));
+    writeFileSync(begun, JSON.stringify(whole, null, 2) + "\n");
+    const again = await runCli(["reproduce", "--only", "h1-vs-h2", ...args.slice(1)], 180_000, {}, process.getuid?.() === 0 ? UNPRIVILEGED : []);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.equal(readFileSync(join(w, "results", "h1-vs-h2", "h1-vs-h2.runs.jsonl"), "utf8").trim().split("\n").length, lines.length);
 
     // As the thesis ran it: its ns-3 TCP (initial window 4) takes more round trips than Linux's.
     const t = join(work, "repro-thesis");

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { pendingCells, prepareExperiment, requireRoot, runLocalSweep, type PreparedExperiment } from "@pagepath/runner";
 import type { SchedulerChoice, TcpProfile } from "@pagepath/results";
@@ -45,6 +45,7 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
     (e) => !r.only || r.only.includes(e.plan.name),
   );
   const prepared = experiments.map((experiment) => {
+    keepFullRunsBegun(experiment, join(resolve(r.work), "results", experiment.plan.name, `${experiment.plan.name}.plan.json`));
     const file = join(plansDir, `${experiment.plan.name}.plan.json`);
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");
     return { experiment, prepared: prepareExperiment(file, join(resolve(r.work), "results", experiment.plan.name)) };
@@ -60,4 +61,14 @@ export async function sweepPending(x: PreparedExperiment, workers: number): Prom
   const progress = new Progress(cells.length, x.plan.name);
   await runLocalSweep({ plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers }, sweepProgress(progress));
   progress.end();
+}
+
+/**
+ * A simulated reproduction begun before plans asked for summary runs kept its runs whole: it goes
+ * on as it began (a plan that changed would be refused), so that nothing recorded is run again.
+ */
+function keepFullRunsBegun(experiment: ReproducedExperiment, begun: string): void {
+  if (experiment.plan.runDetail === undefined || !existsSync(begun)) return;
+  const before = JSON.parse(readFileSync(begun, "utf8")) as Record<string, unknown>;
+  if (before.runDetail === undefined) delete experiment.plan.runDetail;
 }
