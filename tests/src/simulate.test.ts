@@ -310,7 +310,8 @@ describe("pagepath simulate", () => {
     const run = { configuration, network, seed: 3, timeoutMs: 60_000, resultFile: join(work, "batch.json") };
     const { args: a } = simulationCommand({ ...run, graphFile: graph("real-jquery-ui"), serverOut: join(work, "batch-a") });
     const { args: b } = simulationCommand({ ...run, graphFile: graph("real-sb-admin-2"), serverOut: join(work, "batch-b") });
-    const lines = (out: string) => out.trim().split("\n").map((l) => JSON.parse(l) as { error?: string | null; status?: string; metrics?: { loadMs: number | null }; simulation?: { virtualMs: number } });
+    type Line = { error?: string | null; status?: string; metrics?: { loadMs: number | null }; simulation?: { virtualMs: number } };
+    const lines = (out: string) => out.trim().split("\n").map((l) => JSON.parse(l) as Line);
     const fresh = [a, b].map((args) => lines(execFileSync(SIM_BINARY, args, { encoding: "utf8" })).at(-1)!);
     // Each page twice, the second time from what the process kept, with a bad line between.
     const input = [a, b, "not a list of arguments", a, b].map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join("\n") + "\n";
@@ -326,6 +327,10 @@ describe("pagepath simulate", () => {
     // What the process kept is the same page: the second load of each is the first one again.
     assert.equal(batch[3]!.simulation!.virtualMs, batch[0]!.simulation!.virtualMs);
     assert.equal(batch[4]!.simulation!.virtualMs, batch[1]!.simulation!.virtualMs);
+    // A summary is the same load without node timings and requests.
+    const [summary] = lines(execFileSync(SIM_BINARY, ["--batch"], { input: JSON.stringify(["--summary", ...a]) + "\n", encoding: "utf8" })) as (Line & { nodeTimings: unknown[]; requests: unknown[] })[];
+    assert.equal(summary!.metrics!.loadMs, fresh[0]!.metrics!.loadMs);
+    assert.deepEqual([summary!.nodeTimings, summary!.requests], [[], []]);
   });
 
   it("loads a page with the stand-in TLS crypto exactly as with ring's X25519, ECDSA and AES-GCM: the same timings and bytes on every connection", () => {

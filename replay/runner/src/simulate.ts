@@ -74,7 +74,9 @@ export function simulationCommand(r: SimulationRun): { args: string[]; configura
   const browse = browserArgs({ graphFile: r.graphFile, originsFile: join(r.serverOut, "origins.json"), configuration, topology, timeoutMs: r.timeoutMs });
   const profile = configuration.tcpProfile === undefined ? [] : ["--tcp-profile", configuration.tcpProfile];
   const coupling = coupled ? ["--coupled", coupled] : [];
-  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...mptcpSchedulerArgs(configuration), ...coupling, ...serve, "--", ...browse], configuration, topology, graph };
+  // What a summary run leaves out the simulator need not write, nor this process parse.
+  const summary = r.detail === "summary" ? ["--summary"] : [];
+  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...mptcpSchedulerArgs(configuration), ...coupling, ...summary, ...serve, "--", ...browse], configuration, topology, graph };
 }
 
 /** The simulator's MPTCP scheduler: the kernel's in a real replay, so the simulator's own option. */

@@ -6,7 +6,7 @@ use crate::mptcp::connections::SchedulerChoice;
 use crate::tcp::profile::Congestion;
 use crate::tcp::tls_crypto::TlsCrypto;
 
-pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--tls-crypto real|stand-in] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--tls-crypto real|stand-in] [--summary] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
        pagepath-sim --messages < INPUT.json   (messages alone over idealised paths, below)
 
@@ -35,6 +35,8 @@ stdin, each a JSON array of the arguments above, and prints one report line for 
                        round trip but skips X25519's, ECDSA's and AES-GCM's arithmetic, which
                        virtual time does not count (tcp/tls_crypto.rs); real runs ring's, as a
                        replay does (--handshake-crypto, its old name, still works)
+  --summary            leave the browser's node timings and requests out of the report line
+                       (empty): what a plan of summary runs keeps (docs/formats/experiment-results.md)
 ";
 
 #[derive(Debug)]
@@ -46,6 +48,8 @@ pub struct SimArgs {
     /// `--coupled`: the MPTCP subflows' coupled congestion control.
     pub coupled: Option<Congestion>,
     pub tls_crypto: TlsCrypto,
+    /// `--summary`: the report line without node timings and requests (a plan's summary runs).
+    pub summary: bool,
     pub server: Vec<String>,
     pub browser: Vec<String>,
 }
@@ -61,9 +65,14 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     let mut mptcp_scheduler = SchedulerChoice { name: "default".into(), options: Vec::new() };
     let mut coupled = None;
     let mut tls_crypto = TlsCrypto::default();
+    let mut summary = false;
     let mut rest = items;
     loop {
         match rest {
+            [flag, more @ ..] if flag == "--summary" => {
+                summary = true;
+                rest = more;
+            }
             [flag, value, more @ ..] if flag == "--topology" => {
                 topology = Some(value.into());
                 rest = more;
@@ -110,7 +119,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
     }
     mptcp_scheduler.build()?;
-    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, summary, server: server[1..].to_vec(), browser: browser.to_vec() }))
 }
 
 #[cfg(test)]

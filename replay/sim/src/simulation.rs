@@ -103,8 +103,13 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
         seed: setup.topology.seed,
         version: env!("CARGO_PKG_VERSION"),
     };
-    let line = serde_json::to_string(&Line { report: &loaded.report, simulation }).map_err(|e| format!("cannot write the report: {e}"))?;
-    Ok(Simulated { line, failed: loaded.report.status == "failed" })
+    let mut report = loaded.report;
+    if args.summary {
+        report.node_timings.clear();
+        report.requests.clear();
+    }
+    let line = serde_json::to_string(&Line { report: &report, simulation }).map_err(|e| format!("cannot write the report: {e}"))?;
+    Ok(Simulated { line, failed: report.status == "failed" })
 }
 
 fn read(args: &SimArgs, kept: &mut Kept) -> Result<Setup, String> {
