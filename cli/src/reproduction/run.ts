@@ -45,10 +45,11 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
     (e) => !r.only || r.only.includes(e.plan.name),
   );
   const prepared = experiments.map((experiment) => {
-    keepFullRunsBegun(experiment, join(resolve(r.work), "results", experiment.plan.name, `${experiment.plan.name}.plan.json`));
+    const results = join(resolve(r.work), "results", experiment.plan.name);
+    keepFullRunsBegun(experiment, join(results, `${experiment.plan.name}.plan.json`));
     const file = join(plansDir, `${experiment.plan.name}.plan.json`);
     writeFileSync(file, JSON.stringify(experiment.plan, null, 2) + "\n");
-    return { experiment, prepared: prepareExperiment(file, join(resolve(r.work), "results", experiment.plan.name)) };
+    return { experiment, prepared: prepareExperiment(file, results) };
   });
   for (const { prepared: x } of prepared) await sweepPending(x, r.workers);
   return prepared;
