@@ -266,6 +266,33 @@ describe("pagepath simulate", () => {
     assert.match(refused.stderr, /--only "nosuch": expected names among h1-vs-h2, mptcp-equal-paths, mptcp-rtt-mismatch, srpt-ecf/);
   });
 
+  it("reruns the thesis's modified-stack ladder in miniature (one site, one cell, both mismatches) with Table 6.1's columns and a verdict per figure", async () => {
+    const w = join(work, "modified-stack");
+    const out = join(w, "report");
+    const args = ["reproduce", "--only", "modified-stack", "--client", "simulated", "--data", data, "--sites", "real-jquery-ui", "--rates", "50", "--rtts", "100", "--work", w, "--out", out];
+    const r = await runCli(args, 180_000);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const steps = ["tcp", "quic", "mptcp-h2-rtt", "mptcp-h2-rtt-nolia-tlp", "mpquic-rtt", "mpquic-rtt-preempt", "mpquic-stream"];
+    for (const step of steps) {
+      const runs = readExperiment(join(w, "results", `modified-stack-${step}`, `modified-stack-${step}.plan.json`)).runs;
+      assert.equal(runs.length, 2, `${step}: one run per mismatch`);
+      assert.ok(runs.every((x) => x.status === "ok"), `${step}: ${runs.map((x) => x.error).join("; ")}`);
+      const second = runs.map((x) => x.paths.find((p) => p.path === 1)?.bytesDown ?? 0);
+      if (step === "tcp" || step === "quic") assert.deepEqual(second, [0, 0], `${step}: one path`);
+      else assert.ok(second.every((b) => b > 0), `${step}: the second path carries bytes: ${second}`);
+    }
+    const report = readFileSync(join(out, "modified-stack", "README.md"), "utf8");
+    assert.match(report, /\| 50 Mbit\/s \| 100 ms \| \d\.\d{3} \| -?\d\.\d{3} \|/, "a Table 6.1 row");
+    // Six figures: four at 50 Mbit/s 100 ms; the two at 10 Mbit/s 40 ms are not measured in a one-cell miniature.
+    assert.equal(report.match(/\| (holds|holds in direction|does not hold) \|/g)?.length, 4, report);
+    assert.equal(report.match(/\| not measured \|/g)?.length, 2, report);
+    for (const svg of ["ladder-rtt-50mbit-100ms.svg", "ladder-bandwidth-50mbit-100ms.svg"]) assert.match(readFileSync(join(out, "modified-stack", svg), "utf8"), /<svg[^]*<path d="M/);
+    assert.match(readFileSync(join(out, "modified-stack", "equal-or-better-rtt-mpquic-stream.svg"), "utf8"), /<svg[^]*>\d+\.\d%<\/text>/, "a share in the heatmap's cell");
+    const refused = await runCli([...args.slice(0, -4), "--mismatch", "delay", "--work", w, "--out", out]);
+    assert.equal(refused.code, 2, refused.stderr);
+    assert.match(refused.stderr, /--mismatch "delay": expected rtt, bandwidth or both/);
+  });
+
   it("answers what-ifs in the viewer's timeline: the page simulated under the network the controls set, beside the run before", async () => {
     const { viewer, chromium } = await openViewerSession(data);
     try {

@@ -15,10 +15,13 @@ import { classResults, writeMpquicVsMptcpReport } from "../reproduction/mpquic-v
 import { SCENARIO_CLASSES, scenarios, SEED_SCENARIOS } from "../reproduction/mpquic-vs-mptcp-scenarios.js";
 import { runSaEcfWeb, SA_ECF_WEB } from "../reproduction/sa-ecf-web-runs.js";
 import { writeSaEcfWebReport } from "../reproduction/sa-ecf-web-report.js";
+import { MISMATCHES, MODIFIED_STACK, MODIFIED_STACK_GRID, TABLE_6_1_GRID } from "../reproduction/modified-stack-plans.js";
+import { runModifiedStack } from "../reproduction/modified-stack-runs.js";
+import { writeModifiedStackReport } from "../reproduction/modified-stack-report.js";
 
 /** The experiments by name: the thesis's three (the default), seed 000's SRPT-ECF, seed 003's large download and seed 004's web workload. */
 const THESIS = ["h1-vs-h2", "mptcp-equal-paths", "mptcp-rtt-mismatch"];
-const EXPERIMENTS = [...THESIS, SRPT_ECF, MPQUIC_VS_MPTCP, SA_ECF_WEB];
+const EXPERIMENTS = [...THESIS, SRPT_ECF, MPQUIC_VS_MPTCP, SA_ECF_WEB, MODIFIED_STACK];
 /** Runs per scheduler of sa-ecf-web unless --runs says: seed 004 ran 100, the issue asks at least 30. */
 const SA_ECF_WEB_RUNS = 30;
 /** Scenarios per class of mpquic-vs-mptcp with the emulated client: four classes x 8 downloads of 20 MB each. */
@@ -53,7 +56,14 @@ Needs root, but for the simulated client.
                   sa-ecf-web is seed 004 §6.2.2 (Table 6.8, Fig 6.11): five files of a web page's
                   kinds fetched at once over multipath QUIC on 50 Mbit/s 10 ms and 10 Mbit/s 50 ms,
                   LowRTT, SA-ECF and the adapted SA-ECF under Table 6.8's weights, ${SA_ECF_WEB_RUNS} runs each
-                  unless --runs says (real stacks only; report in OUT/sa-ecf-web/)
+                  unless --runs says (real stacks only; report in OUT/sa-ecf-web/);
+                  modified-stack is seed 001 §6.5 (Figs 6.22, 6.24, Tables 6.1-6.2): the thesis's
+                  ladder of multipath changes (MPTCP HTTP/2 RTT, MP QUIC RTT, + preemption, + its
+                  Stream Scheduler), each against single-path TCP, on two paths with the second at
+                  5x the RTT or 1/5 of the bandwidth; its grid is ${MODIFIED_STACK_GRID.rateMbit.join(",")} Mbit/s x ${MODIFIED_STACK_GRID.rttMs.join(",")} ms, with
+                  --grid thesis Table 6.1's ${TABLE_6_1_GRID.rateMbit.join(",")} Mbit/s x ${TABLE_6_1_GRID.rttMs.join(",")} ms (report in
+                  OUT/modified-stack/)
+  --mismatch LIST modified-stack: rtt, bandwidth or both (default rtt,bandwidth)
   --scenarios N   mpquic-vs-mptcp: scenarios per class (default ${SEED_SCENARIOS}, the seed's, simulated;
                   ${EMULATED_SCENARIOS} emulated); each costs 8 downloads of 20 MB a run
   --client NAME   emulated (default): the emulated browser in real time over the kernel's TCP
@@ -88,6 +98,7 @@ Needs root, but for the simulated client.
   options: {
     only: { type: "string" },
     scenarios: { type: "string" },
+    mismatch: { type: "string" },
     client: { type: "string", default: "emulated" },
     grid: { type: "string", default: "default" },
     data: { type: "string", default: DEFAULT_DATA },
@@ -168,6 +179,17 @@ Needs root, but for the simulated client.
       const runsDone = await runMpquicVsMptcp(all, { work: String(values.work), client, runs, workers });
       const how = `${client === "simulated" ? "the simulator" : "the emulated browser in real time over the link emulator"}, ${count} scenario(s) per class, each path first in turn, ${runs} run(s) per cell (the median taken), drop-tail queues of the drawn queuing delay at the path's rate (at least 4 packets)`;
       const report = writeMpquicVsMptcpReport(out, classResults(all, cellResults(runsDone)), how, command);
+      process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
+    }
+    if (only.includes(MODIFIED_STACK)) {
+      const mismatches = String(values.mismatch ?? "rtt,bandwidth").split(",").filter(Boolean);
+      const wrong = mismatches.filter((m) => !(m in MISMATCHES));
+      if (wrong.length > 0 || mismatches.length === 0) throw new UsageError(`--mismatch "${values.mismatch}": expected rtt, bandwidth or both, separated by a comma`);
+      const own = String(values.grid) === "thesis" ? TABLE_6_1_GRID : MODIFIED_STACK_GRID;
+      const stackGrid = { rateMbit: list("rates", own.rateMbit), rttMs: list("rtts", own.rttMs), ...thesisLinks };
+      const done = await runModifiedStack({ client, data: String(values.data), sites, runs, grid: stackGrid, mismatches: mismatches as ("rtt" | "bandwidth")[], work: String(values.work), workers });
+      const how = `${client === "simulated" ? "the simulator (docs/simulator.md): the emulated browser and the replay servers in virtual time" : "the emulated browser in real time over the link emulator and the kernel's TCP and MPTCP"}, ${done.sites} corpus site(s), ${stackGrid.rateMbit.join(", ")} Mbit/s x ${stackGrid.rttMs.join(", ")} ms on the first path, ${runs} run(s) per cell, drop-tail buffers of 1.5 bandwidth-delay products${links === "thesis" ? " (RED, with delays drawn within ±10% per run)" : ""}, critical-path priorities`;
+      const report = writeModifiedStackReport(out, done, how, command);
       process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
     }
     if (only.includes(SA_ECF_WEB)) {
