@@ -7,6 +7,7 @@ mod common;
 use common::{client_config, fetch_all, one_path, serve_config, write_recording};
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::tcp::TcpProtocol;
+use pagepath_browser::io::transport::TransportConfig;
 use pagepath_server::config::Protocol;
 use pagepath_server::run::prepare;
 use pagepath_sim::tcp::tls_crypto::TlsCrypto;
@@ -41,6 +42,32 @@ fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64,
     let done_ms = fetch_all(&mut net, &rx, started, sizes);
     let records = net.finish();
     assert_eq!(records.len(), 1, "HTTP/2 uses one connection: {records:?}");
+    let (bytes_down, retransmitted) = {
+        let f = world.net.lock();
+        (f.paths.delivered()[0].down, f.retransmitted())
+    };
+    let _ = std::fs::remove_dir_all(&dir);
+    Transfer { done_ms, bytes_down, retransmitted }
+}
+
+/// Fetches every body of a one-origin recording at time 0 over HTTP/1.1, one response a
+/// connection on as many connections as there are bodies: flows that share the path's queue.
+fn competing(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, queue_packets: u64, profile: TcpProfile) -> Transfer {
+    let dir: PathBuf = std::env::temp_dir().join(format!("pagepath-sim-tcp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    write_recording(&dir.join("rec"), sizes);
+    let topology = one_path(&dir, rate_mbit, rtt_ms, 0.0, queue_packets, 1);
+    let client = "10.10.0.2".parse().unwrap();
+    let mut world = TcpWorld::new(&topology, vec![client], profile, None).unwrap();
+    let replay = prepare(&serve_config(&dir, "h1")).unwrap();
+    world.serve(&replay, Protocol::Http1, TlsCrypto::default()).unwrap();
+    let (tx, rx) = channel();
+    let config = TransportConfig { connections_per_origin: sizes.len(), ..client_config(&dir, client, world.now()) };
+    let started = config.started;
+    world.open_client(config, TcpProtocol::Http1, tx, vec![client], TlsCrypto::default(), &replay.cert.cert_der).unwrap();
+    let mut net = &mut world;
+    let done_ms = fetch_all(&mut net, &rx, started, sizes);
+    net.finish();
     let (bytes_down, retransmitted) = {
         let f = world.net.lock();
         (f.paths.delivered()[0].down, f.retransmitted())
@@ -178,4 +205,21 @@ fn hystart_on_a_long_path_waits_for_a_standing_queue_not_a_bursts_tail() {
     // segments of a 368-segment path and took 10.0 s.
     let t = transfer("hystart-long", &[20_000_000], 22.1, 199.7, 0.0, 1856, 1, linux());
     assert!(t.done_ms[0] < 9_500.0, "20 MB took {:.0} ms", t.done_ms[0]);
+}
+
+#[test]
+fn competing_reno_flows_recover_from_slow_starts_overshoot_without_crawling_after_a_timeout() {
+    // Four 2 MB responses on four connections at once, Reno (no HyStart to leave slow start
+    // early), 50 Mbit/s and 100 ms through about one bandwidth-delay product of queue (400
+    // packets): the slow starts overflow it together and some flows time out. Linux then sends
+    // the lost window again in slow start and starts no fast recovery until all of it is
+    // acknowledged (CA_Loss). A second window cut in the middle, from the few segments slow start
+    // had reached, held what was outstanding to that pace: 23.8 s here (2.1 s since), and one
+    // corpus page 91.5 s against 6.9 s over the kernel's Reno (gen-pagepath-25, pagepath replay,
+    // 2026-12-02; 8.2 s since). 8 MB take 1.3 s on the wire.
+    let reno = TcpProfile::linux(Congestion::Reno);
+    let t = competing("reno-four", &[2_000_000; 4], 50.0, 100.0, 400, reno);
+    assert!(t.retransmitted > 0, "the slow starts must overflow the queue");
+    let last = t.done_ms.iter().cloned().fold(0.0, f64::max);
+    assert!(last < 4_000.0, "four 2 MB responses took {last:.0} ms ({} segments sent again, {} bytes down)", t.retransmitted, t.bytes_down);
 }
