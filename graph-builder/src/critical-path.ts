@@ -27,12 +27,23 @@ export function emulatedView(g: Graph): EmulatedView {
     const kids = children.get(e.from);
     const pars = parents.get(e.to);
     const key = `${e.from}\u0000${e.to}`;
-    if (!kids || !pars || seen.has(key)) continue;
+    if (!kids || !pars || seen.has(key) || lateRace(e, nodes)) continue;
     seen.add(key);
     kids.push(e.to);
     pars.push(e.from);
   }
   return { nodes, children, parents };
+}
+
+/**
+ * A resource a timer or script requested after the recording's load, raced against a replay's
+ * (markers.ts): the recorded load did not wait for it, so no path to load runs through it.
+ */
+function lateRace(e: Graph["edges"][number], nodes: Map<string, GraphNode>): boolean {
+  if (e.rule !== "completion-load-raced") return false;
+  const from = nodes.get(e.from);
+  const to = nodes.get(e.to);
+  return !!from && !!to && !from.resource?.lazyBound && from.start > to.start;
 }
 
 /** What a node adds to a path: a timer's callback runs timeoutMs after its installer did. */

@@ -59,6 +59,14 @@ export function buildMarkers(ctx: BuildContext): void {
     const from = d.byId.get(e.from)!;
     if (e.rule === "completion-event" && from.kind === "load") firing.set(from.frameId, Math.min(firing.get(from.frameId) ?? Infinity, to.start));
   }
+  // What the load event itself starts (its handlers and what they set off) comes after it whatever the link.
+  const descendants = new Map<string, Set<string>>();
+  const afterLoad = (load: GraphNode) => {
+    let found = descendants.get(load.id);
+    if (!found) descendants.set(load.id, (found = reachableFrom(d.edges, load.id)));
+    return found;
+  };
+  const late: { r: GraphNode; load: GraphNode; loadAt: number }[] = [];
   const imported = dynamicallyImported(ctx);
   const workerRequests = new Set(d.edges.filter((e) => e.rule === "worker").map((e) => e.to));
   const evaluations = evaluationsOfFiles(ctx);
@@ -73,7 +81,20 @@ export function buildMarkers(ctx: BuildContext): void {
     } else if (r.start <= loadAt) {
       d.edge(r, frame.load, "completion-load", "observed");
       for (const run of evaluations.get(r.id) ?? []) if (run.end <= loadAt + 1e-6) d.edge(run, frame.load, "completion-load", "inferred");
+    } else if (r.resource!.initiatorType === "script" && !afterLoad(frame.load).has(r.id)) {
+      late.push({ r, load: frame.load, loadAt });
     }
+  }
+  // Requested after load on the recording's link, by a timer or a script. A chain set in motion
+  // while load still waited for the network can be overtaken by it on a slower link, where
+  // Chromium's load fires later and finds the request out, and waits for it. A chain set in motion
+  // once load waited for nothing more from the network (a loader's 4 ms timer after the last
+  // parser-blocking script) keeps its place after load whatever the link. (What the browser
+  // itself asks for after load, a favicon, never holds it.)
+  for (const { r, load, loadAt } of late) {
+    const network = d.edges.filter((e) => e.to === load.id && e.rule === "completion-load").map((e) => d.byId.get(e.from)!).filter((n) => n.kind === "resource");
+    const lastArrival = Math.max(-Infinity, ...network.map((n) => n.end));
+    if (setInMotion(d, r, loadAt) < lastArrival) d.edge(r, load, "completion-load-raced", "inferred");
   }
   for (const frame of ctx.frames.values()) {
     const parent = frame.parentId ? ctx.frames.get(frame.parentId) : undefined;
@@ -193,4 +214,37 @@ function taskAt(tasks: BuildContext["tasks"], t: number): { start: number; end: 
     if (task.end >= t - 1e-3) return task;
   }
   return undefined;
+}
+
+/** Every node reachable from `start` along the edges (not `start` itself). */
+function reachableFrom(edges: readonly { from: string; to: string }[], start: string): Set<string> {
+  const children = new Map<string, string[]>();
+  for (const e of edges) children.set(e.from, [...(children.get(e.from) ?? []), e.to]);
+  const seen = new Set<string>();
+  const stack = [start];
+  while (stack.length) {
+    for (const c of children.get(stack.pop()!) ?? []) {
+      if (seen.has(c)) continue;
+      seen.add(c);
+      stack.push(c);
+    }
+  }
+  return seen;
+}
+
+/** When the chain that requested `r` after `loadAt` left what ran before it: the latest end among its nearest ancestors that ended by then. */
+function setInMotion(d: BuildContext["draft"], r: GraphNode, loadAt: number): number {
+  const parents = (id: string) => d.edges.filter((e) => e.to === id).map((e) => d.byId.get(e.from)!);
+  let at = -Infinity;
+  const seen = new Set<string>();
+  const stack = [r.id];
+  while (stack.length) {
+    for (const p of parents(stack.pop()!)) {
+      if (seen.has(p.id)) continue;
+      seen.add(p.id);
+      if (p.end <= loadAt + 1e-6) at = Math.max(at, p.end);
+      else stack.push(p.id);
+    }
+  }
+  return at;
 }

@@ -16,8 +16,10 @@ export function normalise(ctx: BuildContext): void {
     [...ctx.frames.values()].filter((f) => f.docs.some((doc) => (doc.chunks[0]?.start ?? Infinity) < loadAt)).map((f) => f.id),
   );
   const markers = new Set<GraphNode>([...ctx.frames.values()].flatMap((f) => [f.dcl!, f.load!]));
-  // What the load event waits for is part of the load, even where the recording saw it start later.
-  const holdsLoad = new Set(ctx.draft.edges.filter((e) => e.to === main.load!.id && (e.rule === "completion-load" || e.rule === "completion-load-raced")).map((e) => e.from));
+  // What the load event waits for is part of the load, even where the recording saw it start later,
+  // and so is what it waits on: a resource a timer requested after the recording's load is raced
+  // against a replay's later load only if the timer chain that requests it is emulated too.
+  const holdsLoad = withAncestors(ctx, new Set(ctx.draft.edges.filter((e) => e.to === main.load!.id && (e.rule === "completion-load" || e.rule === "completion-load-raced")).map((e) => e.from)));
   for (const n of ctx.draft.nodes) {
     if ((markers.has(n) && wholeFrames.has(n.frameId)) || holdsLoad.has(n.id)) continue;
     if (n.kind === "timer" && n.timer!.timeoutMs > LONG_TIMER_MS) n.excluded = "long-timer";
@@ -29,9 +31,25 @@ export function normalise(ctx: BuildContext): void {
   while (stack.length) {
     const n = stack.pop()!;
     for (const c of children.get(n.id) ?? []) {
-      if (c.excluded !== null || c === main.load || c === main.dcl) continue;
+      if (c.excluded !== null || c === main.load || c === main.dcl || holdsLoad.has(c.id)) continue;
       c.excluded = "descendant-of-excluded";
       stack.push(c);
     }
   }
+}
+
+/** `ids` and every node they depend on, transitively. */
+function withAncestors(ctx: BuildContext, ids: Set<string>): Set<string> {
+  const parents = new Map<string, string[]>();
+  for (const e of ctx.draft.edges) parents.set(e.to, [...(parents.get(e.to) ?? []), e.from]);
+  const kept = new Set(ids);
+  const stack = [...ids];
+  while (stack.length) {
+    for (const p of parents.get(stack.pop()!) ?? []) {
+      if (kept.has(p)) continue;
+      kept.add(p);
+      stack.push(p);
+    }
+  }
+  return kept;
 }

@@ -29,6 +29,8 @@ export const FIDELITY_PAGES = {
   preconnect: "https://www.fidelity.test/preconnect.html",
   frameStyle: "https://www.fidelity.test/frame-style.html",
   importBeforeScript: "https://www.fidelity.test/import-before-script.html",
+  timerImage: "https://www.fidelity.test/timer-image.html",
+  timerAfterParse: "https://www.fidelity.test/timer-after-parse.html",
 } as const;
 
 export type FidelityPage = keyof typeof FIDELITY_PAGES;

@@ -115,6 +115,28 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(g.edges.some((e) => e.from === image.id && e.to === load), "the image does hold it");
   });
 
+  it("an image a timer requested after the recording's load: emulated with its timer, raced against load, off the critical path", () => {
+    const g = graphs.get("timerImage")!;
+    const late = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("img/timer-late.png"))!;
+    assert.ok(late, "the timer's image is in the graph");
+    const load = g.frames.find((f) => f.id === g.mainFrame)!.load;
+    assert.ok(g.recorded.load! < late.start, `on loopback Chromium fired load (${g.recorded.load} ms) before the timer's image was requested (${late.start} ms)`);
+    assert.equal(late.excluded, null, "emulated, not left out as after-load");
+    assert.ok(g.edges.some((e) => e.from === late.id && e.to === load && e.rule === "completion-load-raced"), edgesInto(g, g.nodes.find((n) => n.id === load)!).join(", "));
+    const timer = g.nodes.find((n) => n.kind === "timer" && g.edges.some((e) => e.from === n.id && e.to === late.id));
+    assert.ok(timer && timer.excluded === null, "the timer that requests it is emulated too");
+    assert.ok(!g.criticalPath.nodes.includes(late.id), "the recorded load did not wait for it");
+  });
+
+  it("a script a loader's timer requests once load waits for nothing more from the network: left out after load, not raced", () => {
+    const g = graphs.get("timerAfterParse")!;
+    const late = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("js/head-2.js"))!;
+    assert.ok(late, "the loader's script is in the graph");
+    assert.ok(g.recorded.load! < late.start, `on loopback Chromium fired load (${g.recorded.load} ms) before the loader asked for it (${late.start} ms)`);
+    assert.notEqual(late.excluded, null, "left out of the emulation");
+    assert.ok(!g.edges.some((e) => e.from === late.id && e.rule === "completion-load-raced"), "not raced against load");
+  });
+
   it("a preconnect: a node opening an anonymous connection to its origin once the bytes up to its tag are in, or the parser reaches it", () => {
     const g = graphs.get("preconnect")!;
     const hints = g.nodes.filter((n) => n.kind === "preconnect");

@@ -90,6 +90,12 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
     const off: string[] = [];
     for (const [url, at] of c) {
       const mine = e.get(url);
+      // What Chromium asked for after its load event the model leaves out as after load
+      // (graph.md, Completion markers); a run ends at load, so it is not compared.
+      if (at > load && mine === undefined) {
+        lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), after its load: not compared`);
+        continue;
+      }
       lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}`);
       if (mine === undefined || Math.abs(mine - at) > Math.max(START_TOLERANCE_MS, TOLERANCE * at)) off.push(url);
     }
