@@ -1,6 +1,7 @@
 import type { BuildContext, FrameState } from "./context.js";
 import type { GraphNode } from "./graph.js";
 import { dynamicallyImported, moduleTag } from "./modules.js";
+import { reachable } from "./reach.js";
 import { sameUrl, urlKey } from "./url-key.js";
 
 /**
@@ -63,7 +64,7 @@ export function buildMarkers(ctx: BuildContext): void {
   const descendants = new Map<string, Set<string>>();
   const afterLoad = (load: GraphNode) => {
     let found = descendants.get(load.id);
-    if (!found) descendants.set(load.id, (found = reachableFrom(d.edges, load.id)));
+    if (!found) descendants.set(load.id, (found = reachable(d.edges, [load.id], "down")));
     return found;
   };
   const late: { r: GraphNode; load: GraphNode; loadAt: number }[] = [];
@@ -216,21 +217,6 @@ function taskAt(tasks: BuildContext["tasks"], t: number): { start: number; end: 
   return undefined;
 }
 
-/** Every node reachable from `start` along the edges (not `start` itself). */
-function reachableFrom(edges: readonly { from: string; to: string }[], start: string): Set<string> {
-  const children = new Map<string, string[]>();
-  for (const e of edges) children.set(e.from, [...(children.get(e.from) ?? []), e.to]);
-  const seen = new Set<string>();
-  const stack = [start];
-  while (stack.length) {
-    for (const c of children.get(stack.pop()!) ?? []) {
-      if (seen.has(c)) continue;
-      seen.add(c);
-      stack.push(c);
-    }
-  }
-  return seen;
-}
 
 /** When the chain that requested `r` after `loadAt` left what ran before it: the latest end among its nearest ancestors that ended by then. */
 function setInMotion(d: BuildContext["draft"], r: GraphNode, loadAt: number): number {

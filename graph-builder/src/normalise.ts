@@ -1,5 +1,6 @@
 import type { BuildContext } from "./context.js";
 import type { GraphNode } from "./graph.js";
+import { reachable } from "./reach.js";
 
 export const LONG_TIMER_MS = 1000;
 
@@ -19,7 +20,8 @@ export function normalise(ctx: BuildContext): void {
   // What the load event waits for is part of the load, even where the recording saw it start later,
   // and so is what it waits on: a resource a timer requested after the recording's load is raced
   // against a replay's later load only if the timer chain that requests it is emulated too.
-  const holdsLoad = withAncestors(ctx, new Set(ctx.draft.edges.filter((e) => e.to === main.load!.id && (e.rule === "completion-load" || e.rule === "completion-load-raced")).map((e) => e.from)));
+  const held = new Set(ctx.draft.edges.filter((e) => e.to === main.load!.id && (e.rule === "completion-load" || e.rule === "completion-load-raced")).map((e) => e.from));
+  const holdsLoad = new Set([...held, ...reachable(ctx.draft.edges, held, "up")]);
   for (const n of ctx.draft.nodes) {
     if ((markers.has(n) && wholeFrames.has(n.frameId)) || holdsLoad.has(n.id)) continue;
     if (n.kind === "timer" && n.timer!.timeoutMs > LONG_TIMER_MS) n.excluded = "long-timer";
@@ -36,20 +38,4 @@ export function normalise(ctx: BuildContext): void {
       stack.push(c);
     }
   }
-}
-
-/** `ids` and every node they depend on, transitively. */
-function withAncestors(ctx: BuildContext, ids: Set<string>): Set<string> {
-  const parents = new Map<string, string[]>();
-  for (const e of ctx.draft.edges) parents.set(e.to, [...(parents.get(e.to) ?? []), e.from]);
-  const kept = new Set(ids);
-  const stack = [...ids];
-  while (stack.length) {
-    for (const p of parents.get(stack.pop()!) ?? []) {
-      if (kept.has(p)) continue;
-      kept.add(p);
-      stack.push(p);
-    }
-  }
-  return kept;
 }
