@@ -149,6 +149,9 @@ Needs root, but for the simulated client.
     const unknown = only.filter((n) => !EXPERIMENTS.includes(n));
     if (unknown.length > 0 || only.length === 0) throw new UsageError(`--only "${values.only}": expected names among ${EXPERIMENTS.join(", ")}`);
     if (only.includes(SA_ECF_WEB) && client === "simulated") throw new UsageError(`--only ${SA_ECF_WEB}: runs on the real stacks only (five responses fetched at once by pagepath-fetch, not a page the simulator's browser loads); leave out --client simulated`);
+    // Checked before any experiment runs.
+    const mismatches = String(values.mismatch ?? "rtt,bandwidth").split(",").filter(Boolean);
+    if (mismatches.length === 0 || mismatches.some((m) => !Object.hasOwn(MISMATCHES, m))) throw new UsageError(`--mismatch "${values.mismatch}": expected rtt, bandwidth or both, separated by a comma`);
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const command = ["pagepath reproduce", ...process.argv.slice(3)].join(" ");
     if (only.some((n) => THESIS.includes(n))) {
@@ -182,9 +185,6 @@ Needs root, but for the simulated client.
       process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
     }
     if (only.includes(MODIFIED_STACK)) {
-      const mismatches = String(values.mismatch ?? "rtt,bandwidth").split(",").filter(Boolean);
-      const wrong = mismatches.filter((m) => !(m in MISMATCHES));
-      if (wrong.length > 0 || mismatches.length === 0) throw new UsageError(`--mismatch "${values.mismatch}": expected rtt, bandwidth or both, separated by a comma`);
       const own = String(values.grid) === "thesis" ? TABLE_6_1_GRID : MODIFIED_STACK_GRID;
       const stackGrid = { rateMbit: list("rates", own.rateMbit), rttMs: list("rtts", own.rttMs), ...thesisLinks };
       const done = await runModifiedStack({ client, data: String(values.data), sites, runs, grid: stackGrid, mismatches: mismatches as ("rtt" | "bandwidth")[], work: String(values.work), workers });
