@@ -92,10 +92,18 @@ export function buildMarkers(ctx: BuildContext): void {
   // once load waited for nothing more from the network (a loader's 4 ms timer after the last
   // parser-blocking script) keeps its place after load whatever the link. (What the browser
   // itself asks for after load, a favicon, never holds it.)
-  for (const { r, load, loadAt } of late) {
-    const network = d.edges.filter((e) => e.to === load.id && e.rule === "completion-load").map((e) => d.byId.get(e.from)!).filter((n) => n.kind === "resource");
-    const lastArrival = Math.max(-Infinity, ...network.map((n) => n.end));
-    if (setInMotion(d, r, loadAt) < lastArrival) d.edge(r, load, "completion-load-raced", "inferred");
+  if (late.length > 0) {
+    // The raced edges added here lead into load markers, so neither index below changes as they are.
+    const parents = new Map<string, GraphNode[]>();
+    const lastArrival = new Map<string, number>();
+    for (const e of d.edges) {
+      const from = d.byId.get(e.from)!;
+      parents.set(e.to, [...(parents.get(e.to) ?? []), from]);
+      if (e.rule === "completion-load" && from.kind === "resource") lastArrival.set(e.to, Math.max(lastArrival.get(e.to) ?? -Infinity, from.end));
+    }
+    for (const { r, load, loadAt } of late) {
+      if (setInMotion(parents, r, loadAt) < (lastArrival.get(load.id) ?? -Infinity)) d.edge(r, load, "completion-load-raced", "inferred");
+    }
   }
   for (const frame of ctx.frames.values()) {
     const parent = frame.parentId ? ctx.frames.get(frame.parentId) : undefined;
@@ -217,15 +225,13 @@ function taskAt(tasks: BuildContext["tasks"], t: number): { start: number; end: 
   return undefined;
 }
 
-
 /** When the chain that requested `r` after `loadAt` left what ran before it: the latest end among its nearest ancestors that ended by then. */
-function setInMotion(d: BuildContext["draft"], r: GraphNode, loadAt: number): number {
-  const parents = (id: string) => d.edges.filter((e) => e.to === id).map((e) => d.byId.get(e.from)!);
+function setInMotion(parents: Map<string, GraphNode[]>, r: GraphNode, loadAt: number): number {
   let at = -Infinity;
   const seen = new Set<string>();
   const stack = [r.id];
   while (stack.length) {
-    for (const p of parents(stack.pop()!)) {
+    for (const p of parents.get(stack.pop()!) ?? []) {
       if (seen.has(p.id)) continue;
       seen.add(p.id);
       if (p.end <= loadAt + 1e-6) at = Math.max(at, p.end);
