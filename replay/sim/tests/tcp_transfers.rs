@@ -26,48 +26,40 @@ struct Transfer {
 /// Fetches every body of a one-origin recording at time 0 over HTTP/2 on one path of
 /// `rate_mbit`, `rtt_ms` and `loss`, with a queue of `queue_packets`.
 fn transfer(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64, queue_packets: u64, seed: u64, profile: TcpProfile) -> Transfer {
+    fetch_over(name, sizes, rate_mbit, rtt_ms, loss, queue_packets, seed, profile, None)
+}
+
+/// As `transfer`, lossless, over HTTP/1.1 with one response a connection on as many connections
+/// as there are bodies: flows that share the path's queue.
+fn competing(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, queue_packets: u64, profile: TcpProfile) -> Transfer {
+    fetch_over(name, sizes, rate_mbit, rtt_ms, 0.0, queue_packets, 1, profile, Some(sizes.len()))
+}
+
+/// HTTP/2 on one connection, or HTTP/1.1 on `http1_connections`.
+fn fetch_over(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f64, queue_packets: u64, seed: u64, profile: TcpProfile, http1_connections: Option<usize>) -> Transfer {
     let dir: PathBuf = std::env::temp_dir().join(format!("pagepath-sim-tcp-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     write_recording(&dir.join("rec"), sizes);
     let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
     let client = "10.10.0.2".parse().unwrap();
     let mut world = TcpWorld::new(&topology, vec![client], profile, None).unwrap();
-    let replay = prepare(&serve_config(&dir, "h2")).unwrap();
-    world.serve(&replay, Protocol::H2, TlsCrypto::default()).unwrap();
+    let (served, server, browser) = match http1_connections {
+        None => ("h2", Protocol::H2, TcpProtocol::Http2),
+        Some(_) => ("h1", Protocol::Http1, TcpProtocol::Http1),
+    };
+    let replay = prepare(&serve_config(&dir, served)).unwrap();
+    world.serve(&replay, server, TlsCrypto::default()).unwrap();
     let (tx, rx) = channel();
     let config = client_config(&dir, client, world.now());
+    let config = TransportConfig { connections_per_origin: http1_connections.unwrap_or(config.connections_per_origin), ..config };
     let started = config.started;
-    world.open_client(config, TcpProtocol::Http2, tx, vec![client], TlsCrypto::default(), &replay.cert.cert_der).unwrap();
+    world.open_client(config, browser, tx, vec![client], TlsCrypto::default(), &replay.cert.cert_der).unwrap();
     let mut net = &mut world;
     let done_ms = fetch_all(&mut net, &rx, started, sizes);
     let records = net.finish();
-    assert_eq!(records.len(), 1, "HTTP/2 uses one connection: {records:?}");
-    let (bytes_down, retransmitted) = {
-        let f = world.net.lock();
-        (f.paths.delivered()[0].down, f.retransmitted())
-    };
-    let _ = std::fs::remove_dir_all(&dir);
-    Transfer { done_ms, bytes_down, retransmitted }
-}
-
-/// Fetches every body of a one-origin recording at time 0 over HTTP/1.1, one response a
-/// connection on as many connections as there are bodies: flows that share the path's queue.
-fn competing(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, queue_packets: u64, profile: TcpProfile) -> Transfer {
-    let dir: PathBuf = std::env::temp_dir().join(format!("pagepath-sim-tcp-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    write_recording(&dir.join("rec"), sizes);
-    let topology = one_path(&dir, rate_mbit, rtt_ms, 0.0, queue_packets, 1);
-    let client = "10.10.0.2".parse().unwrap();
-    let mut world = TcpWorld::new(&topology, vec![client], profile, None).unwrap();
-    let replay = prepare(&serve_config(&dir, "h1")).unwrap();
-    world.serve(&replay, Protocol::Http1, TlsCrypto::default()).unwrap();
-    let (tx, rx) = channel();
-    let config = TransportConfig { connections_per_origin: sizes.len(), ..client_config(&dir, client, world.now()) };
-    let started = config.started;
-    world.open_client(config, TcpProtocol::Http1, tx, vec![client], TlsCrypto::default(), &replay.cert.cert_der).unwrap();
-    let mut net = &mut world;
-    let done_ms = fetch_all(&mut net, &rx, started, sizes);
-    net.finish();
+    if http1_connections.is_none() {
+        assert_eq!(records.len(), 1, "HTTP/2 uses one connection: {records:?}");
+    }
     let (bytes_down, retransmitted) = {
         let f = world.net.lock();
         (f.paths.delivered()[0].down, f.retransmitted())
