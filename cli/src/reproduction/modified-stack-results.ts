@@ -5,7 +5,7 @@
  * than single-path TCP's within 20 ms (Fig 6.22), the CDF of the per-site mean differences (Fig
  * 6.24), and one-way ANOVA between the modified stack and the baseline (Table 6.1's p-value).
  */
-import { gridPointOf, measuredValue, oneWayAnova, sampleStandardDeviation, type GridPoint, type RunResult } from "@pagepath/results";
+import { gridPointOf, mean, measuredValue, oneWayAnova, sampleStandardDeviation, type GridPoint, type RunResult } from "@pagepath/results";
 
 /** §6.3.2: "equal or better" allows 20 ms. */
 export const EQUAL_MARGIN_MS = 20;
@@ -84,18 +84,17 @@ function stepCell(step: string, pairs: { site: string; tcp: number; step: number
     s.step.push(p.step);
     bySite.set(p.site, s);
   }
-  const avg = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  const siteMeanDifferences = [...bySite.values()].map((s) => avg(s.step) - avg(s.tcp));
+  const siteMeanDifferences = [...bySite.values()].map((s) => mean(s.step) - mean(s.tcp));
   return {
     step,
     pairs: pairs.length,
     differences,
-    meanMs: differences.length ? avg(differences) : null,
+    meanMs: differences.length ? mean(differences) : null,
     sdMs: sampleStandardDeviation(differences),
     improvementPercent: sumTcp > 0 ? (100 * differences.reduce((a, b) => a + b, 0)) / sumTcp : null,
     siteMeanDifferences,
     equalOrBetterPercent: siteMeanDifferences.length ? (100 * siteMeanDifferences.filter((d) => d <= EQUAL_MARGIN_MS).length) / siteMeanDifferences.length : null,
-    meanTcpMs: pairs.length ? avg(pairs.map((p) => p.tcp)) : null,
+    meanTcpMs: pairs.length ? mean(pairs.map((p) => p.tcp)) : null,
   };
 }
 
