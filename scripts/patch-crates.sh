@@ -23,7 +23,10 @@
 # TCP_NOTSENT_LOWAT bounds; and what a multipath scheduler reads of a simulated MPTCP subflow
 # (path-state): its congestion window, bytes in flight and smoothed RTT, with the share of Reno's
 # growth a coupled controller (LIA, OLIA) gives it; and after a retransmission timeout, no fast
-# recovery until what was outstanding when it fired is acknowledged (loss-state, Linux's CA_Loss).
+# recovery until what was outstanding when it fired is acknowledged (loss-state, Linux's CA_Loss);
+# and a handshake as Linux's ends (handshake): a SYN or SYN-ACK sent again leaves the initial
+# window unless sent again twice, and the handshake's round trip is measured as TCP timestamps
+# measure it (tcp_init_transfer, tcp_ack_update_rtt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -96,4 +99,4 @@ patch_crate tquic 1.6.0 366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82
   replay/patches/tquic-1.6.0-stale-path-response.patch
 patch_crate smoltcp 0.14.0 b6f8b28ad56c6e35524a37dd492af5d1a47e31e1a4d175cd12f89c075f01980f \
   replay/patches/smoltcp-0.14.0-linux-defaults.patch replay/patches/smoltcp-0.14.0-path-state.patch \
-  replay/patches/smoltcp-0.14.0-loss-state.patch
+  replay/patches/smoltcp-0.14.0-loss-state.patch replay/patches/smoltcp-0.14.0-handshake.patch
