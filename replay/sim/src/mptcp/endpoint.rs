@@ -11,6 +11,7 @@ use super::coupled::{lia_scales, olia_scales, Coupling, LossIntervals, Window};
 
 use super::frame::{Decoder, Frame, DATA_HEADER};
 use super::reassembly::Reassembly;
+use super::retransmission::{subflow_rto, Retransmission, RTO_MIN};
 use super::sending::Sending;
 use crate::tcp::counts::ConnectionCounts;
 use crate::tcp::host::{Host, MTU};
@@ -97,6 +98,7 @@ pub struct Endpoint {
     pub remote: std::net::SocketAddr,
     pub subflows: Vec<Subflow>,
     sending: Sending,
+    retransmission: Retransmission,
     receiving: Reassembly,
     scheduler: Box<dyn Scheduler>,
     admission: Admission,
@@ -104,6 +106,9 @@ pub struct Endpoint {
     coupling: Option<Coupling>,
     /// Writes wait while this many bytes are unmapped (TCP_NOTSENT_LOWAT, the servers').
     lowat: Option<usize>,
+    /// The connection's send buffer, for bytes unmapped and bytes not yet DATA_ACKed alike
+    /// (`connection_send_buffer`).
+    send_buffer: usize,
     /// When the unmapped bytes last went from none to some.
     ready_at: Duration,
     reader: Option<Waker>,
@@ -113,8 +118,24 @@ pub struct Endpoint {
     pub error: Option<String>,
 }
 
-/// A full send buffer: writes wait while this much is unmapped.
-const BUFFER: usize = 4 << 20;
+/// A subflow's send buffer before its handshake completes (tcp_wmem[1]); the connection's own
+/// starts from tcp_wmem[0].
+const SUBFLOW_INITIAL_SEND_BUFFER: usize = 16_384;
+const CONNECTION_SEND_BUFFER_BASE: usize = 4_096;
+
+/// The connection's send buffer as Linux sizes it (__mptcp_sync_sndbuf): tcp_wmem[0] plus every
+/// subflow's. Bytes wait in it until DATA_ACKed, so data stuck on a slow subflow fills it and the
+/// application's writes stop until the timer's reinjection frees it.
+fn connection_send_buffer(subflows: &[Subflow], hosts: &[Host]) -> usize {
+    CONNECTION_SEND_BUFFER_BASE
+        + subflows
+            .iter()
+            .map(|sf| {
+                let socket = hosts[sf.host].socket(sf.handle);
+                if socket.may_send() { send_buffer(socket.congestion_window()) } else { SUBFLOW_INITIAL_SEND_BUFFER }
+            })
+            .sum::<usize>()
+}
 
 impl Endpoint {
     pub fn new(token: u64, side: Side, remote: std::net::SocketAddr, first: Subflow, scheduler: (Box<dyn Scheduler>, Admission), coupling: Option<Coupling>, lowat: Option<usize>) -> Endpoint {
@@ -125,11 +146,13 @@ impl Endpoint {
             remote,
             subflows: vec![first],
             sending: Sending::default(),
+            retransmission: Retransmission::default(),
             receiving: Reassembly::default(),
             scheduler,
             admission,
             coupling,
             lowat,
+            send_buffer: SUBFLOW_INITIAL_SEND_BUFFER,
             ready_at: Duration::ZERO,
             reader: None,
             writer: None,
@@ -147,13 +170,18 @@ impl Endpoint {
         if self.sending.unmapped() == 0 {
             self.ready_at = now;
         }
-        let n = bytes.len().min(BUFFER - self.sending.unmapped());
+        let n = bytes.len().min(self.send_buffer - self.queued());
         self.sending.write(&bytes[..n]);
         Some(n)
     }
 
+    /// Bytes in the send buffer: unmapped, or mapped and not yet DATA_ACKed.
+    fn queued(&self) -> usize {
+        self.sending.unmapped() + self.retransmission.held()
+    }
+
     fn writable(&self) -> bool {
-        self.sending.unmapped() < self.lowat.unwrap_or(BUFFER)
+        self.queued() < self.send_buffer && self.lowat.is_none_or(|l| self.sending.unmapped() < l)
     }
 
     /// The application's read: Some(0) at the end of the stream, None when it must wait.
@@ -187,7 +215,13 @@ impl Endpoint {
             wrote |= self.tend_subflow(i, hosts);
         }
         self.couple(hosts);
-        wrote |= self.map(hosts, now);
+        self.send_buffer = connection_send_buffer(&self.subflows, hosts);
+        self.data_acked(hosts, now);
+        wrote |= self.reinject(hosts, now);
+        if self.map(hosts, now) {
+            wrote = true;
+            self.retransmission.arm(now, self.timer_interval(hosts));
+        }
         wrote |= self.send_fin(hosts);
         if self.receiving.has_readable() || self.receiving.at_end() || self.error.is_some() {
             if let Some(w) = self.reader.take() {
@@ -266,6 +300,67 @@ impl Endpoint {
             .collect()
     }
 
+    /// When the connection's retransmit timer is next due, if it runs.
+    pub fn deadline(&self) -> Option<Duration> {
+        self.retransmission.deadline()
+    }
+
+    /// Bytes sent again on another subflow by the connection's retransmit timer.
+    pub fn reinjected(&self) -> u64 {
+        self.retransmission.reinjected
+    }
+
+    /// The DATA_ACK from what each subflow has had acknowledged; its progress restarts the timer.
+    fn data_acked(&mut self, hosts: &[Host], now: Duration) {
+        let mut moved = false;
+        for (i, sf) in self.subflows.iter().enumerate() {
+            let acked = sf.written - hosts[sf.host].socket(sf.handle).send_queue() as u64;
+            moved |= self.retransmission.acknowledged(i, acked);
+        }
+        if moved {
+            self.retransmission.restart(now, self.timer_interval(hosts));
+        }
+    }
+
+    /// The kernel's timer interval (mptcp_set_timeout): the longest retransmission timeout of the
+    /// subflows with data out (the kernel takes what is left of each pending timer; this, the
+    /// whole timeout), TCP_RTO_MIN when none has.
+    fn timer_interval(&self, hosts: &[Host]) -> Duration {
+        self.subflows
+            .iter()
+            .map(|sf| hosts[sf.host].socket(sf.handle))
+            .filter(|s| s.send_queue() > 0)
+            .map(|s| subflow_rto(s.smoothed_rtt().map(|(a, b)| (a.into(), b.into()))))
+            .max()
+            .unwrap_or(RTO_MIN)
+    }
+
+    /// When the timer fires, the head of the retransmit queue again on an active subflow with
+    /// nothing outstanding at the TCP level (mptcp_subflow_get_retrans; a backup only when every
+    /// other has stalled, which without loss none does); none such: it waits another interval.
+    fn reinject(&mut self, hosts: &mut [Host], now: Duration) -> bool {
+        let Some(head) = self.retransmission.fire(now) else { return false };
+        let idle = |sf: &Subflow| {
+            let socket = hosts[sf.host].socket(sf.handle);
+            sf.greeted && !sf.backup && socket.may_send() && socket.send_queue() == 0
+        };
+        let mut wrote = false;
+        if let Some(i) = self.subflows.iter().position(idle) {
+            for (dsn, bytes) in head {
+                if free_space(hosts, &self.subflows[i]) < DATA_HEADER + bytes.len() {
+                    break;
+                }
+                let len = bytes.len() as u64;
+                send_frame(&Frame::Data { dsn, bytes }, hosts, &mut self.subflows[i]);
+                self.retransmission.carried(i, self.subflows[i].written, dsn);
+                self.retransmission.reinjected += len;
+                wrote = true;
+            }
+        }
+        self.retransmission.arm(now, self.timer_interval(hosts));
+        wrote
+    }
+
     /// With coupled congestion control, each subflow's share of congestion avoidance's growth
     /// from the subflows' windows and RTTs as they are now (those with an RTT sample; the others
     /// are in slow start, which the coupling leaves alone).
@@ -332,8 +427,11 @@ impl Endpoint {
                     if !send_frame(&frame, hosts, &mut self.subflows[i]) {
                         self.error = Some(format!("a data frame did not fit into subflow {}'s send buffer", self.subflows[i].path));
                     }
+                    self.retransmission.carried(i, self.subflows[i].written, dsn);
                     self.scheduler.on_event(now, &Event::Sent { path: PathId(self.subflows[i].path), stream: Some(STREAM), bytes: len });
                 }
+                let Frame::Data { bytes, .. } = frame else { unreachable!("built as data above") };
+                self.retransmission.keep(dsn, bytes);
             }
             wrote = true;
         }

@@ -8,5 +8,6 @@ pub mod coupled;
 pub mod endpoint;
 pub mod frame;
 pub mod reassembly;
+pub mod retransmission;
 pub mod sending;
 pub mod stream;

@@ -363,8 +363,9 @@ impl Fabric {
     fn next_us(&mut self, now_us: u64) -> Option<u64> {
         let now = SmolInstant::from_micros(now_us as i64);
         let timers = self.hosts.iter_mut().filter_map(|h| h.poll_at(now)).map(|t| t.total_micros().max(0) as u64);
+        let mptcp = self.mptcp.as_ref().and_then(Mptcp::next_deadline).map(|d| d.as_micros() as u64);
         // A timer already due ran in step(): what it still wants waits a microsecond.
-        timers.chain(self.paths.next_event()).min().map(|t| t.max(now_us + 1))
+        timers.chain(mptcp).chain(self.paths.next_event()).min().map(|t| t.max(now_us + 1))
     }
 
     /// A socket listening at `at` for an arriving SYN, if anything listens there, as a kernel's
