@@ -25,8 +25,8 @@
 # growth a coupled controller (LIA, OLIA) gives it; and after a retransmission timeout, no fast
 # recovery until what was outstanding when it fired is acknowledged (loss-state, Linux's CA_Loss);
 # and a handshake as Linux's ends (handshake): a SYN or SYN-ACK sent again leaves the initial
-# window unless sent again twice, and the handshake's round trip is measured as TCP timestamps
-# measure it (tcp_init_transfer, tcp_ack_update_rtt).
+# window unless sent again twice, and a handshake sent once is timed (tcp_init_transfer,
+# tcp_synack_rtt_meas).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
