@@ -101,14 +101,14 @@ impl Mptcp {
         next
     }
 
-    /// Places greeted subflows and pumps every connection; returns whether any subflow was given
-    /// bytes, and the client connections whose other subflows are due (their first has brought
-    /// the server's first data, as Linux's path manager waits for).
     /// When the earliest connection's retransmit timer is due.
     pub fn next_deadline(&self) -> Option<Duration> {
         self.endpoints.iter().filter_map(Endpoint::deadline).min()
     }
 
+    /// Places greeted subflows and pumps every connection; returns whether any subflow was given
+    /// bytes, and the client connections whose other subflows are due (their first has brought
+    /// the server's first data, as Linux's path manager waits for).
     pub fn pump(&mut self, hosts: &mut [Host], now: Duration) -> (bool, Vec<usize>) {
         self.place_greeted(hosts);
         let mut wrote = false;

@@ -305,11 +305,6 @@ impl Endpoint {
         self.retransmission.deadline()
     }
 
-    /// Bytes sent again on another subflow by the connection's retransmit timer.
-    pub fn reinjected(&self) -> u64 {
-        self.retransmission.reinjected
-    }
-
     /// The DATA_ACK from what each subflow has had acknowledged; its progress restarts the timer.
     fn data_acked(&mut self, hosts: &[Host], now: Duration) {
         let mut moved = false;
@@ -350,10 +345,8 @@ impl Endpoint {
                 if free_space(hosts, &self.subflows[i]) < DATA_HEADER + bytes.len() {
                     break;
                 }
-                let len = bytes.len() as u64;
                 send_frame(&Frame::Data { dsn, bytes }, hosts, &mut self.subflows[i]);
                 self.retransmission.carried(i, self.subflows[i].written, dsn);
-                self.retransmission.reinjected += len;
                 wrote = true;
             }
         }

@@ -29,8 +29,6 @@ pub struct Retransmission {
     /// The bytes of `unacked`.
     held: usize,
     deadline: Option<Duration>,
-    /// Bytes sent again on another subflow.
-    pub reinjected: u64,
 }
 
 impl Retransmission {
