@@ -6,7 +6,7 @@ import type { MeasureSummary, ThesisValue } from "@pagepath/corpus";
 import { runCli } from "./cli-run.js";
 import { tempDir } from "./fixture-profile.js";
 
-const SITES = 100;
+const SITES = 60;
 const ARTIFACTS = join(process.cwd(), "test-artifacts", "corpus-stats-generated");
 
 describe("the generator's default parameters, profiled in Chromium", () => {
