@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { buildGraph, loadRecording } from "@pagepath/graph-builder";
@@ -112,14 +114,28 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
     }
   }
 
+  /**
+   * What else the machine was doing: a miss in CI has come with every Chromium step 40-80 ms later
+   * than on a quiet machine, the model's recorded costs unchanged, so a miss prints it.
+   */
+  function machineLoad(): string {
+    const busiest = execFileSync("ps", ["-eo", "pcpu,etime,args", "--sort=-pcpu"], { encoding: "utf8" }).split("\n").slice(0, 6);
+    return `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; busiest processes:\n${busiest.map((l) => l.slice(0, 160)).join("\n")}`;
+  }
+
   for (const page of PAGES) {
     it(`${page}: every request and the load event within ${START_TOLERANCE_MS} ms or ${TOLERANCE * 100}% of Chromium's`, async () => {
       try {
         await compare(page, 0);
       } catch (first) {
         if (!(first instanceof assert.AssertionError)) throw first;
-        console.log(`${page}: the first comparison missed, comparing again:\n${first.message}`);
-        await compare(page, 1);
+        console.log(`${page}: the first comparison missed, comparing again:\n${first.message}\n${machineLoad()}`);
+        try {
+          await compare(page, 1);
+        } catch (second) {
+          if (second instanceof assert.AssertionError) second.message += `\n${machineLoad()}`;
+          throw second;
+        }
       }
     });
   }
