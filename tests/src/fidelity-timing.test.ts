@@ -17,12 +17,18 @@ const PAINTED: FidelityPage[] = ["fontDisplay", "paintBeforeScript", "fontAuto",
 const NET = "fid-4";
 
 /**
- * How close the emulated browser must come to Chromium on each step: when each request leaves the
- * client, within 60 ms or 15% of Chromium's time, whichever is larger (the model takes each
- * request's way to the network from a loopback recording, and a loaded machine lengthens
- * Chromium's: its network service started the 37 images of many-images.html 1.5-2.5 ms apart here,
- * 0.4 ms apart in the recording); the load event within the same bounds (the model lacks some 30 ms
- * of Chromium's first connection costs, a large share of a 150 ms load).
+ * How close the emulated browser must come to Chromium on each step: each request leaves the client,
+ * and the load event and paints happen, within 60 ms or 15% of Chromium's time, whichever is larger,
+ * counted from the request Chromium started just before it (for the first request, from the run's
+ * start). A step is timed from the one before it, not from the run's start, because a busy machine
+ * delays every hop between Chromium's processes and not the model's recorded costs, and those delays
+ * add up along a page: in CI every Chromium step of a page has come 40-80 ms later than on a quiet
+ * machine (import-before-script.html's first style sheet at 223 ms against 160 quiet, its third at 388
+ * against 307), each step's own length within 30 ms of quiet; one busy loop beside the test does the
+ * same here. The model takes each request's way to the network from a loopback recording, and a loaded
+ * machine lengthens Chromium's: its network service started the 37 images of many-images.html
+ * 1.5-2.5 ms apart here, 0.4 ms apart in the recording. The load event's step lacks some 30 ms of
+ * Chromium's first connection costs on short pages.
  */
 const START_TOLERANCE_MS = 60;
 const TOLERANCE = 0.15;
@@ -90,6 +96,19 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
     const load = median(chromium.map((r) => r.metrics.loadMs!));
     const lines = [`load: Chromium ${load.toFixed(1)} ms (median of ${chromium.map((r) => r.metrics.loadMs!.toFixed(0)).join(", ")}), emulated ${emulated.metrics.loadMs?.toFixed(1)} ms`];
     const off: string[] = [];
+    // The step before each of Chromium's: the request it started last before it, as [Chromium's time, the model's].
+    const before = (at: number): [number, number] => {
+      let best: [number, number] = [0, 0];
+      for (const [url, theirs] of c) {
+        const mine = e.get(url);
+        if (theirs < at && mine !== undefined && theirs >= best[0]) best = [theirs, mine];
+      }
+      return best;
+    };
+    const missesStep = (theirs: number, mine: number): boolean => {
+      const [fromTheirs, fromMine] = before(theirs);
+      return Math.abs(mine - fromMine - (theirs - fromTheirs)) > Math.max(START_TOLERANCE_MS, TOLERANCE * (theirs - fromTheirs));
+    };
     for (const [url, at] of c) {
       const mine = e.get(url);
       // What Chromium asked for after its load event the model leaves out as after load
@@ -98,18 +117,20 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
         lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), after its load: not compared`);
         continue;
       }
-      lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}`);
-      if (mine === undefined || Math.abs(mine - at) > Math.max(START_TOLERANCE_MS, TOLERANCE * at)) off.push(url);
+      const [fromTheirs, fromMine] = before(at);
+      const step = mine === undefined ? "" : `; step ${(at - fromTheirs).toFixed(0)} against ${(mine - fromMine).toFixed(0)}`;
+      lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}${step}`);
+      if (mine === undefined || missesStep(at, mine)) off.push(url);
     }
     console.log(`${page}${attempt ? " (second attempt)" : ""}\n${lines.join("\n")}`);
     assert.deepEqual(off, [], `requests the emulated browser sent too early or too late:\n${lines.join("\n")}`);
     assert.deepEqual([...e.keys()].filter((u) => !c.has(u)), [], "the emulated browser fetched only what Chromium fetched");
-    assert.ok(Math.abs(emulated.metrics.loadMs! - load) <= Math.max(START_TOLERANCE_MS, TOLERANCE * load), lines.join("\n"));
+    assert.ok(!missesStep(load, emulated.metrics.loadMs!), `load event too early or too late, counted from the request before it:\n${lines.join("\n")}`);
     if (PAINTED.includes(page)) {
       for (const [name, metric] of [["first", "firstContentfulPaintMs"], ["largest", "largestContentfulPaintMs"]] as const) {
         const theirs = median(chromium.map((r) => r.metrics[metric]!));
         const mine = emulated.metrics[metric]!;
-        assert.ok(Math.abs(mine - theirs) <= Math.max(START_TOLERANCE_MS, TOLERANCE * theirs), `${name} contentful paint: Chromium ${theirs.toFixed(1)} ms (median), emulated ${mine?.toFixed(1)} ms`);
+        assert.ok(!missesStep(theirs, mine), `${name} contentful paint: Chromium ${theirs.toFixed(1)} ms (median), emulated ${mine?.toFixed(1)} ms, counted from the request before it`);
       }
     }
   }
@@ -124,7 +145,7 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
   }
 
   for (const page of PAGES) {
-    it(`${page}: every request and the load event within ${START_TOLERANCE_MS} ms or ${TOLERANCE * 100}% of Chromium's`, async () => {
+    it(`${page}: each request, the load event and paints within ${START_TOLERANCE_MS} ms or ${TOLERANCE * 100}% of Chromium's, counted from the request before`, async () => {
       try {
         await compare(page, 0);
       } catch (first) {
