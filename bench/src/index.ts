@@ -10,3 +10,4 @@ export { PATH_ONLY, PATH_ONLY_FLOOR, REFERENCE as THROUGHPUT_REFERENCE, type Sch
 export { benchSimulate, type SimulateBenchResult } from "./simulate-speed.js";
 export { benchMultipathCost, type MultipathCostResult, type MultipathCostRow } from "./multipath-cost.js";
 export { bulkFetch, type BulkFetch, type BulkLoad } from "./bulk-fetch.js";
+export { cpuTimes, stolenShare, type CpuTimes } from "./cpu-steal.js";

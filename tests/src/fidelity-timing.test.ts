@@ -4,6 +4,7 @@ import { writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { cpuTimes, stolenShare } from "@pagepath/bench";
 import { buildGraph, loadRecording } from "@pagepath/graph-builder";
 import { readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
@@ -139,9 +140,12 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
    * What else the machine was doing: a miss in CI has come with every Chromium step 40-80 ms later
    * than on a quiet machine, the model's recorded costs unchanged, so a miss prints it.
    */
+  const started = cpuTimes();
   function machineLoad(): string {
+    const stolen = stolenShare(started, cpuTimes());
+    const steal = stolen === null ? "" : `; ${(stolen * 100).toFixed(1)}% of the CPU stolen by the hypervisor since the tests began`;
     const busiest = execFileSync("ps", ["-eo", "pcpu,etime,args", "--sort=-pcpu"], { encoding: "utf8" }).split("\n").slice(0, 6);
-    return `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}; busiest processes:\n${busiest.map((l) => l.slice(0, 160)).join("\n")}`;
+    return `load average ${loadavg().map((l) => l.toFixed(2)).join(" ")}${steal}; busiest processes:\n${busiest.map((l) => l.slice(0, 160)).join("\n")}`;
   }
 
   for (const page of PAGES) {
