@@ -39,6 +39,11 @@ export interface ReplayBenchRow {
   ratio: number;
   /** Latency only: pagepath's median mean time per request minus nginx's. */
   addedUs: number | null;
+  /**
+   * pagepath / nginx for each repeat's two runs, which went back to back: their spread is what the
+   * machine's drift (another guest's load) did to one comparison, where the medians above hide it.
+   */
+  pairRatios: number[];
   runs: Record<Server, number[]>;
 }
 
@@ -134,7 +139,8 @@ async function benchProtocol(protocol: Protocol, root: string, recording: string
     }
     const rows = (Object.keys(MEASURES) as Measure[]).map((measure): ReplayBenchRow => {
       const [p, n] = [median(runs[measure].pagepath), median(runs[measure].nginx)];
-      return { protocol, measure, unit: MEASURES[measure].unit, pagepath: p, nginx: n, ratio: p / n, addedUs: measure === "latency" ? p - n : null, runs: runs[measure] };
+      const pairRatios = runs[measure].pagepath.map((x, i) => x / runs[measure].nginx[i]!);
+      return { protocol, measure, unit: MEASURES[measure].unit, pagepath: p, nginx: n, ratio: p / n, addedUs: measure === "latency" ? p - n : null, pairRatios, runs: runs[measure] };
     });
     measured = { tls: tls!.what, headers, rows };
   } finally {

@@ -179,12 +179,13 @@ function reportNet(r: NetBenchResult, out: string): number {
 
 function reportReplay(r: ReplayBenchResult, out: string): number {
   const lines = [`replay server against nginx, same files and certificate (median of ${r.repeats} runs of ${r.seconds} s each; ratio = pagepath / nginx)`];
-  lines.push("  protocol  measure                pagepath       nginx   ratio   pagepath - nginx");
+  lines.push("  protocol  measure                pagepath       nginx   ratio   pagepath - nginx   ratio of each pair");
   const fmt = (x: number, unit: string) => `${x.toFixed(0)} ${unit}`;
   for (const row of r.rows) {
     const measure = row.measure === "throughput" ? "requests per second" : "time per request";
     const added = row.addedUs === null ? "" : `${row.addedUs >= 0 ? "+" : ""}${row.addedUs.toFixed(0)} µs`;
-    lines.push(`  ${row.protocol.padEnd(8)}  ${measure.padEnd(19)} ${fmt(row.pagepath, row.unit).padStart(11)} ${fmt(row.nginx, row.unit).padStart(11)}   ${row.ratio.toFixed(2).padStart(5)}   ${added.padStart(16)}`);
+    const pairs = row.pairRatios.map((x) => x.toFixed(2)).join(" ");
+    lines.push(`  ${row.protocol.padEnd(8)}  ${measure.padEnd(19)} ${fmt(row.pagepath, row.unit).padStart(11)} ${fmt(row.nginx, row.unit).padStart(11)}   ${row.ratio.toFixed(2).padStart(5)}   ${added.padStart(16)}   ${pairs}`);
   }
   for (const [protocol, tls] of Object.entries(r.tls)) lines.push(`  ${protocol}: ${tls}`);
   process.stdout.write(lines.join("\n") + "\n");
