@@ -16,11 +16,14 @@ describe("emulated link: queues", () => {
       assert.ok(up.droppedPackets > 0, "3x overload must overflow the queue");
       // A full queue is 20 packets of 1,504 bytes at 10 Mbit/s = 24.1 ms, plus one in service
       // (1.2 ms). The model's own largest queueing delay must not exceed that; what the receiver
-      // sees adds 5 ms of delay and, at p99, 3 ms of scheduling noise (its maximum is one
-      // preemption of the 2-core machine away from any bound). A queue twice as big (or
-      // unlimited) fails both, and one that never filled fails the p90 check.
+      // sees adds 5 ms of delay and 3 ms of scheduling noise, held at p90: its p99 is one
+      // preemption of the 2-core machine away from any bound (a CI run on a machine whose
+      // hypervisor stole time had it at 39.7 ms, the model's queue within its bound), and a full
+      // queue's delay is the same for every packet, so p90 sees one too big as surely. A queue
+      // twice as big (about 53 ms at the receiver) or unlimited fails both, and one that never
+      // filled fails the lower bound.
       assert.ok(up.maxQueueDelayUs <= 25_300, `largest queueing delay in the model ${up.maxQueueDelayUs} µs`);
-      assert.ok(server.owdUs.p99 <= (5 + 25.3 + 3) * 1000, `one-way delay p99 ${server.owdUs.p99} µs`);
+      assert.ok(server.owdUs.p90 <= (5 + 25.3 + 3) * 1000, `one-way delay p90 ${server.owdUs.p90} µs`);
       assert.ok(server.owdUs.p90 >= (5 + 20) * 1000, `one-way delay p90 ${server.owdUs.p90} µs: the queue stayed full`);
     });
   });
