@@ -6,6 +6,7 @@ import { NET_BINARY, networkUp, startReplayServer, topologyDown, type RunningRep
 import type { NetworkConfig } from "@pagepath/results";
 import { tempDir } from "@pagepath/temp-dirs";
 import { bulkFetch, type BulkLoad } from "./bulk-fetch.js";
+import { machineTicks } from "./cpu-steal.js";
 
 /**
  * The cost of multipath in the stack (seed 002 Ch. 5; issue 23, experiment 5): one bulk download
@@ -77,7 +78,8 @@ function cpuTicks(names: string[]): { byName: Map<string, number>; machine: numb
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     byName.set(name, byName.get(name)! + Number(fields[11]) + Number(fields[12]));
   }
-  const all = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const all = machineTicks();
+  if (!all) throw new Error("/proc/stat: cannot read the machine's CPU time");
   // user, nice, system, irq, softirq, steal: busy; idle and iowait are not
   const machine = all[0]! + all[1]! + all[2]! + all[5]! + all[6]! + all[7]!;
   return { byName, machine };
