@@ -106,10 +106,13 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
       }
       return best;
     };
-    const missesStep = (theirs: number, mine: number): boolean => {
+    // Each client's step to `theirs` and `mine`, and whether they differ by more than the tolerance.
+    const step = (theirs: number, mine: number) => {
       const [fromTheirs, fromMine] = before(theirs);
-      return Math.abs(mine - fromMine - (theirs - fromTheirs)) > Math.max(START_TOLERANCE_MS, TOLERANCE * (theirs - fromTheirs));
+      const [ours, model] = [theirs - fromTheirs, mine - fromMine];
+      return { ours, model, misses: Math.abs(model - ours) > Math.max(START_TOLERANCE_MS, TOLERANCE * ours) };
     };
+    const missesStep = (theirs: number, mine: number): boolean => step(theirs, mine).misses;
     for (const [url, at] of c) {
       const mine = e.get(url);
       // What Chromium asked for after its load event the model leaves out as after load
@@ -118,10 +121,10 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
         lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), after its load: not compared`);
         continue;
       }
-      const [fromTheirs, fromMine] = before(at);
-      const step = mine === undefined ? "" : `; step ${(at - fromTheirs).toFixed(0)} against ${(mine - fromMine).toFixed(0)}`;
-      lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}${step}`);
-      if (mine === undefined || missesStep(at, mine)) off.push(url);
+      const s = mine === undefined ? undefined : step(at, mine);
+      const shown = s ? `; step ${s.ours.toFixed(0)} against ${s.model.toFixed(0)}` : "";
+      lines.push(`  ${url}: Chromium ${at.toFixed(0)} ms (median), emulated ${mine?.toFixed(0) ?? "never"}${shown}`);
+      if (!s || s.misses) off.push(url);
     }
     console.log(`${page}${attempt ? " (second attempt)" : ""}\n${lines.join("\n")}`);
     assert.deepEqual(off, [], `requests the emulated browser sent too early or too late:\n${lines.join("\n")}`);
