@@ -99,4 +99,5 @@ patch_crate tquic 1.6.0 366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82
   replay/patches/tquic-1.6.0-stale-path-response.patch
 patch_crate smoltcp 0.14.0 b6f8b28ad56c6e35524a37dd492af5d1a47e31e1a4d175cd12f89c075f01980f \
   replay/patches/smoltcp-0.14.0-linux-defaults.patch replay/patches/smoltcp-0.14.0-path-state.patch \
-  replay/patches/smoltcp-0.14.0-loss-state.patch replay/patches/smoltcp-0.14.0-handshake.patch
+  replay/patches/smoltcp-0.14.0-loss-state.patch replay/patches/smoltcp-0.14.0-handshake.patch \
+  replay/patches/smoltcp-0.14.0-window-update.patch
