@@ -64,7 +64,10 @@ async fn run(service: Arc<Service>, connection: u64, origin: String, path: Optio
             }
         }
         let wake = schedule.next_timeout().map(|t| Duration::from_micros(t.saturating_sub(service.now_us())));
+        // Biased: select!'s random order, seeded afresh by each process, made a simulated load
+        // differ from run to run.
         tokio::select! {
+            biased;
             got = requests.recv() => match got {
                 Some(r) => {
                     schedule.on_request(service.now_us(), r.stream, r.prepared.delay_us, r.prepared.body.len() as u64, r.prepared.priority);

@@ -97,7 +97,10 @@ pub async fn serve_connection<S: AsyncRead + AsyncWrite + Unpin + Send + 'static
     // A connection still open when the servers stop (a simulation ends with its load) keeps
     // the protocol it negotiated in its log.
     let spoken = Arc::new(std::sync::OnceLock::new());
+    // Biased: select!'s random order, seeded afresh by each process, made a simulated load
+    // differ from run to run.
     let protocol = tokio::select! {
+        biased;
         p = speak(&site, conn.clone(), stream, spoken.clone()) => p,
         _ = stop.changed() => spoken.get().copied().unwrap_or("closed at stop"),
     };

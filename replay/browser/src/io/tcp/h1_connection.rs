@@ -96,7 +96,10 @@ async fn exchange(lane: &mut Lane, connected: Connected) -> Ended {
         }
         (None, Ok(()))
     };
+    // Biased: select!'s random order, seeded afresh by each process, made a simulated load
+    // differ from run to run.
     let (current, outcome) = tokio::select! {
+        biased;
         r = writing => r,
         r = reading => r,
     };

@@ -35,7 +35,10 @@ pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut fetches: U
     let limit = shared.config.connections_per_origin.max(1);
     let mut pool = Pool { shared, origin, mode, limit, waiting: VecDeque::new(), connections: Vec::new(), next_lane: 0, notes };
     loop {
+        // Biased: select!'s random order, seeded afresh by each process, made a simulated load
+        // differ from run to run.
         tokio::select! {
+            biased;
             fetch = fetches.recv() => match fetch {
                 Some(Ask::Fetch(request)) => pool.waiting.push_back(request),
                 Some(Ask::Preconnect) => pool.preconnect(),

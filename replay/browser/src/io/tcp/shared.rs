@@ -45,7 +45,10 @@ impl Shared {
         let stop = self.stop.clone();
         self.tasks.spawn_on(
             async move {
+                // Biased: select!'s random order, seeded afresh by each process, made a simulated load
+                // differ from run to run.
                 tokio::select! {
+                    biased;
                     _ = stop.cancelled() => {}
                     _ = task => {}
                 }
