@@ -13,6 +13,8 @@ pub struct Paths {
     client_ips: Vec<IpAddr>,
     /// (uplink, downlink) per path.
     directions: Vec<(Direction, Direction)>,
+    /// The packets due at an instant with their release times, kept from call to call.
+    due: Vec<(Vec<u8>, u64)>,
 }
 
 /// What one path delivered, in wire bytes (IP length plus the TUN header), as the emulator's
@@ -36,7 +38,7 @@ impl Paths {
             let down = Direction::new(&p.downlink, 0, log(p.downlink_log.as_deref(), "downlink", &p.downlink_text, &p.downlink.queue)?);
             directions.push((up, down));
         }
-        Ok(Paths { client_ips, directions })
+        Ok(Paths { client_ips, directions, due: Vec::new() })
     }
 
     /// A packet handed to its path at `now_us`; one with no path (neither end a client address
@@ -59,18 +61,25 @@ impl Paths {
     /// The packets that have reached the far end by `now_us`, in the order they arrived (path
     /// order, uplink first, among packets arriving at the same microsecond).
     pub fn arrived(&mut self, now_us: u64) -> Vec<Vec<u8>> {
-        let mut due = Vec::new();
+        let mut out = Vec::new();
+        self.arrived_into(now_us, &mut out);
+        out
+    }
+
+    /// `arrived`, appended to `out`: a simulation asks at every round, and a fresh vector each
+    /// time was an allocation a packet.
+    pub fn arrived_into(&mut self, now_us: u64, out: &mut Vec<Vec<u8>>) {
         for (up, down) in &mut self.directions {
             for d in [up, down] {
                 d.advance(now_us);
                 while let Some(p) = d.pop_ready(now_us) {
-                    due.push(p);
+                    self.due.push(p);
                 }
             }
         }
         // Stable: equal release times keep path order.
-        due.sort_by_key(|(_, release)| *release);
-        due.into_iter().map(|(p, _)| p).collect()
+        self.due.sort_by_key(|(_, release)| *release);
+        out.extend(self.due.drain(..).map(|(p, _)| p));
     }
 
     pub fn delivered(&self) -> Vec<Delivered> {

@@ -48,6 +48,10 @@ pub struct Fabric {
     tending: Vec<SocketAddr>,
     /// The run's MPTCP connections, when the listeners and the client speak MPTCP.
     pub mptcp: Option<Mptcp>,
+    /// The packets of a round: those the paths delivered, those a host sent. Kept from round to
+    /// round, as fresh vectors cost allocations a packet.
+    arrivals: Vec<Vec<u8>>,
+    outgoing: Vec<Vec<u8>>,
     /// Last, so that it drops after the hosts' sockets that borrow from it.
     buffers: Buffers,
 }
@@ -87,6 +91,8 @@ impl Net {
             rounds: 0,
             tending: Vec::new(),
             mptcp,
+            arrivals: Vec::new(),
+            outgoing: Vec::new(),
             buffers: Buffers::default(),
         };
         Net { fabric: Arc::new(Mutex::new(fabric)), kick: Arc::new(Notify::new()) }
@@ -296,7 +302,9 @@ impl Fabric {
             // One packet at a time, its host answering each before the next, as a kernel takes
             // a burst: smoltcp would otherwise read the whole burst before it writes, and ACK
             // it once where Linux ACKs every second segment.
-            for packet in self.paths.arrived(now_us) {
+            let mut arrivals = std::mem::take(&mut self.arrivals);
+            self.paths.arrived_into(now_us, &mut arrivals);
+            for packet in arrivals.drain(..) {
                 let Some(s) = segment(&packet) else { continue };
                 if self.is_client(s.dst.ip()) {
                     self.ledger.delivered_to_client(&s);
@@ -306,15 +314,16 @@ impl Fabric {
                         self.listen_for(s.dst, s.src);
                     }
                     let to = smol_ip(s.src.ip()).ok().and_then(|ip| self.hosts[h].route(s.dst.port(), IpEndpoint::new(ip, s.src.port())));
-                    let packets = self.hosts[h].deliver(packet, to, now);
-                    sent |= self.send(packets, now_us);
+                    self.hosts[h].deliver(packet, to, now, &mut self.outgoing);
+                    sent |= self.send_outgoing(now_us);
                 }
             }
+            self.arrivals = arrivals;
             // A host with nothing due (no segment to send, no window to update, no timer) would
             // only be walked through: smoltcp's poll_at says when one is.
             for h in 0..self.hosts.len() {
-                let packets = self.hosts[h].poll_due(now);
-                sent |= self.send(packets, now_us);
+                self.hosts[h].poll_due(now, &mut self.outgoing);
+                sent |= self.send_outgoing(now_us);
             }
             self.tend_listeners();
             sent |= self.pump_mptcp(now_us);
@@ -325,16 +334,18 @@ impl Fabric {
         }
     }
 
-    /// Puts what a host sent on the paths; true if it sent anything.
-    fn send(&mut self, packets: Vec<Vec<u8>>, now_us: u64) -> bool {
+    /// Puts what a host sent (`outgoing`) on the paths; true if it sent anything.
+    fn send_outgoing(&mut self, now_us: u64) -> bool {
+        let mut packets = std::mem::take(&mut self.outgoing);
         let sent = !packets.is_empty();
-        for packet in packets {
+        for packet in packets.drain(..) {
             if let Some(s) = segment(&packet) {
                 let from_client = self.is_client(s.src.ip());
                 self.ledger.sent(&s, from_client);
             }
             self.paths.send(now_us, packet);
         }
+        self.outgoing = packets;
         sent
     }
 
