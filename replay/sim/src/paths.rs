@@ -58,17 +58,10 @@ impl Paths {
         self.directions.iter().flat_map(|(up, down)| [up.next_event(), down.next_event()]).flatten().min()
     }
 
-    /// The packets that have reached the far end by `now_us`, in the order they arrived (path
-    /// order, uplink first, among packets arriving at the same microsecond).
-    pub fn arrived(&mut self, now_us: u64) -> Vec<Vec<u8>> {
-        let mut out = Vec::new();
-        self.arrived_into(now_us, &mut out);
-        out
-    }
-
-    /// `arrived`, appended to `out`: a simulation asks at every round, and a fresh vector each
-    /// time was an allocation a packet.
-    pub fn arrived_into(&mut self, now_us: u64, out: &mut Vec<Vec<u8>>) {
+    /// The packets that have reached the far end by `now_us`, appended to `out` in the order
+    /// they arrived (path order, uplink first, among packets arriving at the same microsecond).
+    /// The caller keeps `out` from round to round: a fresh vector each time cost an allocation.
+    pub fn arrived(&mut self, now_us: u64, out: &mut Vec<Vec<u8>>) {
         for (up, down) in &mut self.directions {
             for d in [up, down] {
                 d.advance(now_us);

@@ -35,19 +35,23 @@ pub struct World {
     more_now: bool,
     /// Rounds run, for the simulation's own report.
     pub rounds: u64,
+    /// The packets the paths delivered in a round, kept from round to round.
+    arrivals: Vec<Vec<u8>>,
 }
 
 impl World {
     /// The client and the servers (by address) send their packets through `outbox`.
     pub fn new(clock: VirtualClock, paths: Paths, client: QuicClient, servers: Vec<(SocketAddr, QuicOrigin)>, outbox: Outbox) -> World {
-        World { clock, paths, client: Some(client), servers, outbox, dirty: true, rounds_now: 0, more_now: false, rounds: 0 }
+        World { clock, paths, client: Some(client), servers, outbox, dirty: true, rounds_now: 0, more_now: false, rounds: 0, arrivals: Vec::new() }
     }
 
     /// One round at the current instant: arrivals, timers, sending, packets into their paths.
     fn round(&mut self) {
         self.rounds += 1;
         let (now_us, now) = (self.clock.now_us(), self.clock.now());
-        for mut packet in self.paths.arrived(now_us) {
+        let mut arrivals = std::mem::take(&mut self.arrivals);
+        self.paths.arrived(now_us, &mut arrivals);
+        for mut packet in arrivals.drain(..) {
             let Some((src, dst)) = addresses(&packet) else { continue };
             if let Some((_, server)) = self.servers.iter_mut().find(|(a, _)| *a == dst) {
                 server.recv(payload(&mut packet), src, dst, now);
@@ -55,6 +59,7 @@ impl World {
                 client.recv(payload(&mut packet), src, dst, now);
             }
         }
+        self.arrivals = arrivals;
         if let Some(client) = self.client.as_mut() {
             client.on_timeout(now);
             client.send();

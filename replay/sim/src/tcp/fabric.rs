@@ -303,7 +303,7 @@ impl Fabric {
             // a burst: smoltcp would otherwise read the whole burst before it writes, and ACK
             // it once where Linux ACKs every second segment.
             let mut arrivals = std::mem::take(&mut self.arrivals);
-            self.paths.arrived_into(now_us, &mut arrivals);
+            self.paths.arrived(now_us, &mut arrivals);
             for packet in arrivals.drain(..) {
                 let Some(s) = segment(&packet) else { continue };
                 if self.is_client(s.dst.ip()) {

@@ -58,8 +58,8 @@ pub(super) async fn connect(shared: &Shared, origin: &Origin, protocol: TcpProto
 pub(super) async fn dial_with_backup(shared: &Shared, from: Option<IpAddr>, to: SocketAddr) -> Result<(Dialed, Instant), String> {
     let first_at = clock::now();
     let mut first = shared.dialer.dial(from, to);
-    // Biased: select!'s random order, seeded afresh by each process, made a simulated load
-    // differ from run to run.
+    // Both waits are biased: select!'s random order, seeded afresh by each process, made a
+    // simulated load differ from run to run.
     tokio::select! {
         biased;
         dialed = &mut first => return dialed.map(|d| (d, first_at)),
@@ -67,8 +67,6 @@ pub(super) async fn dial_with_backup(shared: &Shared, from: Option<IpAddr>, to: 
     }
     let backup_at = clock::now();
     let mut backup = shared.dialer.dial(from, to);
-    // Biased: select!'s random order, seeded afresh by each process, made a simulated load
-    // differ from run to run.
     tokio::select! {
         biased;
         dialed = &mut first => match dialed {
