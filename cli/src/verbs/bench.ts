@@ -34,12 +34,13 @@ replay     the replay server / nginx serving the same 20 files (8x1 KB, 8x10 KB,
            mean time per request with one request at a time, with the latency pagepath adds;
            medians of 3 runs each, alternating the servers.
 experiment sweep throughput (needs root and a built corpus): the same plan (the --sites smallest
-           corpus pages x 10 and 50 Mbit/s x 20 and 80 ms x HTTP/1.1 and HTTP/2, emulated browser)
+           realistic corpus pages, whatever generated ones it holds, x 10 and 50 Mbit/s x 20 and 80 ms x HTTP/1.1 and HTTP/2, emulated browser)
            with 1 worker bringing a topology up and down for every run (the reference), with 1
            worker keeping its topology and reconfiguring it, and with 2, in page loads per minute
            (ratios kept / a topology per run and 2 workers / 1); topology setup and teardown, a
            reconfiguration and server start and stop, each timed alone 5 times; and the share of
-           a run that is not the page (until the last of load, FCP and LCP).
+           a run that is not the page (until the last of load, FCP, LCP and the
+           page's scripts and requests after load, which the client waits for).
 schedulers the multipath QUIC schedulers (needs root): each registered scheduler's decision cost
            (ns per decision with the acks and sends around it, median of 31 replays of 4,000
            decisions on a synthetic evolving two-path sender, 1 and 20 streams; ratio to
@@ -202,7 +203,9 @@ function reportExperiment(r: ExperimentBenchResult, out: string): number {
   lines.push(`  kept topologies / a topology per run, 1 worker: ${r.keptSpeedup.toFixed(2)}x`);
   lines.push(`  2 workers / 1 worker: ${r.speedup.toFixed(2)}x`);
   lines.push(`  per run: topology up and down ${r.topologyMs.toFixed(0)} ms, reconfigured ${r.reconfigureMs.toFixed(0)} ms; servers ${r.serverMs.toFixed(0)} ms; reconfiguration and servers ${(r.overheadShare * 100).toFixed(0)}% of a run`);
-  lines.push(`  not the page (until the last of load, FCP and LCP): ${(r.nonLoadShare * 100).toFixed(0)}% of a run with kept topologies, ${(r.freshNonLoadShare * 100).toFixed(0)}% with a topology per run`);
+  lines.push(`  sites: ${r.sites.join(", ")}`);
+  const kept = r.sweeps.find((s) => s.workers === 1 && !s.freshTopologies)!;
+  lines.push(`  not the page (until the last of load, FCP, LCP and the page's work after load): ${(r.nonLoadShare * 100).toFixed(0)}% of a run with kept topologies (${(kept.meanRunMs - kept.meanLoadMs).toFixed(0)} ms a run), ${(r.freshNonLoadShare * 100).toFixed(0)}% with a topology per run`);
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });
   const file = join(out, "experiment.json");
