@@ -23,7 +23,7 @@ export interface NetBenchResult {
   ratio: number;
   ratioNoOffload: number;
   cpuUsPerPacket: number;
-  rates: Array<{ mbit: number; goodputMbps: number; goodputShare: number; latenessP50Us: number; latenessP99Us: number; opportunityUs: number; owdExtraP50Us: number; owdExtraP99Us: number; probeLoss: number }>;
+  rates: Array<{ mbit: number; goodputMbps: number; goodputShare: number; latenessP50Us: number; latenessP99Us: number; opportunityUs: number; owdExtraP50Us: number; owdExtraP99Us: number; readOwdExtraP50Us: number; readOwdExtraP99Us: number; probeLoss: number }>;
   /** Two paths of 1,000 Mbit/s, a saturating TCP transfer down each at once: what each carried, and the emulator's lateness on each. */
   twoPaths: { mbit: number; goodputMbps: number[]; latenessP99Us: number[] };
 }
@@ -113,6 +113,8 @@ export async function benchNet(seconds: number, log: (line: string) => void): Pr
       const lateness = stats(name).downlink.lateness;
       // A paced UDP stream at half the rate never queues: its one-way delay should be the
       // configured 10 ms plus the wait for the next opportunity; beyond that is the emulator's error.
+      // Measured to the kernel's arrival stamp; to the probe's read it also holds the probe's own
+      // wait for a core, which the emulator did not cause.
       const listen = spawn("ip", ["netns", "exec", s.clientNs, PROBE, "udp-recv", "--listen", `${s.paths[0].clientAddr}:7101`, "--idle-timeout", "2"], { stdio: ["ignore", "pipe", "inherit"] });
       let out = "";
       listen.stdout!.on("data", (d) => (out += d));
@@ -126,7 +128,8 @@ export async function benchNet(seconds: number, log: (line: string) => void): Pr
       return {
         mbit, goodputMbps, goodputShare: goodputMbps / (mbit * (1448 / 1504)),
         latenessP50Us: lateness.p50Us, latenessP99Us: lateness.p99Us,
-        opportunityUs: intervalUs, owdExtraP50Us: udp.owdUs.p50 - 10_000, owdExtraP99Us: udp.owdUs.p99 - 10_000, probeLoss: udp.lossRate,
+        opportunityUs: intervalUs, owdExtraP50Us: udp.owdUs.p50 - 10_000, owdExtraP99Us: udp.owdUs.p99 - 10_000,
+        readOwdExtraP50Us: udp.readOwdUs.p50 - 10_000, readOwdExtraP99Us: udp.readOwdUs.p99 - 10_000, probeLoss: udp.lossRate,
       };
     }));
   }

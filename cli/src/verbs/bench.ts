@@ -165,9 +165,9 @@ function reportNet(r: NetBenchResult, out: string): number {
     `link emulator (${r.seconds} s TCP transfers, 1,500-byte MTU)`,
     `  one path, no rate limit: ${r.emulatorMbps.toFixed(0)} Mbit/s; bare veth ${r.vethMbps.toFixed(0)} Mbit/s (ratio ${r.ratio.toFixed(3)}), veth without offloads ${r.vethNoOffloadMbps.toFixed(0)} Mbit/s (ratio ${r.ratioNoOffload.toFixed(3)})`,
     `  emulator CPU per packet forwarded: ${r.cpuUsPerPacket.toFixed(2)} µs`,
-    "  (UDP: one-way delay above the configured 10 ms of a half-rate probe; the model itself adds 0 to one opportunity interval)",
-    "  rate Mbit/s   goodput Mbit/s   of ideal   lateness p50/p99 µs   opportunity µs   UDP extra delay p50/p99 µs   probe loss",
-    ...r.rates.map((x) => `  ${String(x.mbit).padStart(11)}   ${x.goodputMbps.toFixed(1).padStart(14)}   ${(x.goodputShare * 100).toFixed(1).padStart(7)}%   ${`${x.latenessP50Us}/${x.latenessP99Us}`.padStart(19)}   ${x.opportunityUs.toFixed(0).padStart(14)}   ${`${x.owdExtraP50Us.toFixed(0)}/${x.owdExtraP99Us.toFixed(0)}`.padStart(26)}   ${(x.probeLoss * 100).toFixed(2).padStart(9)}%`),
+    "  (UDP: one-way delay above the configured 10 ms of a half-rate probe, to the kernel's arrival stamp and to the probe's read; the model itself adds 0 to one opportunity interval)",
+    "  rate Mbit/s   goodput Mbit/s   of ideal   lateness p50/p99 µs   opportunity µs   UDP extra delay p50/p99 µs   at read p50/p99 µs   probe loss",
+    ...r.rates.map((x) => `  ${String(x.mbit).padStart(11)}   ${x.goodputMbps.toFixed(1).padStart(14)}   ${(x.goodputShare * 100).toFixed(1).padStart(7)}%   ${`${x.latenessP50Us}/${x.latenessP99Us}`.padStart(19)}   ${x.opportunityUs.toFixed(0).padStart(14)}   ${`${x.owdExtraP50Us.toFixed(0)}/${x.owdExtraP99Us.toFixed(0)}`.padStart(26)}   ${`${x.readOwdExtraP50Us.toFixed(0)}/${x.readOwdExtraP99Us.toFixed(0)}`.padStart(18)}   ${(x.probeLoss * 100).toFixed(2).padStart(9)}%`),
     `  two paths of ${r.twoPaths.mbit} Mbit/s at once: ${r.twoPaths.goodputMbps.map((g, i) => `path ${i} ${g.toFixed(0)} Mbit/s (${((g / (r.twoPaths.mbit * (1448 / 1504))) * 100).toFixed(1)}% of ideal, lateness p99 ${r.twoPaths.latenessP99Us[i]} µs)`).join(", ")}`,
   ];
   process.stdout.write(lines.join("\n") + "\n");

@@ -3,6 +3,7 @@
 //! so a harness can parse stdout whole.
 
 mod args;
+mod arrival_stamps;
 mod clock;
 mod deadline;
 mod echo;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use crate::args::{self, Spec};
+use crate::arrival_stamps::StampedSocket;
 use crate::clock;
 use crate::deadline;
 use crate::failure::{io_context, Failure};
@@ -42,7 +43,10 @@ pub struct Report {
     loss: Loss,
     window_ms: u64,
     windows: Vec<u64>,
+    /// From the send to the kernel's taking the datagram in (arrival_stamps.rs).
     owd_us: Option<Distribution>,
+    /// From the send to this receiver's reading it: the above plus the receiver's own delay.
+    read_owd_us: Option<Distribution>,
 }
 
 pub fn parse(argv: &[String]) -> Result<Options, Failure> {
@@ -66,6 +70,7 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
     ) {
         eprintln!("netprobe udp-recv: cannot enlarge the receive buffer: {e}");
     }
+    let mut stamped = StampedSocket::new(&socket).map_err(io_context("asking for receive timestamps"))?;
     eprintln!("netprobe udp-recv: listening on {}", opts.listen);
     let deadline = clock::now_ns() + (opts.timeout_s * 1e9) as u64;
     let idle_ns = (opts.idle_timeout_s * 1e9) as u64;
@@ -73,6 +78,7 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
     let mut tracker = SeqTracker::default();
     let mut windows = Windows::new(opts.window_ms);
     let mut owd_us = Vec::new();
+    let mut read_owd_us = Vec::new();
     let mut announced = 0u64;
     let mut last_arrival: Option<u64> = None;
     loop {
@@ -84,23 +90,23 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
         socket
             .set_read_timeout(Some(Duration::from_nanos(left)))
             .map_err(io_context("setting a read timeout"))?;
-        let n = match socket.recv(&mut buf) {
-            Ok(n) => n,
+        let got = match stamped.recv(&mut buf) {
+            Ok(got) => got,
             Err(e) if deadline::wait_ended(&e) => continue,
             Err(e) => return Err(io_context("receiving")(e)),
         };
-        let now = clock::now_ns();
-        let Some(header) = Header::read(&buf[..n]) else {
+        let Some(header) = Header::read(&buf[..got.len]) else {
             continue;
         };
-        last_arrival = Some(now);
+        last_arrival = Some(got.read_ns);
         announced = announced.max(header.total);
         if header.is_end() {
             break;
         }
-        windows.add(now, n as u64 + WIRE_OVERHEAD);
+        windows.add(got.arrived_ns, got.len as u64 + WIRE_OVERHEAD);
         if tracker.record(header.seq) {
-            owd_us.push((now as i64 - header.sent_ns as i64) as f64 / 1e3);
+            owd_us.push((got.arrived_ns as i64 - header.sent_ns as i64) as f64 / 1e3);
+            read_owd_us.push((got.read_ns as i64 - header.sent_ns as i64) as f64 / 1e3);
         }
     }
     if last_arrival.is_none() {
@@ -114,5 +120,6 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
         window_ms: opts.window_ms,
         windows: windows.into_vec(),
         owd_us: Distribution::of(&owd_us),
+        read_owd_us: Distribution::of(&read_owd_us),
     })
 }
