@@ -120,7 +120,7 @@ export async function benchNet(seconds: number, log: (line: string) => void): Pr
       listen.stdout!.on("data", (d) => (out += d));
       const received = new Promise<any>((ok) => listen.on("exit", () => ok(json(out))));
       await new Promise((r) => setTimeout(r, 300));
-      await run("ip", ["netns", "exec", s.serverNs, PROBE, "udp-send", "--connect", `${s.paths[0].clientAddr}:7101`, "--rate-mbit", String(mbit / 2), "--size", "1472", "--seconds", String(Math.min(seconds, 3))]);
+      await run("ip", ["netns", "exec", s.serverNs, PROBE, "udp-send", "--connect", `${s.paths[0].clientAddr}:7101`, "--rate-mbit", String(mbit / 2), "--size", "1472", "--seconds", String(Math.min(seconds, 3)), "--no-catch-up"]);
       const udp = await received;
       // The model itself adds the wait for the next delivery opportunity (0 to one interval).
       const intervalUs = (1504 * 8) / mbit;

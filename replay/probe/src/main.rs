@@ -28,7 +28,7 @@ const USAGE: &str = "\
 usage: pagepath-netprobe <subcommand> [options]
   tcp (--listen ADDR:PORT | --connect ADDR:PORT) (--send SECONDS | --recv)
       [--mptcp] [--cc CONGESTION_CONTROL] [--window-ms 100] [--timeout SECONDS (30)]
-  udp-send --connect ADDR:PORT --rate-mbit R --size BYTES (--seconds S | --count N)
+  udp-send --connect ADDR:PORT --rate-mbit R --size BYTES (--seconds S | --count N) [--no-catch-up]
   udp-recv --listen ADDR:PORT [--window-ms 100] [--idle-timeout SECONDS (3)] [--timeout SECONDS (60)]
   echo --listen ADDR:PORT [--seconds S]
   rtt --connect ADDR:PORT [--count 20] [--interval-ms 50] [--size 64] [--timeout-ms 2000]";

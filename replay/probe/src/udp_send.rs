@@ -14,7 +14,7 @@ use crate::sock;
 
 const SPEC: Spec = Spec {
     valued: &["--connect", "--rate-mbit", "--size", "--seconds", "--count"],
-    switches: &[],
+    switches: &["--no-catch-up"],
 };
 
 /// IPv4 + UDP header bytes. The rate counts them, as udp-recv's windows and a link's capacity do,
@@ -36,6 +36,9 @@ pub struct Options {
     pub rate_mbit: f64,
     pub size: u64,
     pub stop: Stop,
+    /// After a late wake-up, send on from then instead of sending the missed datagrams at once:
+    /// a burst would queue in the link, and a delay probe would then measure its own queue.
+    pub no_catch_up: bool,
 }
 
 #[derive(Serialize)]
@@ -69,6 +72,7 @@ pub fn parse(argv: &[String]) -> Result<Options, Failure> {
             "BYTES (UDP payload)",
         )?,
         stop,
+        no_catch_up: args.has("--no-catch-up"),
     })
 }
 
@@ -88,15 +92,15 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
     let start = clock::now_ns();
     let mut sent = 0u64;
     let mut last_ns = start;
+    let mut pacer = Pacer::new(start, interval_ns, !opts.no_catch_up);
     loop {
-        // Each packet's time comes from its index, so a late wake-up is caught up on rather than
-        // pushing every later packet back.
-        let offset = (sent as f64 * interval_ns) as u64;
-        if (total > 0 && sent >= total) || offset >= stop_ns {
+        let due = pacer.due(sent);
+        if (total > 0 && sent >= total) || due - start >= stop_ns {
             break;
         }
-        clock::sleep_until(start + offset);
+        clock::sleep_until(due);
         last_ns = clock::now_ns();
+        pacer.woke(sent, due, last_ns);
         Header {
             seq: sent,
             sent_ns: last_ns,
@@ -131,9 +135,50 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
     })
 }
 
+/// When each datagram is due. Each one's time comes from its index, so a late wake-up is caught up
+/// on rather than pushing every later datagram back; or, without catching up, the schedule starts
+/// again from the late datagram.
+struct Pacer {
+    origin_ns: u64,
+    origin_index: u64,
+    interval_ns: f64,
+    catch_up: bool,
+}
+
+impl Pacer {
+    fn new(start_ns: u64, interval_ns: f64, catch_up: bool) -> Pacer {
+        Pacer { origin_ns: start_ns, origin_index: 0, interval_ns, catch_up }
+    }
+
+    fn due(&self, index: u64) -> u64 {
+        self.origin_ns + ((index - self.origin_index) as f64 * self.interval_ns) as u64
+    }
+
+    /// Datagram `index`, due at `due_ns`, is being sent at `now_ns`.
+    fn woke(&mut self, index: u64, due_ns: u64, now_ns: u64) {
+        if !self.catch_up && now_ns > due_ns + self.interval_ns as u64 {
+            self.origin_ns = now_ns;
+            self.origin_index = index;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_late_wake_up_is_caught_up_on_or_moves_the_schedule() {
+        let mut catching = Pacer::new(0, 100.0, true);
+        catching.woke(0, 0, 1_000);
+        assert_eq!((1..4).map(|i| catching.due(i)).collect::<Vec<_>>(), [100, 200, 300], "due at once: a burst");
+        let mut steady = Pacer::new(0, 100.0, false);
+        steady.woke(0, 0, 1_000);
+        assert_eq!((1..4).map(|i| steady.due(i)).collect::<Vec<_>>(), [1_100, 1_200, 1_300], "spaced from the late one");
+        let mut slightly = Pacer::new(0, 100.0, false);
+        slightly.woke(0, 0, 50);
+        assert_eq!(slightly.due(1), 100, "lateness within an interval keeps the schedule");
+    }
 
     fn words(s: &str) -> Vec<String> {
         s.split_whitespace().map(String::from).collect()
