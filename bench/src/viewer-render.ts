@@ -28,10 +28,10 @@ export interface ViewerOpenResult {
   coldMs: number;
   /** The same with the layout cached (a second opening, or after the server's background pre-layout). */
   warmMs: number;
-  /** dot's own time for this layout, measured by the server in the cold opening. */
-  dotMs: number;
-  /** Cold opening / dot alone: what the viewer adds to the layout engine. */
-  coldOverDot: number;
+  /** The layout engine's own time (dot, or the layered layout past dot's reach), measured by the server in the cold opening. */
+  layoutMs: number;
+  /** Cold opening / the layout alone: what the viewer adds to the layout engine. */
+  coldOverLayout: number;
   /** Frames per second while zooming and panning continuously (moved snapshots), the whole graph in view and zoomed in. */
   fpsFit: number;
   fpsZoomed: number;
@@ -109,8 +109,8 @@ async function measureGraph(served: string, file: string, seconds: number, shot:
         drawnNodes,
         coldMs,
         warmMs,
-        dotMs: layout.engine.ms,
-        coldOverDot: coldMs / layout.engine.ms,
+        layoutMs: layout.engine.ms,
+        coldOverLayout: coldMs / layout.engine.ms,
         fpsFit: fit.fps,
         fpsZoomed: zoomed.fps,
         worstFrameMs: Math.max(fit.worstMs, zoomed.worstMs),

@@ -60,7 +60,7 @@ function frameClusters(frames: FrameInfo[], nodes: GraphNode[], drawNode: (n: Gr
     done.add(f.id);
     const pad = "  ".repeat(depth);
     lines.push(`${pad}subgraph cluster_${clusterNo.get(f.id)} {`);
-    lines.push(`${pad}  graph [label=${text(shorten(f.url))}, tooltip=${text(f.url)}, style="rounded,filled", color="#999999", fillcolor="${depth % 2 ? "#f2f2f2" : "#e4e4e4"}"];`);
+    lines.push(`${pad}  graph [label=${text(dotFrameLabel(f))}, tooltip=${text(f.url)}, style="rounded,filled", color="#999999", fillcolor="${depth % 2 ? "#f2f2f2" : "#e4e4e4"}"];`);
     for (const n of nodesOf.get(f.id) ?? []) lines.push(`${pad}  ${drawNode(n)}`);
     for (const c of childrenOf.get(f.id) ?? []) emit(c, depth + 1);
     lines.push(`${pad}}`);
@@ -72,11 +72,26 @@ function frameClusters(frames: FrameInfo[], nodes: GraphNode[], drawNode: (n: Gr
   return lines;
 }
 
-function nodeLine(n: GraphNode, critical: boolean): string {
+/** A node's colour and shape as dot draws it, for a layout made without dot to look the same. */
+export function dotNodeStyle(n: GraphNode): { color: string; shape: string } {
   const { color: base, shape } = KIND_STYLE[n.kind];
-  const color = n.excluded === null ? base : base + FADED;
+  return { color: n.excluded === null ? base : base + FADED, shape };
+}
+
+/** A node's label lines as dot draws them. */
+export function dotNodeLabel(n: GraphNode): string {
   const size = n.kind === "resource" && n.resource ? `, ${(n.resource.transferSize / 1024).toFixed(1)} KB` : "";
-  const label = `${shorten(n.label)}\n${n.duration.toFixed(1)} ms${size}`;
+  return `${shorten(n.label)}\n${n.duration.toFixed(1)} ms${size}`;
+}
+
+/** A frame's box label as dot draws it. */
+export function dotFrameLabel(f: FrameInfo): string {
+  return shorten(f.url);
+}
+
+function nodeLine(n: GraphNode, critical: boolean): string {
+  const { color, shape } = dotNodeStyle(n);
+  const label = dotNodeLabel(n);
   const style = n.excluded === null ? "rounded" : "rounded,dotted";
   const pen = critical ? ", penwidth=3" : "";
   return `${id(n.id)} [label=${text(label)}, tooltip=${text(nodeTooltip(n))}, shape=${shape}, style="${style}", color="${color}", fontcolor="${color}"${pen}];`;

@@ -3,7 +3,7 @@ export { buildGraph, type RecordingInput } from "./build-graph.js";
 export { validateGraph, readGraphFile } from "./validate-graph.js";
 export { describeSchemaError } from "@pagepath/formats";
 export { readJsonFile, capProblems } from "./json-file.js";
-export { toDot, type DotOptions } from "./dot.js";
+export { toDot, dotNodeStyle, dotNodeLabel, dotFrameLabel, type DotOptions } from "./dot.js";
 export { criticalPath, emulatedView } from "./critical-path.js";
 export { assignPriorities } from "./priorities.js";
 export { loadRecording } from "./load-recording.js";

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Page } from "puppeteer-core";
 import type { RunningViewer } from "@pagepath/viewer";
-import type { GroupedLayout } from "@pagepath/viewer/dist/src/server/layout.js";
+import { LAYERED_ABOVE_NODES, type GroupedLayout } from "@pagepath/viewer/dist/src/server/layout.js";
 import { tempDir } from "./fixture-profile.js";
 import { siblingGraph, stripGraph } from "./sibling-graph.js";
-import { ARTIFACTS, clickGraphNode, closeViewerSession, openViewerSession, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
+import { ARTIFACTS, clickGraphNode, closeViewerSession, openViewerSession, paintedPixels, type ViewerBrowser, waitForFile } from "./viewer-browser.js";
 
 /** 5 nodes of the test vector, 9 script fetches and their runs, 3 fonts: what no group takes. */
 const UNGROUPED = 5 + 18 + 3 - 1;
@@ -32,6 +32,7 @@ describe("viewer groups of like nodes", () => {
     writeFileSync(join(data, "big.json"), JSON.stringify(siblingGraph(600)));
     writeFileSync(join(data, "small.json"), JSON.stringify(siblingGraph(20)));
     writeFileSync(join(data, "strip.json"), JSON.stringify(stripGraph(150)));
+    writeFileSync(join(data, "huge.json"), JSON.stringify(siblingGraph(LAYERED_ABOVE_NODES)));
     ({ viewer, chromium } = await openViewerSession(data));
   });
 
@@ -78,6 +79,19 @@ describe("viewer groups of like nodes", () => {
     await page.click("#expand-groups");
     await drawn(page, UNGROUPED + 601);
     assert.equal(await page.$eval("#expand-groups", (b) => (b as HTMLButtonElement).disabled), true);
+    assert.deepEqual(errors, []);
+  });
+
+  it("draws a graph past dot's reach, expanded, with its own layered layout", async () => {
+    const { page, errors } = chromium!;
+    await page.goto(`${viewer!.url}#view=graph&site=huge.json`, { waitUntil: "load" });
+    await drawn(page, UNGROUPED + 1);
+    await page.click("#expand-groups");
+    const all = UNGROUPED + LAYERED_ABOVE_NODES + 1;
+    await drawn(page, all);
+    assert.match(await page.$eval("#layout-note", (n) => n.textContent ?? ""), new RegExp(`^${all} nodes, layered layout \\(too many nodes for dot\\) \\d+ ms, \\d+ edges drawn straight`));
+    assert.ok((await paintedPixels(page)) > 10_000, "the graph is drawn");
+    await page.screenshot({ path: join(ARTIFACTS, "graph-layered-layout.png") });
     assert.deepEqual(errors, []);
   });
 

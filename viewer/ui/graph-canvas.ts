@@ -304,5 +304,7 @@ function arrowHead(p: Path2D, e: SceneEdge): void {
   p.moveTo(x, y);
   p.lineTo(x - dx * ARROW - dy * ARROW * 0.45, y - dy * ARROW + dx * ARROW * 0.45);
   p.lineTo(x - dx * ARROW + dy * ARROW * 0.45, y - dy * ARROW - dx * ARROW * 0.45);
-  p.closePath();
+  // Back to the tip rather than closePath(): the batch is only filled, which closes it anyway, and
+  // Chromium's closePath() grew with the path, 4.2 s for the 30,000 arrows of a 10,000-node graph.
+  p.lineTo(x, y);
 }

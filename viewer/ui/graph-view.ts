@@ -72,7 +72,7 @@ export async function renderGraph(main: HTMLElement, site: SiteData, state: View
   const straight = scene.edges.filter((e) => !e.routed).length;
   const grouped = layout.nodeGroups.filter((g) => g.collapsed);
   const hidden = grouped.reduce((sum, g) => sum + g.members.length, 0);
-  bar.querySelector("#layout-note")!.textContent = `${layout.nodes.length} nodes${grouped.length ? ` (${hidden} in ${grouped.length} groups)` : ""}, dot ${layout.engine.ms} ms${straight ? `, ${straight} edges drawn straight` : ""}${layout.engine.routedEdges === "depth-tree" ? " (dot routed a depth tree)" : ""}`;
+  bar.querySelector("#layout-note")!.textContent = `${layout.nodes.length} nodes${grouped.length ? ` (${hidden} in ${grouped.length} groups)` : ""}, ${layout.engine.name === "dot" ? "dot" : "layered layout (too many nodes for dot)"} ${layout.engine.ms} ms${straight ? `, ${straight} edges drawn straight` : ""}${layout.engine.routedEdges === "depth-tree" ? " (dot routed a depth tree)" : ""}`;
   if (!view.open()) {
     const overview = new GraphOverview(main, scene, view.panTo);
     view.onView((t) => overview.show(t, el.clientWidth, el.clientHeight));

@@ -105,8 +105,11 @@ export interface Layout {
   clusters: LayoutCluster[];
   /** Colour dot gave each node kind, so other views use the same palette. */
   kindColors: Record<string, string>;
-  /** How dot was run and how long it took, for the researcher to judge big graphs. */
-  engine: { args: string[]; ms: number; routedEdges: "all" | "depth-tree" };
+  /**
+   * What laid the graph out and how long it took, for the researcher to judge big graphs: dot with
+   * its arguments, or, past dot's reach, pagepath's own layered layout, which routes no edge.
+   */
+  engine: { name: "dot" | "layered"; args: string[]; ms: number; routedEdges: "all" | "depth-tree" | "none" };
 }
 
 /** One experiment in the served directory, or why it cannot be shown. */

@@ -5,6 +5,7 @@ import { depthTreeEdges, rankedNodes, rankGraph } from "./layout-edges.js";
 import { chainGroups } from "./chain-groups.js";
 import { collapseGroups, type NodeGroup } from "./node-groups.js";
 import { siblingGroups } from "./sibling-groups.js";
+import { layeredLayout } from "./layered-layout.js";
 
 export interface LayoutOptions {
   rankdir: "LR" | "TB";
@@ -34,6 +35,14 @@ export const DOT_RANK_BUDGET = 2000;
 /** newrank ranks the whole graph in one network-simplex pass instead of cluster by cluster: 2.0 s -> 0.9 s on a 2,336-node page. */
 const BIG_GRAPH_ARGS = ["-Gsplines=line", "-Gnslimit=2", "-Gnslimit1=2", "-Gmclimit=0.5", "-Gnewrank=true"];
 
+/**
+ * Past this many shown nodes dot, even with a depth tree and capped passes, takes seconds: on
+ * gen-pagepath-3 grown by copying its images (bench/src/grown-graph.ts), 1.0 s at 4,000 nodes,
+ * 1.9 s at 6,000, 3.6 s at 8,000 and 5.5 s at 10,000, and 14 s on the viewer bench's 10,000-node
+ * graph. Our own layered layout (layered-layout.ts) takes 0.1 s at 10,000.
+ */
+export const LAYERED_ABOVE_NODES = 4000;
+
 export async function layoutGraph(full: Graph, opts: LayoutOptions, what: string): Promise<GroupedLayout> {
   const visible = new Set(full.nodes.filter((n) => opts.includeExcluded || n.excluded === null).map((n) => n.id));
   const siblings = siblingGroups(full, visible);
@@ -46,6 +55,14 @@ export async function layoutGraph(full: Graph, opts: LayoutOptions, what: string
   const g = collapseGroups(full, collapsed);
   const shown = g.nodes.filter((n) => opts.includeExcluded || n.excluded === null);
   const ranking = rankGraph(shown, g.edges);
+  const flags = new Set(collapsed.map((s) => s.id));
+  const nodeGroups = groups.map((s) => ({ ...s, collapsed: flags.has(s.id) }));
+  if (shown.length > LAYERED_ABOVE_NODES) {
+    const started = performance.now();
+    const layout = layeredLayout(ranking, g.frames, opts.rankdir);
+    const engine = { name: "layered" as const, args: [], ms: Math.round(performance.now() - started), routedEdges: "none" as const };
+    return { ...layout, kindColors: kindColors(g, layout.nodes), engine, nodeGroups };
+  }
   const big = rankedNodes(ranking) > DOT_RANK_BUDGET;
   const args = ["-Tjson0", ...(big ? BIG_GRAPH_ARGS : [])];
   const routed = big ? { ...g, edges: depthTreeEdges(ranking) } : g;
@@ -53,8 +70,7 @@ export async function layoutGraph(full: Graph, opts: LayoutOptions, what: string
   const json = (await runDot(toDot(routed, opts), args, what)).toString("utf8");
   const ms = Math.round(performance.now() - started);
   const layout = layoutFromDotJson(json, g.frames.map((f) => f.id), opts.rankdir);
-  const flags = new Set(collapsed.map((s) => s.id));
-  return { ...layout, kindColors: kindColors(g, layout.nodes), engine: { args, ms, routedEdges: big ? "depth-tree" : "all" }, nodeGroups: groups.map((s) => ({ ...s, collapsed: flags.has(s.id) })) };
+  return { ...layout, kindColors: kindColors(g, layout.nodes), engine: { name: "dot", args, ms, routedEdges: big ? "depth-tree" : "all" }, nodeGroups };
 }
 
 /** The colour dot drew each kind in (from its emulated nodes: excluded ones are faded). */
