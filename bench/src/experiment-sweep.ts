@@ -121,9 +121,8 @@ export async function benchExperiment(dataDir: string, siteCount: number, log: (
 
 /**
  * The `count` smallest graphs of the realistic corpus (the bundled recipes), so that the plan stays
- * the issue's baseline plan whatever generated sites the corpus also holds: with 300 of them the
- * smallest graphs overall were generated pages whose loads took five times as long, which hid the
- * per-run overhead the bench is for.
+ * the same whatever generated sites the corpus also holds: with 300 of them, two of the four
+ * smallest graphs overall were generated pages, and the plan changed with the corpus.
  */
 function benchSites(graphs: string, count: number): string[] {
   const realistic = new Set(corpusCatalogue("", 0).filter((s) => s.kind === "realistic").map((s) => s.name));
