@@ -63,12 +63,17 @@ function medianStarts(runs: RunResult[]): Map<string, number> {
 describe("the emulated browser against Chromium on the fidelity pages, step by step", () => {
   const work = tempDir("fidelity-timing");
   const graphFiles = new Map<FidelityPage, string>();
-  before(async () => {
-    for (const [page, dir] of await recordFidelityPages(join(work, "recordings"), PAGES)) {
+  /** Records `pages` in Chromium and builds their graphs: the costs the emulated browser replays. */
+  async function record(pages: FidelityPage[], into: string): Promise<void> {
+    for (const [page, dir] of await recordFidelityPages(join(work, into), pages)) {
       const file = join(work, `${page}.json`);
       writeFileSync(file, JSON.stringify(buildGraph(loadRecording(dir))));
       graphFiles.set(page, file);
     }
+  }
+
+  before(async () => {
+    await record(PAGES, "recordings");
     await netUp(NET, ["--paths", "1", "--rate-mbit", "4", "--delay-ms", "20"]);
   });
   after(() => netDown(NET));
@@ -86,7 +91,7 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
    * One comparison of `page`: Chromium's runs, then the emulated browser's. A machine busy with
    * something else slows Chromium's renderer and not the model's recorded costs (a CI run once had
    * every module request of five pages 60-100 ms late in Chromium alone), so a page that misses is
-   * compared once more, afresh, and fails only if it misses again; both attempts are printed.
+   * recorded again and compared once more, and fails only if it misses again; both attempts are printed.
    */
   async function compare(page: FidelityPage, attempt: number): Promise<void> {
     const chromium: RunResult[] = [];
@@ -157,7 +162,12 @@ describe("the emulated browser against Chromium on the fidelity pages, step by s
         await compare(page, 0);
       } catch (first) {
         if (!(first instanceof assert.AssertionError)) throw first;
-        console.log(`${page}: the first comparison missed, comparing again:\n${first.message}\n${machineLoad()}`);
+        console.log(`${page}: the first comparison missed, recording the page again and comparing again:\n${first.message}\n${machineLoad()}`);
+        // The model replays the costs of a recording made minutes earlier; a machine slower since
+        // then slows Chromium's steps and not those (a CI run had Chromium's CSS-to-font step at
+        // 220-233 ms against 177 in the run before, on the same code). Compared again, the model's
+        // costs are the machine's of now, as Chromium's are.
+        await record([page], `recordings-again-${page}`);
         try {
           await compare(page, 1);
         } catch (second) {
