@@ -62,19 +62,12 @@ fn realtime_ahead_ns() -> i128 {
     (0..7)
         .map(|_| {
             let before = clock::now_ns();
-            let realtime = realtime_ns();
+            let realtime = i128::from(clock::realtime_ns());
             let after = clock::now_ns();
             (after - before, realtime - i128::from(before + (after - before) / 2))
         })
         .min_by_key(|(width, _)| *width)
         .map_or(0, |(_, ahead)| ahead)
-}
-
-fn realtime_ns() -> i128 {
-    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: ts is a valid timespec and CLOCK_REALTIME always exists.
-    unsafe { libc::clock_gettime(libc::CLOCK_REALTIME, &mut ts) };
-    i128::from(ts.tv_sec) * 1_000_000_000 + i128::from(ts.tv_nsec)
 }
 
 #[cfg(test)]

@@ -3,12 +3,21 @@
 //! delay; std's Instant cannot be serialised into a packet.
 
 pub fn now_ns() -> u64 {
+    read_ns(libc::CLOCK_MONOTONIC)
+}
+
+/// CLOCK_REALTIME in nanoseconds: the clock the kernel's receive stamps are on (arrival_stamps.rs).
+pub fn realtime_ns() -> u64 {
+    read_ns(libc::CLOCK_REALTIME)
+}
+
+fn read_ns(clock: libc::clockid_t) -> u64 {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
     };
-    // SAFETY: ts is a valid timespec and CLOCK_MONOTONIC always exists on Linux.
-    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut ts) };
+    // SAFETY: ts is a valid timespec and both clocks read here always exist on Linux.
+    unsafe { libc::clock_gettime(clock, &mut ts) };
     ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
