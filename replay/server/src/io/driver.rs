@@ -45,7 +45,7 @@ enum Step {
 /// whose kernel does not say which subflow carried what.
 pub fn spawn(service: Arc<Service>, connection: u64, origin: String, path: Option<(String, String)>) -> mpsc::UnboundedSender<NewStream> {
     let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(run(service, connection, origin, path, rx));
+    pagepath_runtime::spawn(run(service, connection, origin, path, rx));
     tx
 }
 
@@ -76,7 +76,7 @@ async fn run(service: Arc<Service>, connection: u64, origin: String, path: Optio
                 }
                 None => break,
             },
-            _ = tokio::time::sleep(wake.unwrap_or_default()), if wake.is_some() && in_flight.is_none() => {},
+            _ = pagepath_runtime::sleep(wake.unwrap_or_default()), if wake.is_some() && in_flight.is_none() => {},
             moved = advance(in_flight.as_ref(), &open), if in_flight.is_some() => {
                 let stream = in_flight.as_ref().map(stream_of).unwrap_or_default();
                 in_flight = match (moved, in_flight.take()) {

@@ -7,7 +7,7 @@ use super::{congestion, sockets, tcp_stats};
 use crate::service::{ConnectionLog, PathLog, RequestHead, Service};
 use hyper::body::Incoming;
 use hyper::{Request, Response};
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::TokioIo;
 use std::convert::Infallible;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -154,7 +154,7 @@ async fn http2<S: AsyncRead + AsyncWrite + Unpin + Send + 'static>(conn: Arc<Con
     let handler = hyper::service::service_fn(move |req| respond(&conn, req));
     // h2 pulls a body only while its send buffer is below this, which keeps the scheduler's order.
     let send_buffer = chunk_bytes.clamp(16 * 1024, 1 << 20) as usize;
-    let _ = hyper::server::conn::http2::Builder::new(TokioExecutor::new())
+    let _ = hyper::server::conn::http2::Builder::new(Spawning)
         .max_send_buf_size(send_buffer)
         .max_concurrent_streams(1000)
         .initial_stream_window_size(16 << 20)
@@ -192,5 +192,16 @@ fn respond(conn: &Connection, req: Request<Incoming>) -> impl std::future::Futur
     async move {
         let _ = released.await;
         Ok(response.unwrap_or_else(|_| Response::builder().status(500).body(ChannelBody { chunks: mpsc::channel(1).1, remaining: 0 }).unwrap()))
+    }
+}
+
+/// hyper's HTTP/2 streams run where the connection's tasks run: on tokio, or on the simulator's
+/// virtual executor.
+#[derive(Clone, Copy)]
+struct Spawning;
+
+impl<F: std::future::Future<Output = ()> + Send + 'static> hyper::rt::Executor<F> for Spawning {
+    fn execute(&self, task: F) {
+        pagepath_runtime::spawn(task);
     }
 }

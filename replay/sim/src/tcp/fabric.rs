@@ -21,7 +21,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Poll, Waker};
 use tokio::sync::Notify;
-use tokio::time::Instant;
+use std::time::Instant;
 
 /// Rounds at one instant before the stacks' timers are left to the next microsecond.
 const ROUNDS_PER_INSTANT: usize = 64;
@@ -73,7 +73,7 @@ pub struct Net {
 }
 
 impl Net {
-    /// Time 0 is now on the runtime's (paused) clock.
+    /// Time 0 is now on the thread's virtual clock.
     /// `mptcp`: the run's connections are MPTCP.
     pub fn new(paths: Paths, client_ips: Vec<Ipv4Addr>, profile: TcpProfile, seed: u64, mptcp: Option<Mptcp>) -> Net {
         let hosts = client_ips.iter().map(|ip| Host::new(*ip, seed)).collect();
@@ -86,7 +86,7 @@ impl Net {
             listeners: HashMap::new(),
             profile,
             next_port: FIRST_PORT,
-            base: Instant::now(),
+            base: pagepath_runtime::now(),
             writers: Vec::new(),
             rounds: 0,
             tending: Vec::new(),
@@ -121,14 +121,14 @@ impl Net {
                     tokio::select! {
                         biased;
                         _ = self.kick.notified() => {}
-                        _ = tokio::time::sleep_until(at) => {}
+                        _ = pagepath_runtime::sleep_until(at) => {}
                     }
                 }
                 None => self.kick.notified().await,
             }
             // The applications' other writes at this instant go first, so that a burst of small
             // writes leaves as full segments, as Linux's autocorking sends them.
-            tokio::task::yield_now().await;
+            pagepath_runtime::yield_now().await;
         }
     }
 
@@ -240,7 +240,7 @@ impl Fabric {
     }
 
     pub fn now_us(&self) -> u64 {
-        Instant::now().saturating_duration_since(self.base).as_micros() as u64
+        pagepath_runtime::now().saturating_duration_since(self.base).as_micros() as u64
     }
 
     fn host_of(&self, ip: IpAddr) -> Option<usize> {

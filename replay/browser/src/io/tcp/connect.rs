@@ -63,7 +63,7 @@ pub(super) async fn dial_with_backup(shared: &Shared, from: Option<IpAddr>, to: 
     tokio::select! {
         biased;
         dialed = &mut first => return dialed.map(|d| (d, first_at)),
-        _ = tokio::time::sleep(BACKUP_CONNECT_AFTER) => {}
+        _ = pagepath_runtime::sleep(BACKUP_CONNECT_AFTER) => {}
     }
     let backup_at = clock::now();
     let mut backup = shared.dialer.dial(from, to);

@@ -1,7 +1,7 @@
 //! HTTP/1.x and HTTP/2 over TCP or MPTCP for the emulated browser (seed 001 Table 4.1): HTTP/1.0
 //! (a connection per request), HTTP/1.1 keep-alive and pipelined on up to k connections per
 //! origin, and HTTP/2 on one connection per origin. The connections run on a tokio runtime of
-//! their own, so fetch() never waits for the network.
+//! their own, so fetch() never waits for the network, or on the simulator's virtual executor.
 
 mod connect;
 pub mod dialer;
@@ -21,6 +21,7 @@ pub mod tls;
 use crate::core::Pool;
 use crate::io::transport::{ConnectionRecord, Events, Fetch, Transport, TransportConfig};
 use dialer::{Dialer, KernelDialer};
+pub use pagepath_runtime::Spawner;
 use records::Registry;
 use routes::Routes;
 use shared::Shared;
@@ -50,7 +51,8 @@ pub struct TcpTransport {
 
 /// Where a transport runs when it does not run on its own runtime over the kernel's sockets.
 pub struct Hosted {
-    pub runtime: tokio::runtime::Handle,
+    /// Where its tasks run: the simulator's virtual executor.
+    pub spawner: Spawner,
     pub dialer: Box<dyn Dialer>,
     /// Told of every event the transport sends.
     pub on_event: Arc<tokio::sync::Notify>,
@@ -69,21 +71,21 @@ impl TcpTransport {
             .build()
             .map_err(|e| format!("cannot start the TCP transport's runtime: {e}"))?;
         let dialer = Box::new(KernelDialer { multipath: config.multipath });
-        let mut transport = Self::make(config, protocol, events, runtime.handle().clone(), dialer, None, None)?;
+        let mut transport = Self::make(config, protocol, events, Spawner::Tokio(runtime.handle().clone()), dialer, None, None)?;
         transport.runtime = Some(runtime);
         Ok(transport)
     }
 
     /// On `hosted`'s runtime and dialer; close() ends it there.
     pub fn hosted(config: TransportConfig, protocol: TcpProtocol, events: Events, hosted: Hosted) -> Result<TcpTransport, String> {
-        Self::make(config, protocol, events, hosted.runtime, hosted.dialer, Some(hosted.on_event), hosted.tls)
+        Self::make(config, protocol, events, hosted.spawner, hosted.dialer, Some(hosted.on_event), hosted.tls)
     }
 
     fn make(
         config: TransportConfig,
         protocol: TcpProtocol,
         events: Events,
-        runtime: tokio::runtime::Handle,
+        spawner: Spawner,
         dialer: Box<dyn Dialer>,
         on_event: Option<Arc<tokio::sync::Notify>>,
         tls: Option<tls::TlsConfigs>,
@@ -94,7 +96,7 @@ impl TcpTransport {
         };
         let records = Arc::new(Registry::new(config.started, config.locals.clone()));
         let origins = config.origins.clone();
-        let shared = Arc::new(Shared { config, events, tls, records, tasks: TaskTracker::new(), stop: CancellationToken::new(), runtime, dialer, on_event });
+        let shared = Arc::new(Shared { config, events, tls, records, tasks: TaskTracker::new(), stop: CancellationToken::new(), spawner, dialer, on_event });
         let routes = Routes::new(shared.clone(), protocol, &origins)?;
         Ok(TcpTransport { runtime: None, shared, routes })
     }
@@ -106,7 +108,7 @@ impl TcpTransport {
         drop(routes);
         shared.stop.cancel();
         shared.tasks.close();
-        let _ = tokio::time::timeout(FINISH_WAIT, shared.tasks.wait()).await;
+        let _ = pagepath_runtime::timeout(FINISH_WAIT, shared.tasks.wait()).await;
         shared.records.snapshot()
     }
 }

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
+use pagepath_runtime::Spawner;
 
 pub(super) struct Shared {
     pub config: TransportConfig,
@@ -19,7 +20,7 @@ pub(super) struct Shared {
     pub records: Arc<Registry>,
     pub tasks: TaskTracker,
     pub stop: CancellationToken,
-    pub runtime: tokio::runtime::Handle,
+    pub spawner: Spawner,
     pub dialer: Box<dyn Dialer>,
     /// Told of every event, for a driver that waits on the transport's own runtime (the
     /// simulator's) rather than on the events channel.
@@ -43,7 +44,7 @@ impl Shared {
     /// the task's sockets, which is what closes them.
     pub fn spawn(&self, task: impl Future<Output = ()> + Send + 'static) {
         let stop = self.stop.clone();
-        self.tasks.spawn_on(
+        self.spawner.spawn(self.tasks.track_future(
             async move {
                 // Biased: select!'s random order, seeded afresh by each process, made a simulated load
                 // differ from run to run.
@@ -53,7 +54,6 @@ impl Shared {
                     _ = task => {}
                 }
             },
-            &self.runtime,
-        );
+        ));
     }
 }
