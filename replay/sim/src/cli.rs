@@ -6,7 +6,7 @@ use crate::mptcp::connections::SchedulerChoice;
 use crate::tcp::profile::Congestion;
 use crate::tcp::tls_crypto::TlsCrypto;
 
-pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--tls-crypto real|stand-in] [--summary] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--tls-crypto real|stand-in] [--clock-tick-us N] [--summary] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
        pagepath-sim --batch
        pagepath-sim --messages < INPUT.json   (messages alone over idealised paths, below)
 
@@ -35,6 +35,10 @@ stdin, each a JSON array of the arguments above, and prints one report line for 
                        round trip but skips X25519's, ECDSA's and AES-GCM's arithmetic, which
                        virtual time does not count (tcp/tls_crypto.rs); real runs ring's, as a
                        replay does (--handshake-crypto, its old name, still works)
+  --clock-tick-us N    over TCP and MPTCP: the clock moves in steps of N µs, each event (a
+                       packet's arrival, a stack's timer, a server's delay) at the first step at or
+                       after its time; default 1000, the tick the simulator was calibrated with
+                       (docs/simulator.md, *The clock's tick*); 1 puts every event at its microsecond
   --summary            leave the browser's node timings and requests out of the report line
                        (empty): what a plan of summary runs keeps (docs/formats/experiment-results.md)
 ";
@@ -48,6 +52,8 @@ pub struct SimArgs {
     /// `--coupled`: the MPTCP subflows' coupled congestion control.
     pub coupled: Option<Congestion>,
     pub tls_crypto: TlsCrypto,
+    /// `--clock-tick-us`: the TCP world's clock tick.
+    pub clock_tick: std::time::Duration,
     /// `--summary`: the report line without node timings and requests (a plan's summary runs).
     pub summary: bool,
     pub server: Vec<String>,
@@ -66,6 +72,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     let mut coupled = None;
     let mut tls_crypto = TlsCrypto::default();
     let mut summary = false;
+    let mut clock_tick = crate::tcp::world::CLOCK_TICK;
     let mut rest = items;
     loop {
         match rest {
@@ -97,11 +104,16 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
                 coupled = Some(Congestion::coupled(value)?);
                 rest = more;
             }
+            [flag, value, more @ ..] if flag == "--clock-tick-us" => {
+                let us: u64 = value.parse().ok().filter(|us| *us > 0).ok_or_else(|| format!("--clock-tick-us: {value:?} is not a whole number of microseconds above 0"))?;
+                clock_tick = std::time::Duration::from_micros(us);
+                rest = more;
+            }
             [flag, value, more @ ..] if (flag == "--tls-crypto" || flag == "--handshake-crypto") => {
                 tls_crypto = TlsCrypto::parse(value)?;
                 rest = more;
             }
-            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt", "--coupled", "--tls-crypto", "--handshake-crypto"].contains(&flag.as_str()) => {
+            [flag] if ["--topology", "--seed", "--tcp-profile", "--mptcp-scheduler", "--mptcp-scheduler-opt", "--coupled", "--tls-crypto", "--handshake-crypto", "--clock-tick-us"].contains(&flag.as_str()) => {
                 return Err(format!("{flag}: a value is required"))
             }
             _ => break,
@@ -119,7 +131,7 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
     }
     mptcp_scheduler.build()?;
-    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, summary, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, clock_tick, summary, server: server[1..].to_vec(), browser: browser.to_vec() }))
 }
 
 #[cfg(test)]
@@ -138,6 +150,9 @@ mod tests {
         assert_eq!(a.tcp_profile, "thesis");
         assert_eq!(a.server, words("rec --out o --protocol h3"));
         assert_eq!(a.browser, words("run g.json --origins o/origins.json"));
+        assert_eq!(a.clock_tick, std::time::Duration::from_millis(1), "the calibrated tick unless asked");
+        let b = parse(&words("--topology t.json --clock-tick-us 1 serve rec --out o -- run g.json")).unwrap().unwrap();
+        assert_eq!(b.clock_tick, std::time::Duration::from_micros(1));
     }
 
     #[test]
@@ -149,6 +164,8 @@ mod tests {
         assert!(parse(&words("--topology t --seed x serve r -- run g")).unwrap_err().contains("--seed"));
         assert!(parse(&words("--topology t --mptcp-scheduler fastest serve r -- run g")).unwrap_err().contains("no scheduler fastest"));
         assert!(parse(&words("--topology t --mptcp-scheduler ecf --mptcp-scheduler-opt nope=1 serve r -- run g")).unwrap_err().contains("nope"));
+        assert!(parse(&words("--topology t --clock-tick-us 0 serve r -- run g")).unwrap_err().contains("--clock-tick-us"));
+        assert!(parse(&words("--topology t --clock-tick-us")).unwrap_err().contains("a value is required"));
         assert!(parse(&[]).unwrap().is_none());
     }
 }

@@ -91,7 +91,7 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
                 profile.congestion = coupled;
             }
             let mptcp = (transport == Transport::Mptcp).then(|| args.mptcp_scheduler.clone());
-            super::tcp::world::load(&setup, profile, mptcp, args.tls_crypto, kept, wall)?
+            super::tcp::world::load(&setup, profile, mptcp, args.tls_crypto, args.clock_tick, kept, wall)?
         }
     };
     let simulation = Numbers {

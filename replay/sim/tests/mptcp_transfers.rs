@@ -12,7 +12,7 @@ use pagepath_server::run::prepare;
 use pagepath_sim::tcp::tls_crypto::TlsCrypto;
 use pagepath_sim::mptcp::connections::SchedulerChoice;
 use pagepath_sim::tcp::profile::{Congestion, TcpProfile};
-use pagepath_sim::tcp::world::TcpWorld;
+use pagepath_sim::tcp::world::{TcpWorld, CLOCK_TICK};
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::sync::mpsc::channel;
@@ -42,7 +42,7 @@ fn transfer_logged(name: &str, size: usize, each: &[(f64, f64, bool)], scheduler
     }
     let ips: Vec<IpAddr> = (0..each.len()).map(|i| format!("10.10.{i}.2").parse().unwrap()).collect();
     let choice = scheduler.map(|s| SchedulerChoice { name: s.into(), options: Vec::new() });
-    let mut world = TcpWorld::new(&topology, ips.clone(), TcpProfile::linux(congestion), choice).unwrap();
+    let mut world = TcpWorld::new(&topology, ips.clone(), TcpProfile::linux(congestion), choice, CLOCK_TICK).unwrap();
     let replay = prepare(&serve_config(&dir, "h2")).unwrap();
     world.serve(&replay, Protocol::H2, TlsCrypto::default()).unwrap();
     let (tx, rx) = channel();

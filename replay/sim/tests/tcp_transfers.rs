@@ -12,7 +12,7 @@ use pagepath_server::config::Protocol;
 use pagepath_server::run::prepare;
 use pagepath_sim::tcp::tls_crypto::TlsCrypto;
 use pagepath_sim::tcp::profile::{Congestion, TcpProfile};
-use pagepath_sim::tcp::world::TcpWorld;
+use pagepath_sim::tcp::world::{TcpWorld, CLOCK_TICK};
 use std::path::PathBuf;
 use std::sync::mpsc::channel;
 
@@ -42,7 +42,7 @@ fn fetch_over(name: &str, sizes: &[usize], rate_mbit: f64, rtt_ms: f64, loss: f6
     write_recording(&dir.join("rec"), sizes);
     let topology = one_path(&dir, rate_mbit, rtt_ms, loss, queue_packets, seed);
     let client = "10.10.0.2".parse().unwrap();
-    let mut world = TcpWorld::new(&topology, vec![client], profile, None).unwrap();
+    let mut world = TcpWorld::new(&topology, vec![client], profile, None, CLOCK_TICK).unwrap();
     let (served, server, browser) = match http1_connections {
         None => ("h2", Protocol::H2, TcpProtocol::Http2),
         Some(_) => ("h1", Protocol::Http1, TcpProtocol::Http1),

@@ -36,7 +36,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{watch, Notify};
 
-/// How far the world's clock moves at least: a timer (a packet's arrival, a stack's timer, a
+/// How far the world's clock moves at least, unless `--clock-tick-us` says otherwise: a timer (a packet's arrival, a stack's timer, a
 /// server's delay) fires at the first whole millisecond at or after its deadline. This is the tick
 /// of tokio's timer wheel, on which the simulator ran until 2026-12-03 and against which it was
 /// calibrated (docs/simulator.md, *The clock's tick*): at 1 µs the same loads take 2.1 times
@@ -60,8 +60,9 @@ impl TcpWorld {
     /// The client's hosts (`path_ips[i]` on path i) and the paths, at virtual time 0 from now on
     /// this thread: make the servers' service after this, as it takes its time 0 from the clock.
     /// `mptcp`: the scheduler both ends of every MPTCP connection run; None: plain TCP.
-    pub fn new(topology: &Topology, path_ips: Vec<IpAddr>, profile: TcpProfile, mptcp: Option<SchedulerChoice>) -> Result<TcpWorld, String> {
-        let executor = VirtualExecutor::new(CLOCK_TICK);
+    /// `tick`: how far the clock moves at least (CLOCK_TICK).
+    pub fn new(topology: &Topology, path_ips: Vec<IpAddr>, profile: TcpProfile, mptcp: Option<SchedulerChoice>, tick: Duration) -> Result<TcpWorld, String> {
+        let executor = VirtualExecutor::new(tick);
         let clock = RuntimeClock::set();
         let net = {
             let client_ips: Vec<Ipv4Addr> = path_ips.iter().filter_map(|ip| v4(*ip)).collect();
@@ -120,8 +121,8 @@ impl TcpWorld {
     }
 }
 
-pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, crypto: TlsCrypto, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
-    let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile, mptcp)?;
+pub fn load(setup: &Setup, profile: TcpProfile, mptcp: Option<SchedulerChoice>, crypto: TlsCrypto, tick: Duration, kept: &mut Kept, wall: Instant) -> Result<Loaded, String> {
+    let mut world = TcpWorld::new(&setup.topology, setup.path_ips.clone(), profile, mptcp, tick)?;
     let cfg = &setup.server;
     let replay = prepare_from(cfg, kept)?;
     world.serve(&replay, cfg.protocol, crypto)?;

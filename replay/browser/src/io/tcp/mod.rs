@@ -94,7 +94,8 @@ impl TcpTransport {
             Some(tls) => tls,
             None => tls::client_configs(&config.spki_hash)?,
         };
-        let records = Arc::new(Registry::new(config.started, config.locals.clone()));
+        // Only the kernel's counts go with their connections (records.rs); a hosted transport's stay.
+        let records = Arc::new(Registry::new(config.started, config.locals.clone(), on_event.is_none()));
         let origins = config.origins.clone();
         let shared = Arc::new(Shared { config, events, tls, records, tasks: TaskTracker::new(), stop: CancellationToken::new(), spawner, dialer, on_event });
         let routes = Routes::new(shared.clone(), protocol, &origins)?;

@@ -2,7 +2,8 @@
 //! they were opened, with what each path carried read from its counts (the kernel's, or the
 //! simulator's) while the connection is open (every 20 ms) and as it closes. Reading only at the
 //! close is not enough: once the peer has closed an MPTCP connection its subflows, and their
-//! counts, can be gone.
+//! counts, can be gone. The simulator's counts stay, so a hosted transport reads them only at the
+//! close, without a sampling thread a load.
 
 use super::dialer::Counts;
 use crate::io::transport::ConnectionRecord;
@@ -21,6 +22,8 @@ pub(super) struct Registry {
     /// Open connections' counts, by record index, for the sampler.
     open: Mutex<BTreeMap<usize, Arc<dyn Counts>>>,
     sampling: std::sync::Once,
+    /// Whether open connections are read while they are open.
+    sample: bool,
 }
 
 /// An open connection's record; dropping it reads the connection's bytes and closes the record.
@@ -31,8 +34,8 @@ pub(super) struct RecordedConnection {
 }
 
 impl Registry {
-    pub fn new(started: Instant, locals: Vec<IpAddr>) -> Registry {
-        Registry { started, locals, records: Mutex::new(Vec::new()), open: Mutex::new(BTreeMap::new()), sampling: std::sync::Once::new() }
+    pub fn new(started: Instant, locals: Vec<IpAddr>, sample: bool) -> Registry {
+        Registry { started, locals, records: Mutex::new(Vec::new()), open: Mutex::new(BTreeMap::new()), sampling: std::sync::Once::new(), sample }
     }
 
     fn ms(&self, at: Instant) -> f64 {
@@ -56,6 +59,9 @@ impl Registry {
         drop(records);
         self.open.lock().unwrap_or_else(PoisonError::into_inner).insert(index, counts.clone());
         let weak = Arc::downgrade(self);
+        if !self.sample {
+            return RecordedConnection { registry: self.clone(), index, counts };
+        }
         self.sampling.call_once(|| {
             std::thread::spawn(move || sample_while_alive(weak));
         });
