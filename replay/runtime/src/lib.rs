@@ -62,8 +62,12 @@ pub fn sleep_until(deadline: Instant) -> Sleep {
     }
 }
 
+/// On tokio, tokio's own sleep, so that a runtime with its clock paused (a test's) keeps it.
 pub fn sleep(duration: Duration) -> Sleep {
-    sleep_until(now() + duration)
+    match virtual_timers::virtual_now() {
+        Some(now) => Sleep::Virtual(VirtualSleep::until(now + duration)),
+        None => Sleep::Tokio(Box::pin(tokio::time::sleep(duration))),
+    }
 }
 
 impl Future for Sleep {

@@ -58,13 +58,12 @@ impl Registry {
         });
         drop(records);
         self.open.lock().unwrap_or_else(PoisonError::into_inner).insert(index, counts.clone());
-        let weak = Arc::downgrade(self);
-        if !self.sample {
-            return RecordedConnection { registry: self.clone(), index, counts };
+        if self.sample {
+            let weak = Arc::downgrade(self);
+            self.sampling.call_once(|| {
+                std::thread::spawn(move || sample_while_alive(weak));
+            });
         }
-        self.sampling.call_once(|| {
-            std::thread::spawn(move || sample_while_alive(weak));
-        });
         RecordedConnection { registry: self.clone(), index, counts }
     }
 
