@@ -77,7 +77,6 @@ impl Wake for TaskWake {
 }
 
 /// The future block_on waits for: woken is all it needs.
-#[derive(Default)]
 struct MainWake(AtomicBool);
 
 impl Wake for MainWake {
@@ -130,7 +129,8 @@ impl Inner {
         self.ready.push(slot);
     }
 
-    /// Polls the task in `slot` once, if it is still there; a stale wake finds none.
+    /// Polls the task in `slot` once, if it is still there. A wake from a finished task's waker
+    /// finds its slot empty, or taken by a newer task, which is then polled once for nothing.
     fn run(&self, slot: usize) {
         let (mut task, waker) = {
             let mut tasks = self.tasks.borrow_mut();

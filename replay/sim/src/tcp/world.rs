@@ -36,9 +36,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use tokio::sync::{watch, Notify};
 
-/// How far the world's clock moves at least, unless `--clock-tick-us` says otherwise: a timer (a packet's arrival, a stack's timer, a
-/// server's delay) fires at the first whole millisecond at or after its deadline. This is the tick
-/// of tokio's timer wheel, on which the simulator ran until 2026-12-03 and against which it was
+/// How far the world's clock moves at least, unless `--clock-tick-us` says otherwise: a timer (a
+/// packet's arrival, a stack's timer, a server's delay) fires at the first whole millisecond at or
+/// after its deadline. This is the tick of tokio's timer wheel, on which the simulator ran until 2026-12-03 and against which it was
 /// calibrated (docs/simulator.md, *The clock's tick*): at 1 µs the same loads take 2.1 times
 /// the rounds, the median load moves by -0.5% (p10 -6.6%, p90 +4.0%), and smoltcp's loss recovery
 /// behind a shallow queue retransmits more than the kernel's.
