@@ -1,15 +1,17 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { pair, SERVER, TCP_PAYLOAD_SHARE, withTopology, writeTemp } from "./net-topology.js";
+import { unlessCpuStolen } from "./stolen-cpu.js";
 
 /**
  * The emulated link measured from outside, with real kernel TCP and UDP in the two namespaces.
  * Tolerances are stated where they are used; the machine is a loaded 2-core box, so they allow
  * for scheduling noise but not for a wrong model (a wrong delay, rate or loss rate fails them).
+ * The timing tests measure again when the hypervisor stole the CPU from the emulator meanwhile.
  */
 describe("emulated link: delay, rate, trace delivery and loss", () => {
-  it("round-trip time is twice the one-way delay, on each path of a two-path topology", async () => {
-    await withTopology("tdelay", ["--paths", "2", "--delay-ms", "20", "--no-mptcp"], async () => {
+  it("round-trip time is twice the one-way delay, on each path of a two-path topology", async (t) => {
+    await unlessCpuStolen(t, () => withTopology("tdelay", ["--paths", "2", "--delay-ms", "20", "--no-mptcp"], async () => {
       // Path 1 is reached at its own server-side address (10.10.1.1), path 0 at the server address.
       for (const target of [SERVER, "10.10.1.1"]) {
         const { client } = await pair("tdelay", ["echo", "--listen", `${target}:7001`, "--seconds", "6"], ["rtt", "--connect", `${target}:7001`, "--count", "40", "--interval-ms", "20"]);
@@ -20,12 +22,12 @@ describe("emulated link: delay, rate, trace delivery and loss", () => {
         assert.ok(client.rttMs.min >= 40 && client.rttMs.min < 41, `min RTT ${client.rttMs.min} ms to ${target}`);
         assert.ok(client.rttMs.p50 < 43, `median RTT ${client.rttMs.p50} ms to ${target}`);
       }
-    });
+    }));
   });
 
   for (const rate of [5, 40]) {
-    it(`a saturating TCP download gets the configured ${rate} Mbit/s`, async () => {
-      await withTopology(`trate${rate}`, ["--delay-ms", "10", "--rate-mbit", String(rate), "--queue", "droptail:bdp=1"], async () => {
+    it(`a saturating TCP download gets the configured ${rate} Mbit/s`, async (t) => {
+      await unlessCpuStolen(t, () => withTopology(`trate${rate}`, ["--delay-ms", "10", "--rate-mbit", String(rate), "--queue", "droptail:bdp=1"], async () => {
         const { client } = await pair(`trate${rate}`, ["tcp", "--listen", `${SERVER}:7002`, "--send", "5"], ["tcp", "--connect", `${SERVER}:7002`, "--recv"]);
         // Skip the first second (slow start) and the last window; TCP's share of each 1,504-byte
         // opportunity is 1,448 payload bytes. Within 92-101%: a 1-BDP drop-tail queue keeps the
@@ -35,16 +37,16 @@ describe("emulated link: delay, rate, trace delivery and loss", () => {
         const mbps = (deliveryRate(windows) * 8) / (client.windowMs * 1000);
         const expected = rate * TCP_PAYLOAD_SHARE;
         assert.ok(mbps > 0.92 * expected && mbps < 1.01 * expected, `goodput ${mbps.toFixed(2)} Mbit/s, expected ${expected.toFixed(2)}`);
-      });
+      }));
     });
   }
 
-  it("delivers what a Mahimahi trace allows in each 100 ms window", async () => {
+  it("delivers what a Mahimahi trace allows in each 100 ms window", async (t) => {
     // Period 1 s: 500 ms at 2 opportunities per ms (24 Mbit/s), 500 ms at 6 per ms (72 Mbit/s).
     const lines: number[] = [];
     for (let ms = 1; ms <= 1000; ms++) for (let k = 0; k < (ms <= 500 ? 2 : 6); k++) lines.push(ms);
     const trace = writeTemp("trace", "steps.down", lines.join("\n") + "\n");
-    await withTopology("ttrace", ["--delay-ms", "5", "--downlink-trace", trace, "--uplink-trace", trace, "--queue", "droptail:packets=60"], async () => {
+    await unlessCpuStolen(t, () => withTopology("ttrace", ["--delay-ms", "5", "--downlink-trace", trace, "--uplink-trace", trace, "--queue", "droptail:packets=60"], async () => {
       // 100 Mbit/s of 1,500-byte IP packets overloads both halves, so every opportunity is used.
       const { server } = await pair("ttrace", ["udp-recv", "--listen", `${SERVER}:7003`, "--idle-timeout", "2"], ["udp-send", "--connect", `${SERVER}:7003`, "--rate-mbit", "100", "--size", "1472", "--seconds", "4"]);
       const windows: number[] = server.windows.slice(1, -2);
@@ -66,7 +68,7 @@ describe("emulated link: delay, rate, trace delivery and loss", () => {
         // and the receiver's timestamps), i.e. 30 packets at the fast rate.
         assert.ok(Math.abs(w - want) <= 30 * 1500, `window ${i + 1}: ${w} bytes, the trace allows ${want}`);
       });
-    });
+    }));
   });
 
   it("loses packets at the configured independent rate", async () => {

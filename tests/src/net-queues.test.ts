@@ -1,14 +1,15 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { netStats, pair, SERVER, withTopology } from "./net-topology.js";
+import { unlessCpuStolen } from "./stolen-cpu.js";
 
 /** The bottleneck queue's limits and disciplines, overloaded on purpose. */
 describe("emulated link: queues", () => {
   const overload = (name: string, port: number) =>
     pair(name, ["udp-recv", "--listen", `${SERVER}:${port}`, "--idle-timeout", "2"], ["udp-send", "--connect", `${SERVER}:${port}`, "--rate-mbit", "30", "--size", "1472", "--seconds", "2"]);
 
-  it("a drop-tail queue of 20 packets never holds more, and its delay is what 20 packets take", async () => {
-    await withTopology("tqpkt", ["--delay-ms", "5", "--rate-mbit", "10", "--queue", "droptail:packets=20"], async () => {
+  it("a drop-tail queue of 20 packets never holds more, and its delay is what 20 packets take", async (t) => {
+    await unlessCpuStolen(t, () => withTopology("tqpkt", ["--delay-ms", "5", "--rate-mbit", "10", "--queue", "droptail:packets=20"], async () => {
       const { server } = await overload("tqpkt", 7010);
       await new Promise((r) => setTimeout(r, 500));
       const up = netStats("tqpkt").paths[0].uplink;
@@ -25,7 +26,7 @@ describe("emulated link: queues", () => {
       assert.ok(up.maxQueueDelayUs <= 25_300, `largest queueing delay in the model ${up.maxQueueDelayUs} µs`);
       assert.ok(server.owdUs.p90 <= (5 + 25.3 + 3) * 1000, `one-way delay p90 ${server.owdUs.p90} µs`);
       assert.ok(server.owdUs.p90 >= (5 + 20) * 1000, `one-way delay p90 ${server.owdUs.p90} µs: the queue stayed full`);
-    });
+    }));
   });
 
   it("a byte-limited queue holds at most its bytes", async () => {
