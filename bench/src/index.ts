@@ -7,7 +7,7 @@ export { benchExperiment, type ExperimentBenchResult, type SweepThroughput } fro
 export { benchSchedulers, type SchedulersBenchResult } from "./schedulers.js";
 export { type DecisionCost } from "./scheduler-cost.js";
 export { PATH_ONLY, PATH_ONLY_FLOOR, REFERENCE as THROUGHPUT_REFERENCE, type SchedulerThroughput, type ThroughputResult } from "./scheduler-throughput.js";
-export { benchSimulate, type SimulateBenchResult } from "./simulate-speed.js";
+export { benchSimulate, SIMULATIONS_PER_REPLAY, type SimulateBenchResult } from "./simulate-speed.js";
 export { benchMultipathCost, type MultipathCostResult, type MultipathCostRow } from "./multipath-cost.js";
 export { bulkFetch, type BulkFetch, type BulkLoad } from "./bulk-fetch.js";
 export { cpuTimes, stolenShare, type CpuTimes } from "./cpu-steal.js";

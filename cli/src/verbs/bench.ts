@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { cpuTimes, stolenShare, benchExperiment, benchGraphBuild, benchMultipathCost, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, type SimulateBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { cpuTimes, stolenShare, SIMULATIONS_PER_REPLAY, benchExperiment, benchGraphBuild, benchMultipathCost, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, type SimulateBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { requireRoot } from "@pagepath/runner";
 import { reportSchedulers } from "./bench-schedulers-report.js";
 import { reportMultipathCost } from "./bench-multipath-report.js";
@@ -57,10 +57,11 @@ multipath  the cost of multipath in the stack (needs root; seed 002 Ch. 5): M MB
            machine used while each load ran, in cores, and which of them saturated.
 simulate   the simulator against the real replay it stands for (needs root and a built corpus):
            the realistic corpus page of median size (--graphs) at 10 Mbit/s, 40 ms over HTTP/3 and HTTP/2,
-           loaded N times each way, alternating: wall time of one real-time replay with the emulated
-           browser (topology, servers and the load, as pagepath replay runs it) and of one simulated
-           load as a sweep runs it (in a kept pagepath-sim --batch, setup and run result included;
-           the first one, which starts the process, apart) and its loop alone, and the ratio.
+           N real-time replays with the emulated browser (topology, servers and the load, as
+           pagepath replay runs it), each followed by 5 simulated loads: wall time of a replay and
+           of a simulated load as a sweep runs them, back to back (in a kept pagepath-sim --batch,
+           setup and run result included), and its loop alone, and the ratio; the first simulation
+           after each replay (caches taken by the replay) and the process's first apart.
   --loads N    loads (profiler, schedulers, simulate) or builds (build) per measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
@@ -216,10 +217,11 @@ function reportExperiment(r: ExperimentBenchResult, out: string): number {
 
 function reportSimulate(results: SimulateBenchResult[], out: string): number {
   const lines = results.flatMap((r) => [
-    `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, ${r.protocol === "h3" ? "HTTP/3 over QUIC (tquic)" : "HTTP/2 over TCP (smoltcp against the kernel's)"}, emulated browser (median of ${r.loads} loads each, alternating)`,
+    `simulator against the real replay: ${shownPath(r.site)} at ${r.condition}, ${r.protocol === "h3" ? "HTTP/3 over QUIC (tquic)" : "HTTP/2 over TCP (smoltcp against the kernel's)"}, emulated browser (medians: ${r.loads} replays, each followed by ${SIMULATIONS_PER_REPLAY} simulations)`,
     `  real-time replay: ${r.replayMs.toFixed(0)} ms a load (the page's load event at ${r.replayLoadMs.toFixed(0)} ms)`,
-    `  simulation: ${r.simulateMs.toFixed(1)} ms a load as a sweep runs it (runSimulation, the run result included, in a kept pagepath-sim --batch); in pagepath-sim ${r.simulateSetupMs.toFixed(1)} ms of setup (recording, certificate, endpoints) and ${r.simulateLoopMs.toFixed(1)} ms simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
-    `  the first simulation, which starts the process and reads the page: ${r.firstSimulateMs.toFixed(1)} ms`,
+    `  simulation: ${r.simulateMs.toFixed(1)} ms a load as a sweep runs it, back to back (runSimulation, the run result included, in a kept pagepath-sim --batch); in pagepath-sim ${r.simulateSetupMs.toFixed(1)} ms of setup (recording, certificate, endpoints) and ${r.simulateLoopMs.toFixed(1)} ms simulating ${r.virtualMs.toFixed(0)} ms of virtual time`,
+    `  the first simulation after a replay, whose servers and browser took the caches: ${r.afterReplayMs.toFixed(1)} ms (1/${(1 / r.afterReplayRatio).toFixed(0)} of a replay)`,
+    `  the process's first simulation, which starts it and reads the page: ${r.firstSimulateMs.toFixed(1)} ms`,
     `  ratio simulation / replay: ${r.ratio.toFixed(4)} (1/${(1 / r.ratio).toFixed(0)}); the simulator's loop alone: ${r.loopRatio.toFixed(4)} (1/${(1 / r.loopRatio).toFixed(0)})`,
   ]);
   process.stdout.write(lines.join("\n") + "\n");
