@@ -101,6 +101,22 @@ describe("run result and experiment formats", () => {
     assert.throws(() => readExperiment(files.plan), /\/configuration\/tcpProfile: "linux" differs from the plan's TCP profile "thesis"/);
   });
 
+  it("takes a clock tick in a plan of the simulated client only, on simulated runs over TCP and MPTCP only, and holds its runs to it", () => {
+    const sim = { ...samplePlan("format-tick", { client: "simulated" }), clockTickUs: 1 };
+    assert.deepEqual(validatePlan(sim, "sim.plan.json"), []);
+    assert.match(validatePlan({ ...plan, clockTickUs: 1 }, "p.plan.json").join("\n"), /\/clockTickUs: the emulated client runs in real time; a clock tick is the simulator's/);
+    assert.match(validatePlan({ ...sim, clockTickUs: 0 }, "sim.plan.json").join("\n"), /clockTickUs/);
+    const run = sampleRun(sim, { ...cell, transport: "tcp" }, 100);
+    const ticked = { ...run, configuration: { ...run.configuration, clockTickUs: 1 } };
+    assert.deepEqual(validateRunResult(ticked, "run.json"), []);
+    assert.match(validateRunResult({ ...ticked, client: "emulated" }, "run.json").join("\n"), /\/configuration\/clockTickUs: only a simulated run over tcp or mptcp has a clock tick; this run is emulated, over tcp/);
+    const d = dir();
+    writeExperiment(d, sim, [ticked]);
+    assert.equal(readExperiment(join(d, "format-tick.plan.json")).runs.length, 1);
+    const files = writeExperiment(d, sim, [run]);
+    assert.throws(() => readExperiment(files.plan), /\/configuration\/clockTickUs: 1000 differs from the plan's clock tick 1/);
+  });
+
   it("takes summary runs, without node timings and requests, where a plan asks for them, and only such runs without them", () => {
     assert.deepEqual(validatePlan({ ...plan, runDetail: "summary" }, "p.plan.json"), []);
     assert.match(validatePlan({ ...plan, runDetail: "brief" }, "p.plan.json").join("\n"), /\/runDetail/);

@@ -431,6 +431,42 @@ describe("pagepath simulate", () => {
     }
   });
 
+  it("moves the TCP world's clock by the tick asked (--clock-tick-us), in simulate, reproduce and accuracy, records it, and refuses it where there is none", async () => {
+    // At the default 1 ms every packet of a millisecond arrives at once; at 1 µs each at its own time.
+    const coarse = await load(["simulate"], "real-sb-admin-2", ["--protocol", "h2", "--rate-mbit", "50", "--rtt-ms", "20"]);
+    const fine = await load(["simulate"], "real-sb-admin-2", ["--protocol", "h2", "--rate-mbit", "50", "--rtt-ms", "20", "--clock-tick-us", "1"]);
+    assert.equal(coarse.configuration.clockTickUs, undefined);
+    assert.equal(fine.configuration.clockTickUs, 1);
+    const ends = (r: RunResult) => (r.requests ?? []).map((q) => q.endMs);
+    assert.notDeepEqual(ends(fine), ends(coarse), "the same seed at another tick times its requests differently");
+    const offTick = (r: RunResult) => ends(r).filter((ms) => ms !== null && Math.abs(ms - Math.round(ms)) > 1e-6).length;
+    assert.equal(offTick(coarse), 0, "at 1 ms every request ends on a whole millisecond");
+    assert.ok(offTick(fine) > 0, "at 1 µs requests end between whole milliseconds");
+
+    const t = join(work, "repro-tick");
+    const repro = await runCli(["reproduce", "--only", "h1-vs-h2", "--client", "simulated", "--clock-tick-us", "250", "--data", data, "--sites", "real-jquery-ui", "--rates", "50", "--rtts", "40", "--work", t, "--out", join(t, "report")], 180_000);
+    assert.equal(repro.code, 0, repro.stdout + repro.stderr);
+    const experiment = readExperiment(join(t, "results", "h1-vs-h2", "h1-vs-h2.plan.json"));
+    assert.equal(experiment.plan.clockTickUs, 250);
+    assert.deepEqual(experiment.runs.map((r) => r.configuration.clockTickUs), [250, 250]);
+
+    const a = join(work, "accuracy-tick");
+    const acc = await runCli(["accuracy", "--clients", "simulated", "--clock-tick-us", "100", "--data", data, "--sites", "real-jquery-ui", "--conditions", "50:40", "--protocols", "h2", "--runs", "1", "--out", a], 180_000);
+    assert.equal(acc.code, 0, acc.stdout + acc.stderr);
+    const accRuns = readFileSync(join(a, "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l) as RunResult);
+    assert.deepEqual(accRuns.map((r) => [r.client, r.configuration.clockTickUs]), [["simulated", 100]]);
+
+    for (const [args, why] of [
+      [["simulate", graph("real-jquery-ui"), "--protocol", "h3", "--clock-tick-us", "1"], /--clock-tick-us: only the simulator's TCP and MPTCP take a tick; over quic/],
+      [["simulate", graph("real-jquery-ui"), "--protocol", "h2", "--clock-tick-us", "0"], /--clock-tick-us "0": expected a number from 1 to 1000000/],
+      [["reproduce", "--clock-tick-us", "1", "--data", data, "--work", join(work, "refused-tick")], /--clock-tick-us: the emulated client runs in real time/],
+    ] as const) {
+      const refused = await runCli([...args]);
+      assert.equal(refused.code, 2, refused.stderr);
+      assert.match(refused.stderr, why);
+    }
+  });
+
   it("takes the queue as pagepath net up spells it (--queue TYPE:LIMIT), the old --queue-packets with a note, and records it in the run", async () => {
     const queueOf = (file: string) => (JSON.parse(readFileSync(file, "utf8")) as RunResult).configuration.network.paths[0]!.queue;
     const red = await runCli(["simulate", graph("real-jquery-ui"), "--rate-mbit", "10", "--rtt-ms", "40", "--queue", "red:bdp=1.5", "--out", join(work, "red.json")]);

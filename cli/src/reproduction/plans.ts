@@ -22,6 +22,8 @@ export interface ReproductionOptions {
   tailLossProbes?: boolean;
   /** The simulator's TCP (client simulated); linux when absent. */
   tcpProfile?: TcpProfile;
+  /** The simulator's clock tick over TCP and MPTCP, µs (client simulated); its default when absent. */
+  clockTickUs?: number;
 }
 
 export const DEFAULT_GRID = { rateMbit: [2, 10, 50], rttMs: [20, 100, 200] };
@@ -53,6 +55,7 @@ export function reproductionPlans(o: ReproductionOptions): ReproducedExperiment[
     // The thesis's grid in virtual time is hundreds of thousands of runs, and its report reads only
     // their metrics; real replays are few enough to keep whole, for the viewer's timelines.
     ...(o.client === "simulated" ? { runDetail: "summary" as const } : {}),
+    ...(o.clockTickUs === undefined ? {} : { clockTickUs: o.clockTickUs }),
   };
   // PCP's buffer, 1.5 bandwidth-delay products, and no random loss: drops come from the queue alone
   // (RED's, with --links thesis).

@@ -19,6 +19,7 @@ export interface ReproductionRun {
   congestion?: string;
   tailLossProbes?: boolean;
   tcpProfile?: TcpProfile;
+  clockTickUs?: number;
   /** Plans and results (runs files, logs): large, not committed. */
   work: string;
   workers: number;
@@ -41,7 +42,7 @@ export async function runReproduction(r: ReproductionRun): Promise<{ experiment:
   const plansDir = join(resolve(r.work), "plans");
   mkdirSync(plansDir, { recursive: true });
   const sites = names.map((name) => ({ name, graph: relative(plansDir, join(graphs, `${name}.json`)) }));
-  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes, tcpProfile: r.tcpProfile }).filter(
+  const experiments = reproductionPlans({ client: r.client, sites, runs: r.runs, grid: r.grid, mptcpScheduler: r.mptcpScheduler, congestion: r.congestion, tailLossProbes: r.tailLossProbes, tcpProfile: r.tcpProfile, clockTickUs: r.clockTickUs }).filter(
     (e) => !r.only || r.only.includes(e.plan.name),
   );
   const prepared = experiments.map((experiment) => {

@@ -13,7 +13,7 @@ import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
 import { calibrationMarkdown, calibrationReport } from "./accuracy-simulated.js";
 import { UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
-import { refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
+import { clockTickOption, refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 
 /** Bandwidths from 1 to 100 Mbit/s against RTTs from 20 to 200 ms. */
 const DEFAULT_CONDITIONS = "1:100,2:200,5:50,10:200,25:20,100:80";
@@ -52,6 +52,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
                       and report the simulator's error against the real emulated replay and
                       against Chromium (the simulator's calibration, docs/simulator.md); with
                       --clients simulated alone it needs no root
+  --clock-tick-us N   the simulator's clock tick over TCP and MPTCP, in µs (default 1000; see
+                      pagepath simulate --help)
   --lantern           also run Lighthouse's Lantern on each site's recording under each condition
                       and print its FCP, LCP and Interactive error beside the emulated browser's
                       (OUT/lantern.json; docs/lantern.md)${RUN_OPTIONS_HELP}
@@ -70,6 +72,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     protocols: { type: "string" },
     lantern: { type: "boolean", default: false },
     simulated: { type: "boolean", default: false },
+    "clock-tick-us": { type: "string" },
     clients: { type: "string", default: "chromium,emulated" },
   },
   async run(values) {
@@ -91,6 +94,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const settings = all[0]!;
     const configurations = all.map((s) => s.configuration);
     const conditions = parseConditions(String(values.conditions));
+    const clockTickUs = clockTickOption(values, clients.includes("simulated") ? "simulated" : clients.join(","), configurations.map((c) => c.transport));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
     if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");
@@ -114,7 +118,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     // The condition's topology goes when the process exits (downAtProcessEnd): only the runs' processes are killed here.
     const forgetSignals = stopSweepOnSignal(`stopping: the load under way is dropped; run the same command with --out ${shownPath(out)} to resume`, () => abandonRuns([]));
     await runAccuracySweep(
-      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out },
+      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, clockTickUs, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out },
       {
         starting: (item) => progress.working(label(item)),
         finished: (item, result, error) => {

@@ -1,4 +1,4 @@
-import { HTTP1_MODES, PRIORITY_SCHEMES, SERVER_MODELS, WAIT_FOR, transportRefusal, transportsFor, type Client, type RunConfiguration, type SchedulerChoice, type Transport } from "@pagepath/results";
+import { DEFAULT_CLOCK_TICK_US, HTTP1_MODES, PRIORITY_SCHEMES, TICKED_TRANSPORTS, SERVER_MODELS, WAIT_FOR, transportRefusal, transportsFor, type Client, type RunConfiguration, type SchedulerChoice, type Transport } from "@pagepath/results";
 import { resolveScheduler, resolveTransportKnobs, SchedulerRefusal, TransportKnobRefusal, type TransportKnobs } from "@pagepath/runner";
 import { numberOption, UsageError } from "../verb.js";
 
@@ -114,6 +114,19 @@ export function transportKnobOptions(transport: Transport, values: Record<string
   } catch (e) {
     throw e instanceof TransportKnobRefusal ? new UsageError(e.message) : e;
   }
+}
+
+/**
+ * --clock-tick-us: how far the simulator's clock moves at least over TCP and MPTCP (the simulated
+ * client only; QUIC's world moves to each event's exact microsecond); undefined when not given.
+ */
+export function clockTickOption(values: Record<string, unknown>, client: string, transports: readonly string[]): number | undefined {
+  if (values["clock-tick-us"] === undefined) return undefined;
+  if (client !== "simulated") throw new UsageError(`--clock-tick-us: the ${client} client runs in real time; a clock tick is the simulator's (--client simulated)`);
+  if (!transports.some((t) => TICKED_TRANSPORTS.includes(t))) {
+    throw new UsageError(`--clock-tick-us: only the simulator's TCP and MPTCP take a tick; over ${transports.join(", ")} its clock moves to each event's exact microsecond`);
+  }
+  return numberOption(values, "clock-tick-us", DEFAULT_CLOCK_TICK_US, 1, 1_000_000);
 }
 
 /** A transport `client` cannot run, as a usage error saying why and what to ask for instead. */

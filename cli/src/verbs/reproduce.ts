@@ -28,7 +28,7 @@ const SA_ECF_WEB_RUNS = 30;
 const EMULATED_SCENARIOS = 3;
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { DEFAULT_DATA } from "./corpus-build.js";
-import { schedulerOption, transportKnobOptions } from "./replay-options.js";
+import { clockTickOption, schedulerOption, transportKnobOptions } from "./replay-options.js";
 
 export const reproduceVerb: Verb = {
   name: "reproduce",
@@ -36,7 +36,7 @@ export const reproduceVerb: Verb = {
   usage: `
 usage: pagepath reproduce [--only NAME,...] [--client emulated|simulated] [--data DIR] [--sites A,B,...] [--runs N]
                           [--grid default|thesis] [--rates MBIT,...] [--rtts MS,...] [--links plain|thesis]
-                          [--scheduler NAME] [--congestion NAME] [--tcp-profile linux|thesis] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
+                          [--scheduler NAME] [--congestion NAME] [--tcp-profile linux|thesis] [--clock-tick-us N] [--tail-loss-probes on|off] [--workers N] [--work DIR] [--out DIR]
 
 Runs three experiments of seed 001, reduced, with the emulated browser over the corpus: HTTP/1.1
 with 6 connections against HTTP/2 with one over a bandwidth x RTT grid (Figs 4.15-4.16); MPTCP on
@@ -86,6 +86,8 @@ Needs root, but for the simulated client.
   --tcp-profile NAME  simulated: linux (default: the kernel's defaults, CUBIC, initial window 10)
                   or thesis (seed 001 Table 3.3's ns-3 TCP: New Reno, initial window 4, 100 ms
                   delayed ACKs), to run the experiment as the thesis ran it
+  --clock-tick-us N  simulated: how far the simulator's clock moves at least, in µs (default
+                  1000, the tick it is calibrated at; docs/simulator.md, *The clock's tick*)
   --congestion NAME  the servers' congestion controller in every experiment: one the kernel
                   lists in net.ipv4.tcp_available_congestion_control (default cubic)
   --tail-loss-probes on|off  TCP tail loss probes in every experiment (default on)
@@ -112,6 +114,7 @@ Needs root, but for the simulated client.
     "scheduler-opt": { type: "string", multiple: true },
     congestion: { type: "string" },
     "tcp-profile": { type: "string" },
+    "clock-tick-us": { type: "string" },
     "tail-loss-probes": { type: "string" },
     work: { type: "string", default: "reproduction" },
     out: { type: "string" },
@@ -145,6 +148,7 @@ Needs root, but for the simulated client.
     const tcpProfile = values["tcp-profile"] === undefined ? undefined : String(values["tcp-profile"]);
     if (tcpProfile !== undefined && tcpProfile !== "linux" && tcpProfile !== "thesis") throw new UsageError(`--tcp-profile "${tcpProfile}": expected linux or thesis`);
     if (tcpProfile !== undefined && client !== "simulated") throw new UsageError(`--tcp-profile: the emulated client runs the kernel's TCP; a TCP profile is the simulator's (--client simulated)`);
+    const clockTickUs = clockTickOption(values, client, ["tcp", "mptcp"]);
     const only = values.only === undefined ? THESIS : String(values.only).split(",").filter(Boolean);
     const unknown = only.filter((n) => !EXPERIMENTS.includes(n));
     if (unknown.length > 0 || only.length === 0) throw new UsageError(`--only "${values.only}": expected names among ${EXPERIMENTS.join(", ")}`);
@@ -155,7 +159,7 @@ Needs root, but for the simulated client.
     const out = values.out === undefined ? join(String(values.work), "report") : String(values.out);
     const command = ["pagepath reproduce", ...process.argv.slice(3)].join(" ");
     if (only.some((n) => THESIS.includes(n))) {
-      const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes, tcpProfile, only });
+      const experiments = await runReproduction({ client, data: String(values.data), sites, runs, grid, work: String(values.work), workers, mptcpScheduler, congestion, tailLossProbes, tcpProfile, clockTickUs, only });
       const inputs = experiments.map(({ experiment, prepared }) => {
         // A simulated reproduction is thesis-scale, too many runs to hold whole, and its experiment
         // (HTTP/1.1 against HTTP/2) reads only their load times.

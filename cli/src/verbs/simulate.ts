@@ -4,7 +4,7 @@ import { checkReplayInputs, runSimulation, specNetwork } from "@pagepath/runner"
 import { timestamp } from "../timestamp.js";
 import { shownPath } from "../shown-path.js";
 import { UsageError, type Verb } from "../verb.js";
-import { RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
+import { clockTickOption, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
 import { NETWORK_OPTIONS, optionsNetwork } from "./replay-run.js";
 import { replaySummary } from "./replay-summary.js";
 
@@ -26,6 +26,10 @@ which stands for the kernel's default scheduler and runs kernel-default, a model
                           as pagepath replay brings them up (default 1 path, 10 Mbit/s, 40 ms, no
                           loss, a drop-tail queue of one bandwidth-delay product, at least 16 packets;
                           --queue droptail or red, LIMIT packets=N, bytes=N or bdp=X)
+  --clock-tick-us N       TCP and MPTCP: how far the simulated clock moves at least, in µs; a packet,
+                          a stack's timer or a server's delay comes at the first tick at or after its
+                          time (default 1000, the tick the simulator is calibrated at: docs/simulator.md,
+                          *The clock's tick*); QUIC's clock moves to each event's exact microsecond
   --recording DIR         the recording to serve (default: the one the graph was built from)
   --out FILE              the run result (default runs/<graph>-simulated-<time>.json); the servers'
                           logs go to the folder beside it, FILE without .json plus .servers${RUN_OPTIONS_HELP.replace("(default h2;", "(default h3;")}
@@ -37,10 +41,13 @@ which stands for the kernel's default scheduler and runs kernel-default, a model
     ...NETWORK_OPTIONS,
     recording: { type: "string" },
     out: { type: "string" },
+    "clock-tick-us": { type: "string" },
   },
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
     const settings = runSettings(values, "simulated");
+    const clockTickUs = clockTickOption(values, "simulated", [settings.configuration.transport]);
+    if (clockTickUs !== undefined) settings.configuration.clockTickUs = clockTickUs;
     const graphFile = positionals[0]!;
     checkReplayInputs(graphFile, values.recording as string | undefined);
     const out = resolve((values.out as string | undefined) ?? join("runs", `${basename(graphFile, ".json")}-simulated-${timestamp()}.json`));

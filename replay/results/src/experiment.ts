@@ -70,6 +70,8 @@ export interface ExperimentPlan {
    * (Table 3.3: New Reno, initial window 4, 100 ms delayed ACKs); linux when absent.
    */
   tcpProfile?: TcpProfile;
+  /** How far the simulator's clock moves at least, µs, over tcp and mptcp (client simulated only); DEFAULT_CLOCK_TICK_US when absent. */
+  clockTickUs?: number;
   /**
    * Per multipath transport of `transports`, the scheduler its cells run with (mpquic: pagepath's
    * or tquic's, mptcp: the kernel's), or an array of them, each a cell of its own (a factor of the

@@ -6,7 +6,7 @@
 import { cellSeed, planSchedulerKeys, type ExperimentPlan } from "./experiment.js";
 import { runSchedulerKey } from "./plan-schedulers.js";
 import { planCongestionKeys, planTailLossProbeKeys, runCongestionKey, runTailLossProbeKey } from "./plan-transport-knobs.js";
-import type { PathConfig, RunResult } from "./run-result.js";
+import { DEFAULT_CLOCK_TICK_US, TICKED_TRANSPORTS, type PathConfig, type RunResult } from "./run-result.js";
 
 export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
   const problems: string[] = [];
@@ -45,6 +45,7 @@ export function planMismatches(plan: ExperimentPlan, r: RunResult): string[] {
   else differs("/seed", r.seed, cellSeed(plan, r.run), `seed for run ${r.run} (baseSeed + run)`);
   if (plan.preemption !== undefined) differs("/configuration/preemption", c.preemption ?? false, plan.preemption, "preemption");
   if (plan.tcpProfile !== undefined && c.transport === "tcp") differs("/configuration/tcpProfile", c.tcpProfile ?? "linux", plan.tcpProfile, "TCP profile");
+  if (plan.clockTickUs !== undefined && TICKED_TRANSPORTS.includes(c.transport)) differs("/configuration/clockTickUs", c.clockTickUs ?? DEFAULT_CLOCK_TICK_US, plan.clockTickUs, "clock tick");
   differs("/configuration/chunkSizeBytes", c.chunkSizeBytes, plan.chunkSizeBytes, "chunk size");
   if (c.protocol in plan.connectionsPerOrigin) {
     differs("/configuration/connectionsPerOrigin", c.connectionsPerOrigin, plan.connectionsPerOrigin[c.protocol], `connections per origin for ${c.protocol}`);

@@ -103,6 +103,13 @@ export interface NetworkConfig {
 
 /** The simulator's TCP settings: `linux`, the kernel's defaults; `thesis`, seed 001 Table 3.3's ns-3 TCP. */
 export type TcpProfile = "linux" | "thesis";
+/**
+ * The simulator's clock tick over tcp and mptcp, µs, when a run does not say (replay/sim's
+ * CLOCK_TICK): the tick it was calibrated at (docs/simulator.md, *The clock's tick*).
+ */
+export const DEFAULT_CLOCK_TICK_US = 1000;
+/** Transports whose simulated world takes a clock tick: QUIC's moves to each event's exact µs. */
+export const TICKED_TRANSPORTS: readonly string[] = ["tcp", "mptcp"];
 
 export interface RunConfiguration {
   protocol: Protocol;
@@ -122,6 +129,11 @@ export interface RunConfiguration {
   preemption?: boolean;
   /** The simulator's TCP settings (simulated runs over tcp); absent elsewhere and before the field (linux). */
   tcpProfile?: TcpProfile;
+  /**
+   * How far the simulator's clock moved at least, µs (simulated runs over tcp and mptcp); absent
+   * elsewhere and when it was the default, DEFAULT_CLOCK_TICK_US.
+   */
+  clockTickUs?: number;
   /**
    * The multipath scheduler: mpquic's (a pagepath name or tquic's own minrtt/roundrobin), mptcp's kernel
    * scheduler; null for single-path transports. Absent in results made before the field.

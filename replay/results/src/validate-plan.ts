@@ -67,6 +67,7 @@ function consistencyProblems(p: ExperimentPlan): string[] {
   }
   problems.push(...schedulerProblems(p), ...knobProblems(p));
   if (p.tcpProfile !== undefined && p.client !== "simulated") problems.push(`/tcpProfile: the ${p.client} client runs the kernel's TCP; a TCP profile is the simulator's (use "client": "simulated")`);
+  if (p.clockTickUs !== undefined && p.client !== "simulated") problems.push(`/clockTickUs: the ${p.client} client runs in real time; a clock tick is the simulator's (use "client": "simulated")`);
   if (p.networks.length === 0) problems.push(`/networks: the plan has no network to run over`);
   if (p.baseSeed + p.runs - 1 > Number.MAX_SAFE_INTEGER) problems.push(`/baseSeed: baseSeed + runs - 1 exceeds 2^53 - 1, so the last seeds would not be exact`);
   return problems;

@@ -4,7 +4,7 @@
  */
 import { capProblems, readJsonFile } from "@pagepath/graph-builder";
 import { requestPathProblems } from "./validate-request-paths.js";
-import { modelClient, RUN_RESULT_SCHEMA_VERSION, transportRefusal, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
+import { modelClient, RUN_RESULT_SCHEMA_VERSION, TICKED_TRANSPORTS, transportRefusal, transportsFor, type PathBytes, type RequestRecord, type RunResult } from "./run-result.js";
 import { shapeProblems, versionProblem } from "./schema-check.js";
 
 /** Problems with a parsed run result, each "<where>: <pointer>: <what is wrong>"; empty when valid. */
@@ -43,6 +43,9 @@ function consistencyProblems(r: RunResult): string[] {
   const refusal = transportRefusal(r.client, c.transport);
   if (refusal) problems.push(`/configuration/transport: a ${r.client} run cannot be over ${c.transport}: ${refusal}`);
   if (c.http1 !== undefined && c.protocol !== "h1") problems.push(`/configuration/http1: is ${JSON.stringify(c.http1)}, but protocol is ${c.protocol} (it applies to h1 only)`);
+  if (c.clockTickUs !== undefined && (r.client !== "simulated" || !TICKED_TRANSPORTS.includes(c.transport))) {
+    problems.push(`/configuration/clockTickUs: only a simulated run over ${TICKED_TRANSPORTS.join(" or ")} has a clock tick; this run is ${r.client}, over ${c.transport}`);
+  }
   problems.push(...schedulerProblems(c));
   if (typeof c.tailLossProbes === "boolean" && (c.transport === "quic" || c.transport === "mpquic")) {
     problems.push(`/configuration/tailLossProbes: must be null over ${c.transport} (QUIC's probe timeout cannot be switched off; the field is TCP's)`);

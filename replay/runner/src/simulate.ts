@@ -73,10 +73,11 @@ export function simulationCommand(r: SimulationRun): { args: string[]; configura
   const serve = ["serve", recording, "--out", r.serverOut, "--first-address", "10.200.1.1", "--no-qlog", ...serverArgs(served, r.graphFile, r.seed), ...backupPeerArgs(configuration, topology.clientAddresses)];
   const browse = browserArgs({ graphFile: r.graphFile, originsFile: join(r.serverOut, "origins.json"), configuration, topology, timeoutMs: r.timeoutMs });
   const profile = configuration.tcpProfile === undefined ? [] : ["--tcp-profile", configuration.tcpProfile];
+  const tick = configuration.clockTickUs === undefined ? [] : ["--clock-tick-us", String(configuration.clockTickUs)];
   const coupling = coupled ? ["--coupled", coupled] : [];
   // What a summary run leaves out the simulator need not write, nor this process parse.
   const summary = r.detail === "summary" ? ["--summary"] : [];
-  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...mptcpSchedulerArgs(configuration), ...coupling, ...summary, ...serve, "--", ...browse], configuration, topology, graph };
+  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...tick, ...mptcpSchedulerArgs(configuration), ...coupling, ...summary, ...serve, "--", ...browse], configuration, topology, graph };
 }
 
 /** The simulator's MPTCP scheduler: the kernel's in a real replay, so the simulator's own option. */
