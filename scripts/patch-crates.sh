@@ -26,7 +26,8 @@
 # recovery until what was outstanding when it fired is acknowledged (loss-state, Linux's CA_Loss);
 # and a handshake as Linux's ends (handshake): a SYN or SYN-ACK sent again leaves the initial
 # window unless sent again twice, and a handshake sent once is timed (tcp_init_transfer,
-# tcp_synack_rtt_meas).
+# tcp_synack_rtt_meas); and a receive ring that starts again at its front when it is empty and
+# nothing is held out of order (rx-ring-front), so a long transfer writes cache-warm bytes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -100,4 +101,4 @@ patch_crate tquic 1.6.0 366872745b1cd33b6d28f6c54acfdbb4ddd4094f2d6003664e7cde82
 patch_crate smoltcp 0.14.0 b6f8b28ad56c6e35524a37dd492af5d1a47e31e1a4d175cd12f89c075f01980f \
   replay/patches/smoltcp-0.14.0-linux-defaults.patch replay/patches/smoltcp-0.14.0-path-state.patch \
   replay/patches/smoltcp-0.14.0-loss-state.patch replay/patches/smoltcp-0.14.0-handshake.patch \
-  replay/patches/smoltcp-0.14.0-window-update.patch
+  replay/patches/smoltcp-0.14.0-window-update.patch replay/patches/smoltcp-0.14.0-rx-ring-front.patch
