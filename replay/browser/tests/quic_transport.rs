@@ -251,8 +251,10 @@ fn quic_refuses_a_server_that_is_not_the_replay() {
         let reason = outcomes[&id].failed.clone().unwrap_or_else(|| panic!("request {id} was served: {:?}", outcomes[&id]));
         assert!(reason.contains("not the replay") && reason.contains(&replay.spki_hash), "{reason}");
     }
+    // One connection for both, or two when the first had already failed before the second
+    // request reached the transport (CI once had it so, on a loaded machine); neither served.
     let records = transport.finish();
-    assert_eq!(records.len(), 1);
+    assert!((1..=2).contains(&records.len()), "{} connections", records.len());
 }
 
 #[test]
