@@ -130,8 +130,9 @@ export interface RunConfiguration {
   /** The simulator's TCP settings (simulated runs over tcp); absent elsewhere and before the field (linux). */
   tcpProfile?: TcpProfile;
   /**
-   * How far the simulator's clock moved at least, µs (simulated runs over tcp and mptcp); absent
-   * elsewhere and when it was the default, DEFAULT_CLOCK_TICK_US.
+   * How far the simulator's clock moved at least, µs (simulated runs over tcp and mptcp), as the
+   * run asked for it; absent elsewhere, before the field and when none was asked for (then it
+   * was DEFAULT_CLOCK_TICK_US).
    */
   clockTickUs?: number;
   /**
