@@ -110,6 +110,10 @@ export type TcpProfile = "linux" | "thesis";
 export const DEFAULT_CLOCK_TICK_US = 1000;
 /** Transports whose simulated world takes a clock tick: QUIC's moves to each event's exact µs. */
 export const TICKED_TRANSPORTS: readonly string[] = ["tcp", "mptcp"];
+/** A run configuration's clockTickUs for a tick asked for: none over QUIC, nor when none was asked for. */
+export function clockTickField(transport: string, tickUs: number | undefined): { clockTickUs?: number } {
+  return tickUs !== undefined && TICKED_TRANSPORTS.includes(transport) ? { clockTickUs: tickUs } : {};
+}
 
 export interface RunConfiguration {
   protocol: Protocol;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { appendRun } from "./sweep/runs-file.js";
 import { join } from "node:path";
-import { runsFileLines, stackLabel, TICKED_TRANSPORTS, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { clockTickField, runsFileLines, stackLabel, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
 import { runSimulation } from "./simulate.js";
 import { networkSpec, networkUp, topologyDown } from "./topology.js";
@@ -142,8 +142,7 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
           run: item.run,
         };
         try {
-          const ticked = s.clockTickUs !== undefined && TICKED_TRANSPORTS.includes(run.configuration.transport);
-          const simulated = ticked ? { ...run, configuration: { ...run.configuration, clockTickUs: s.clockTickUs } } : run;
+          const simulated = { ...run, configuration: { ...run.configuration, ...clockTickField(run.configuration.transport, s.clockTickUs) } };
           const result =
             item.client === "simulated" ? (await runSimulation({ ...simulated, network })).result : await runReplay({ ...run, client: item.client, topology: topology! });
           appendRun(file, result);
