@@ -460,6 +460,7 @@ describe("pagepath simulate", () => {
       [["simulate", graph("real-jquery-ui"), "--protocol", "h3", "--clock-tick-us", "1"], /--clock-tick-us: only the simulator's TCP and MPTCP take a tick; over quic/],
       [["simulate", graph("real-jquery-ui"), "--protocol", "h2", "--clock-tick-us", "0"], /--clock-tick-us "0": expected a number from 1 to 1000000/],
       [["reproduce", "--clock-tick-us", "1", "--data", data, "--work", join(work, "refused-tick")], /--clock-tick-us: the emulated client runs in real time/],
+      [["accuracy", "--clock-tick-us", "1", "--data", data, "--out", join(work, "refused-accuracy-tick")], /--clock-tick-us: the chromium and emulated clients run in real time; a clock tick is the simulator's/],
     ] as const) {
       const refused = await runCli([...args]);
       assert.equal(refused.code, 2, refused.stderr);

@@ -94,7 +94,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const settings = all[0]!;
     const configurations = all.map((s) => s.configuration);
     const conditions = parseConditions(String(values.conditions));
-    const clockTickUs = clockTickOption(values, clients.includes("simulated") ? "simulated" : clients.join(","), configurations.map((c) => c.transport));
+    const clockTickUs = clockTickOption(values, clients, configurations.map((c) => c.transport));
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
     if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");

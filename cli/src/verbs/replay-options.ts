@@ -120,9 +120,12 @@ export function transportKnobOptions(transport: Transport, values: Record<string
  * --clock-tick-us: how far the simulator's clock moves at least over TCP and MPTCP (the simulated
  * client only; QUIC's world moves to each event's exact microsecond); undefined when not given.
  */
-export function clockTickOption(values: Record<string, unknown>, client: string, transports: readonly string[]): number | undefined {
+export function clockTickOption(values: Record<string, unknown>, clients: readonly string[], transports: readonly string[]): number | undefined {
   if (values["clock-tick-us"] === undefined) return undefined;
-  if (client !== "simulated") throw new UsageError(`--clock-tick-us: the ${client} client runs in real time; a clock tick is the simulator's (--client simulated)`);
+  if (!clients.includes("simulated")) {
+    const which = clients.length === 1 ? `the ${clients[0]} client runs` : `the ${clients.join(" and ")} clients run`;
+    throw new UsageError(`--clock-tick-us: ${which} in real time; a clock tick is the simulator's (the simulated client)`);
+  }
   if (!transports.some((t) => TICKED_TRANSPORTS.includes(t))) {
     throw new UsageError(`--clock-tick-us: only the simulator's TCP and MPTCP take a tick; over ${transports.join(", ")} its clock moves to each event's exact microsecond`);
   }

@@ -148,7 +148,7 @@ Needs root, but for the simulated client.
     const tcpProfile = values["tcp-profile"] === undefined ? undefined : String(values["tcp-profile"]);
     if (tcpProfile !== undefined && tcpProfile !== "linux" && tcpProfile !== "thesis") throw new UsageError(`--tcp-profile "${tcpProfile}": expected linux or thesis`);
     if (tcpProfile !== undefined && client !== "simulated") throw new UsageError(`--tcp-profile: the emulated client runs the kernel's TCP; a TCP profile is the simulator's (--client simulated)`);
-    const clockTickUs = clockTickOption(values, client, ["tcp", "mptcp"]);
+    const clockTickUs = clockTickOption(values, [client], ["tcp", "mptcp"]);
     const only = values.only === undefined ? THESIS : String(values.only).split(",").filter(Boolean);
     const unknown = only.filter((n) => !EXPERIMENTS.includes(n));
     if (unknown.length > 0 || only.length === 0) throw new UsageError(`--only "${values.only}": expected names among ${EXPERIMENTS.join(", ")}`);

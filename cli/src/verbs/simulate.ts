@@ -46,7 +46,7 @@ which stands for the kernel's default scheduler and runs kernel-default, a model
   async run(values, positionals) {
     if (positionals.length !== 1) throw new UsageError("expected one GRAPH.json");
     const settings = runSettings(values, "simulated");
-    const clockTickUs = clockTickOption(values, "simulated", [settings.configuration.transport]);
+    const clockTickUs = clockTickOption(values, ["simulated"], [settings.configuration.transport]);
     if (clockTickUs !== undefined) settings.configuration.clockTickUs = clockTickUs;
     const graphFile = positionals[0]!;
     checkReplayInputs(graphFile, values.recording as string | undefined);
