@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { Graph } from "@pagepath/graph-builder";
 import { readExperiment, readRunResultFile, type RunResult } from "@pagepath/results";
-import { SIM_BINARY, networkSpec, simulationCommand, specNetwork } from "@pagepath/runner";
+import { SIM_BINARY, limitBatchSimulators, networkSpec, simulateInBatch, simulationCommand, specNetwork, stopBatchSimulators } from "@pagepath/runner";
 import { runCli, UNPRIVILEGED } from "./cli-run.js";
 import { samplePlan } from "./results-fixture.js";
 import { ARTIFACTS, closeViewerSession, openViewerSession } from "./viewer-browser.js";
@@ -334,6 +334,41 @@ describe("pagepath simulate", () => {
       assert.deepEqual(errors, []);
     } finally {
       await closeViewerSession(chromium, viewer);
+    }
+  });
+
+  it("sends a batch process its next simulation while one runs, and runs elsewhere what a killed process had not begun", async () => {
+    const network = specNetwork(networkSpec("10M-40ms", { paths: 1, rateMbit: 10, rttMs: 40, loss: 0 }));
+    const configuration = { protocol: "h2" as const, transport: "tcp" as const, serverModel: "out-of-order" as const, priority: "none" as const, chunkSizeBytes: 16_384, connectionsPerOrigin: 1, emulation: { preloader: true, cpuFactor: 1, waitFor: "load" as const } };
+    const args = (site: string, out: string) => simulationCommand({ configuration, network, seed: 3, timeoutMs: 60_000, resultFile: join(work, "ahead.json"), graphFile: graph(site), serverOut: join(work, out) }).args;
+    type Report = { metrics: { loadMs: number | null } };
+    const simulators = () => new Set(readdirSync("/proc").filter((d) => /^\d+$/.test(d)).filter((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+        return stat.includes("(pagepath-sim)") && Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid;
+      } catch {
+        return false;
+      }
+    }));
+    const sites = ["real-jquery-ui", "real-sb-admin-2", "real-jquery-ui"];
+    const fresh = sites.map((site, i) => (JSON.parse(execFileSync(SIM_BINARY, args(site, `fresh-${i}`), { encoding: "utf8" }).trim().split("\n").at(-1)!) as Report).metrics.loadMs);
+    stopBatchSimulators();
+    const before = simulators();
+    limitBatchSimulators(1);
+    try {
+      const loads = sites.map((site, i) => simulateInBatch<Report>(SIM_BINARY, args(site, `ahead-${i}`), 60_000));
+      const started = [...simulators()].filter((p) => !before.has(p));
+      assert.equal(started.length, 1, "one process takes all three, each sent while the one before runs");
+      assert.deepEqual((await Promise.all(loads)).map((r) => r.metrics.loadMs), fresh, "each report answers its own simulation, in order");
+
+      // A hang's guard kills the process: the running simulation fails, the one sent behind it runs again in a new process.
+      const hung = simulateInBatch<Report>(SIM_BINARY, args(sites[0]!, "hung"), 1);
+      const behind = simulateInBatch<Report>(SIM_BINARY, args(sites[1]!, "behind"), 60_000);
+      await assert.rejects(hung, /pagepath-sim exited with SIGKILL/);
+      assert.equal((await behind).metrics.loadMs, fresh[1]);
+    } finally {
+      limitBatchSimulators(Number.POSITIVE_INFINITY);
+      stopBatchSimulators();
     }
   });
 

@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { dirname } from "node:path";
 import { shownPath } from "../shown-path.js";
 import { readExperiment } from "@pagepath/results";
-import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, requireRoot, runLocalSweep, sweepTags } from "@pagepath/runner";
+import { abandonRuns, describeCell, estimateSweep, formatDuration, MAX_CONCURRENCY, owedCells, parseDuration, prepareExperiment, requireRoot, runLocalSweep, sweepLanes, sweepTags } from "@pagepath/runner";
 import { Progress } from "../progress.js";
 import { stopSweepOnSignal } from "../sweep-interrupt.js";
 import { sweepProgress } from "../sweep-progress.js";
@@ -92,7 +92,7 @@ Needs root, as pagepath net does: without it, the plan is checked and nothing is
       return finish(x.planFile, r.failed, []);
     }
     const progress = new Progress(cells.length, x.plan.name);
-    stopSweepOnSignal("stopping: the runs under way are dropped; run the same command to resume", () => abandonRuns(sweepTags(workers)));
+    stopSweepOnSignal("stopping: the runs under way are dropped; run the same command to resume", () => abandonRuns(sweepTags(sweepLanes(x.plan, workers))));
     const failures: string[] = [];
     const result = await runLocalSweep(
       { plan: x.plan, planFile: x.planFile, runsFile: x.runsFile, cells, workers },

@@ -12,7 +12,7 @@ export { mptcpSchedulers, setMptcpScheduler } from "./mptcp-scheduler.js";
 export { browserArgs, runEmulatedClient } from "./emulated-client.js";
 export { runChromiumClient, chromiumReport, chromiumInNamespace, replayChromiumOptions } from "./chromium-client.js";
 export { runReplay, siteName, type ReplayRun } from "./run-replay.js";
-export { stopBatchSimulators } from "./batch-simulator.js";
+export { limitBatchSimulators, simulateInBatch, simulationsAtOnce, stopBatchSimulators } from "./batch-simulator.js";
 export { runSimulation, simulationCommand, type SimulationRun, type SimulationReport } from "./simulate.js";
 export type { ClientReport } from "./client-report.js";
 export { runAccuracySweep, finishedRuns, cellKey, conditionName, type AccuracySweep, type Condition, type ConditionPath, type SweepItem } from "./accuracy-sweep.js";
@@ -22,7 +22,7 @@ export { runCell, workerLogs, dropWorkerLogs, cellTopologyName, cellConfiguratio
 export { appendRun } from "./sweep/runs-file.js";
 export { pendingCells, owedCells } from "./sweep/pending.js";
 export { prepareExperiment, type PreparedExperiment } from "./sweep/prepare.js";
-export { runLocalSweep, describeCell, sweepTags, type LocalSweep, type SweepEvents } from "./sweep/local-sweep.js";
+export { runLocalSweep, describeCell, sweepLanes, sweepTags, type LocalSweep, type SweepEvents } from "./sweep/local-sweep.js";
 export { estimateSweep, formatDuration, parseDuration, RUN_OVERHEAD_MS, type SweepEstimate } from "./sweep/estimate.js";
 export { parseRedisUrl, type RedisTarget } from "./queue/redis-url.js";
 export { checkRedis, openRunQueue } from "./queue/redis-check.js";

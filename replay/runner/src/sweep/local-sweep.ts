@@ -3,13 +3,14 @@ import { appendRun } from "./runs-file.js";
 import { dropWorkerLogs, runCell } from "./run-cell.js";
 import { releaseKeptTopologies } from "./kept-topology.js";
 import { workerTagBase } from "../queue/worker-tags.js";
+import { limitBatchSimulators, simulationsAtOnce } from "../batch-simulator.js";
 
 export interface LocalSweep {
   plan: ExperimentPlan;
   planFile: string;
   runsFile: string;
   cells: CellKey[];
-  /** Runs at once, each in a topology of its own. */
+  /** Runs at once, each in a topology of its own; for a simulated plan, batch simulators (sweepLanes). */
   workers: number;
   /** A topology brought up and taken down for every run, as before topologies were kept (a benchmark's reference). */
   freshTopologies?: boolean;
@@ -29,7 +30,10 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
   let running = 0;
   let done = 0;
   let failed = 0;
-  const tags = sweepTags(s.workers);
+  const lanes = sweepLanes(s.plan, s.workers);
+  // A simulated plan's workers are batch processes, each sent its next run while it simulates one.
+  if (s.plan.client === "simulated") limitBatchSimulators(s.workers);
+  const tags = sweepTags(lanes);
   const worker = async (w: number) => {
     while (next < s.cells.length) {
       const cell = s.cells[next++]!;
@@ -44,12 +48,20 @@ export async function runLocalSweep(s: LocalSweep, on: SweepEvents): Promise<{ d
     }
   };
   try {
-    await Promise.all(Array.from({ length: Math.max(1, Math.min(s.workers, s.cells.length)) }, (_, w) => worker(w)));
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, s.cells.length)) }, (_, w) => worker(w)));
   } finally {
     await releaseKeptTopologies();
   }
   tags.forEach(dropWorkerLogs);
   return { done, failed };
+}
+
+/**
+ * The cells a sweep of `workers` runs at once, each with a scratch folder (tag) of its own: as many
+ * as workers, or for a simulated plan the runs that keep `workers` batch simulators busy.
+ */
+export function sweepLanes(plan: ExperimentPlan, workers: number): number {
+  return plan.client === "simulated" ? simulationsAtOnce(workers) : workers;
 }
 
 /** A cell as people read it in a progress line. */
