@@ -124,8 +124,7 @@ export async function simulateInBatch<T>(binary: string, args: string[], guardMs
   processes.set(binary, all);
   const live = all.filter((p) => !p.dead);
   all.splice(0, all.length, ...live);
-  const least = live.reduce<BatchSimulator | undefined>((a, p) => (a === undefined || p.load < a.load ? p : a), undefined);
-  let sim = least;
+  let sim = live.reduce<BatchSimulator | undefined>((least, p) => (least === undefined || p.load < least.load ? p : least), undefined);
   if (sim === undefined || (sim.load > 0 && live.length < processLimit)) {
     sim = new BatchSimulator(binary);
     all.push(sim);
@@ -146,8 +145,9 @@ export async function simulateInBatch<T>(binary: string, args: string[], guardMs
 /** Ends every idle batch simulator: the next simulation starts a process again and reads its page anew. */
 export function stopBatchSimulators(): void {
   for (const all of processes.values()) {
-    const idle = all.filter((sim) => sim.load === 0);
-    all.splice(0, all.length, ...all.filter((sim) => sim.load > 0));
-    for (const sim of idle) sim.kill();
+    for (const sim of all.splice(0)) {
+      if (sim.load === 0) sim.kill();
+      else all.push(sim);
+    }
   }
 }
