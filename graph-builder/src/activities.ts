@@ -60,7 +60,7 @@ export function findActivities(t: MainThreadTrace): ActivityIndex {
     const collect = (x: Interval) => {
       if (x.name === SYNC_WAIT) waits.push(x);
       marks.push(...x.marks);
-      for (const m of x.marks) if (typeof m.args.data?.frame === "string") a.touchedFrames.add(m.args.data.frame);
+      for (const m of x.marks) if (reachesInto(m)) a.touchedFrames.add(m.args.data.frame);
       if (x !== iv && x.name === "FunctionCall" && typeof x.args.data?.frame === "string") a.touchedFrames.add(x.args.data.frame);
       for (const c of x.children) {
         if (kindOf(c, true)) nested.push(visit(c, a));
@@ -79,6 +79,16 @@ export function findActivities(t: MainThreadTrace): ActivityIndex {
 }
 
 /** Which activity an interval is, if any. FunctionCall counts only when nothing encloses it. */
+/**
+ * A request or timer that an activity made in another frame reaches into it; that frame's own
+ * load marks do not. Chromium marks a subframe's load (MarkLoad) right after its iframe element's
+ * load dispatch, and the trace's whole microseconds put it at that dispatch's last microsecond
+ * often enough to make a handler that never touched the frame look as if it had (R23 in CI).
+ */
+function reachesInto(m: Mark): boolean {
+  return typeof m.args.data?.frame === "string" && m.name !== "MarkLoad" && m.name !== "MarkDOMContent";
+}
+
 function kindOf(iv: Interval, nested: boolean): Activity["kind"] | null {
   const d = iv.args.data ?? iv.args.beginData ?? {};
   switch (iv.name) {

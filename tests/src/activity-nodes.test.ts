@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { Activity, Segment } from "@pagepath/graph-builder/dist/src/activities.js";
+import { findActivities, type Activity, type Segment } from "@pagepath/graph-builder/dist/src/activities.js";
 import { buildActivityNodes } from "@pagepath/graph-builder/dist/src/activity-nodes.js";
 import type { BuildContext } from "@pagepath/graph-builder/dist/src/context.js";
 import { Draft } from "@pagepath/graph-builder/dist/src/draft.js";
@@ -88,5 +88,21 @@ describe("activity nodes: parses no document holds", () => {
     const [script, chunk] = draft.nodes;
     assert.equal(chunk!.kind, "parse");
     assert.deepEqual(draft.edges.filter((e) => e.to === chunk!.id).map((e) => [e.from, e.rule]), [[script!.id, "R4"]]);
+  });
+});
+
+describe("activities: which other frames an activity reached into", () => {
+  it("counts a request or timer made in another frame, not that frame's load marks at the handler's last microsecond", () => {
+    const mark = (name: string, at: number, frame: string) => ({ name, at, args: { data: { frame } } });
+    const call = { name: "FunctionCall", start: 0.02, end: 0.052, args: { data: { frame: F } }, children: [], marks: [] };
+    // The iframe element's load handler ends at 0.061 ms; the subframe's MarkLoad is stamped there too.
+    const dispatch = {
+      name: "EventDispatch", start: 0, end: 0.061, args: { data: { type: "load" } }, children: [call],
+      marks: [mark("MarkLoad", 0.061, "child"), mark("MarkDOMContent", 0.061, "child"), mark("ResourceSendRequest", 0.03, "other"), mark("TimerInstall", 0.04, "third")],
+    };
+    const { activities } = findActivities({ roots: [dispatch], marks: [], tasks: [], loadDispatches: [], paints: new Map(), renders: new Map() });
+    assert.equal(activities.length, 1);
+    assert.equal(activities[0]!.kind, "event");
+    assert.deepEqual([...activities[0]!.touchedFrames].filter((f) => f !== F).sort(), ["other", "third"]);
   });
 });
