@@ -51,7 +51,7 @@ export const WEB_PATHS = [
 ];
 
 const ORIGIN = "https://www.web.test";
-const HOST = "www.web.test";
+export const WEB_HOST = "www.web.test";
 const TOPOLOGY = "rsaecf";
 
 export interface StreamResult {
@@ -72,16 +72,30 @@ export interface WebRun {
   error: string | null;
 }
 
+/** The five files, served from one origin without delays: their recording in `work`. */
+export function webRecording(work: string): string {
+  return writeSyntheticRecording(join(work, "recording"), ORIGIN, TABLE_6_8.map((c) => ({ path: `/${c.file}`, mimeType: "application/octet-stream", bytes: c.bytes, body: randomBytes(c.bytes), delayMs: 0 })));
+}
+
+export const WEB_NETWORK: NetworkConfig = {
+  name: "seed004-6.2",
+  // each path's buffer as pagepath replay sizes it: one bandwidth-delay product, at least 16 packets
+  paths: WEB_PATHS.map((p) => ({ upMbps: p.rateMbit, downMbps: p.rateMbit, rttMs: p.rttMs, loss: 0, queue: { discipline: "droptail", packets: networkSpec(SA_ECF_WEB, { paths: 1, ...p, loss: 0 }).queuePackets } })),
+};
+
+/** The replay server's arguments for scheduler `s` at `address`, its logs in `out`. */
+export const webServerArgs = (recording: string, out: string, s: (typeof WEB_SCHEDULERS)[number], address: string) =>
+  [recording, "--out", out, "--protocol", "h3", "--transport", "mpquic", "--scheduler", s.name, ...s.options.flatMap((o) => ["--scheduler-opt", o]), "--no-qlog", "--delays", "zero", "--first-address", address];
+
+/** pagepath-fetch's targets: every file at once, each with its class's urgency. */
+export const WEB_TARGETS = TABLE_6_8.map((c) => `/${c.file}@u=${c.urgency}`);
+export const WEB_BYTES = TABLE_6_8.reduce((a, c) => a + c.bytes, 0);
+
 /** Runs `runs` rounds of the three schedulers in turns; needs root. */
 export async function runSaEcfWeb(work: string, runs: number): Promise<WebRun[]> {
   requireRoot();
-  const recording = writeSyntheticRecording(join(work, "recording"), ORIGIN, TABLE_6_8.map((c) => ({ path: `/${c.file}`, mimeType: "application/octet-stream", bytes: c.bytes, body: randomBytes(c.bytes), delayMs: 0 })));
-  const network: NetworkConfig = {
-    name: "seed004-6.2",
-    // each path's buffer as pagepath replay sizes it: one bandwidth-delay product, at least 16 packets
-    paths: WEB_PATHS.map((p) => ({ upMbps: p.rateMbit, downMbps: p.rateMbit, rttMs: p.rttMs, loss: 0, queue: { discipline: "droptail", packets: networkSpec(SA_ECF_WEB, { paths: 1, ...p, loss: 0 }).queuePackets } })),
-  };
-  const { clientAddresses } = await networkUp(TOPOLOGY, network, 1, process.cwd());
+  const recording = webRecording(work);
+  const { clientAddresses } = await networkUp(TOPOLOGY, WEB_NETWORK, 1, process.cwd());
   const servers: RunningReplayServer[] = [];
   const logs: string[] = [];
   const results: WebRun[] = [];
@@ -89,15 +103,15 @@ export async function runSaEcfWeb(work: string, runs: number): Promise<WebRun[]>
     for (const [i, s] of WEB_SCHEDULERS.entries()) {
       const out = join(work, `server-${s.name}`);
       logs.push(out);
-      servers.push(await startReplayServer([recording, "--out", out, "--protocol", "h3", "--transport", "mpquic", "--scheduler", s.name, ...s.options.flatMap((o) => ["--scheduler-opt", o]), "--no-qlog", "--delays", "zero", "--first-address", `10.200.1.${i + 1}`], [NET_BINARY, "exec", TOPOLOGY, "server", "--"]));
+      servers.push(await startReplayServer(webServerArgs(recording, out, s, `10.200.1.${i + 1}`), [NET_BINARY, "exec", TOPOLOGY, "server", "--"]));
     }
     const progress = new Progress(runs * WEB_SCHEDULERS.length, SA_ECF_WEB);
     for (let run = 0; run < runs; run++) {
       for (let k = 0; k < WEB_SCHEDULERS.length; k++) {
         const i = (k + run) % WEB_SCHEDULERS.length;
         const load = await bulkFetch({
-          topology: TOPOLOGY, address: `10.200.1.${i + 1}`, host: HOST, locals: clientAddresses, multipath: true,
-          targets: TABLE_6_8.map((c) => `/${c.file}@u=${c.urgency}`), bytes: TABLE_6_8.reduce((a, c) => a + c.bytes, 0),
+          topology: TOPOLOGY, address: `10.200.1.${i + 1}`, host: WEB_HOST, locals: clientAddresses, multipath: true,
+          targets: WEB_TARGETS, bytes: WEB_BYTES,
         });
         const streams = "failed" in load ? null : load.responses.map((r) => ({ className: classOf(r.target).name, completionMs: (r.endUs - r.startUs) / 1000, pathBytes: [], rateMbps: null }));
         const error = "failed" in load ? load.failed : null;
@@ -114,7 +128,7 @@ export async function runSaEcfWeb(work: string, runs: number): Promise<WebRun[]>
   return results;
 }
 
-const classOf = (target: string) => TABLE_6_8.find((c) => target === `/${c.file}`)!;
+export const classOf = (target: string) => TABLE_6_8.find((c) => target === `/${c.file}`)!;
 
 /**
  * Each stream's bytes per path (by the client address at the path's far end) and sending rate,
@@ -122,7 +136,7 @@ const classOf = (target: string) => TABLE_6_8.find((c) => target === `/${c.file}
  * came, so the scheduler's runs take its connections in turn; where the counts differ (a failed
  * fetch opened none) the log is not matched.
  */
-function addServerSide(runs: WebRun[], file: string, clientAddresses: string[]): void {
+export function addServerSide(runs: WebRun[], file: string, clientAddresses: string[]): void {
   const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
   const connections = [...new Set(lines.map((l) => l.connection as number))].sort((a, b) => a - b);
   if (connections.length !== runs.length) return;

@@ -15,6 +15,7 @@ import { classResults, writeMpquicVsMptcpReport } from "../reproduction/mpquic-v
 import { SCENARIO_CLASSES, scenarios, SEED_SCENARIOS } from "../reproduction/mpquic-vs-mptcp-scenarios.js";
 import { runSaEcfWeb, SA_ECF_WEB } from "../reproduction/sa-ecf-web-runs.js";
 import { writeSaEcfWebReport } from "../reproduction/sa-ecf-web-report.js";
+import { simulateSaEcfWeb } from "../reproduction/sa-ecf-web-simulated.js";
 import { MISMATCHES, MODIFIED_STACK, MODIFIED_STACK_GRID, TABLE_6_1_GRID } from "../reproduction/modified-stack-plans.js";
 import { runModifiedStack } from "../reproduction/modified-stack-runs.js";
 import { writeModifiedStackReport } from "../reproduction/modified-stack-report.js";
@@ -56,7 +57,8 @@ Needs root, but for the simulated client.
                   sa-ecf-web is seed 004 §6.2.2 (Table 6.8, Fig 6.11): five files of a web page's
                   kinds fetched at once over multipath QUIC on 50 Mbit/s 10 ms and 10 Mbit/s 50 ms,
                   LowRTT, SA-ECF and the adapted SA-ECF under Table 6.8's weights, ${SA_ECF_WEB_RUNS} runs each
-                  unless --runs says (real stacks only; report in OUT/sa-ecf-web/);
+                  unless --runs says (simulated: pagepath-sim fetching them as pagepath-fetch
+                  does; report in OUT/sa-ecf-web/);
                   modified-stack is seed 001 §6.5 (Figs 6.22, 6.24, Tables 6.1-6.2): the thesis's
                   ladder of multipath changes (MPTCP HTTP/2 RTT, MP QUIC RTT, + preemption, + its
                   Stream Scheduler), each against single-path TCP, on two paths with the second at
@@ -152,7 +154,6 @@ Needs root, but for the simulated client.
     const only = values.only === undefined ? THESIS : String(values.only).split(",").filter(Boolean);
     const unknown = only.filter((n) => !EXPERIMENTS.includes(n));
     if (unknown.length > 0 || only.length === 0) throw new UsageError(`--only "${values.only}": expected names among ${EXPERIMENTS.join(", ")}`);
-    if (only.includes(SA_ECF_WEB) && client === "simulated") throw new UsageError(`--only ${SA_ECF_WEB}: runs on the real stacks only (five responses fetched at once by pagepath-fetch, not a page the simulator's browser loads); leave out --client simulated`);
     // Checked before any experiment runs.
     const mismatches = String(values.mismatch ?? "rtt,bandwidth").split(",").filter(Boolean);
     if (mismatches.length === 0 || mismatches.some((m) => !Object.hasOwn(MISMATCHES, m))) throw new UsageError(`--mismatch "${values.mismatch}": expected rtt, bandwidth or both, separated by a comma`);
@@ -198,7 +199,9 @@ Needs root, but for the simulated client.
     }
     if (only.includes(SA_ECF_WEB)) {
       const webRuns = values.runs === undefined ? SA_ECF_WEB_RUNS : runs;
-      const report = writeSaEcfWebReport(out, await runSaEcfWeb(join(String(values.work), SA_ECF_WEB), webRuns), command);
+      const work = join(String(values.work), SA_ECF_WEB);
+      const webDone = client === "simulated" ? await simulateSaEcfWeb(work, webRuns, workers) : await runSaEcfWeb(work, webRuns);
+      const report = writeSaEcfWebReport(out, webDone, command, client);
       process.stdout.write(`wrote ${shownPath(report)} and its plots\n`);
     }
     return 0;

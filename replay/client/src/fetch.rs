@@ -1,7 +1,7 @@
 //! The fetch as tquic's callbacks see it: paths and requests go out once the connection is up,
 //! responses come in.
 
-use crate::args::Target;
+use pagepath_client::args::Target;
 use bytes::Bytes;
 use ring::digest;
 use std::collections::HashMap;

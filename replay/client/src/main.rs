@@ -1,12 +1,11 @@
 //! pagepath-fetch: HTTP/3 requests over one QUIC or multipath QUIC connection, all at once, with
 //! each response's timing and digest and each path's traffic as one JSON line. See args::HELP.
 
-mod args;
 mod fetch;
 mod handler;
 mod report;
 
-use args::Args;
+use pagepath_client::args::{self, Args};
 use fetch::Fetch;
 use handler::Handler;
 use pagepath_client::config;

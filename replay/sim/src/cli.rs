@@ -7,6 +7,7 @@ use crate::tcp::profile::Congestion;
 use crate::tcp::tls_crypto::TlsCrypto;
 
 pub const HELP: &str = "usage: pagepath-sim --topology TOPOLOGY.json [--seed N] [--tcp-profile NAME] [--mptcp-scheduler NAME [--mptcp-scheduler-opt K=V]...] [--coupled lia|olia] [--tls-crypto real|stand-in] [--clock-tick-us N] [--summary] serve RECORDING --out DIR [server options] -- run GRAPH.json --origins DIR/origins.json [browser options]
+       pagepath-sim --topology TOPOLOGY.json [--seed N] serve RECORDING --out DIR --protocol h3 [server options] -- fetch --connect ADDR:PORT --host NAME [pagepath-fetch options] TARGET...
        pagepath-sim --batch
        pagepath-sim --messages < INPUT.json   (messages alone over idealised paths, below)
 
@@ -16,6 +17,10 @@ code, and QUIC (tquic) as `pagepath replay`, with TCP from smoltcp, without sock
 takes, the part from `run` what `pagepath-browser` takes (their --help lists the options); the
 browser's --origins is the origins.json the servers write into their --out. Prints one JSON line:
 the browser's report with a `simulation` member (what each path delivered, virtual and wall time).
+With `fetch` instead of `run`, no page is loaded: the targets are requested at once over one
+HTTP/3 connection, as pagepath-fetch requests them (its --help lists the options; --qlog is not
+taken), and the line is pagepath-fetch's report (its responses, handshakeUs) with the
+`simulation` member.
 TCP, MPTCP (subflows over smoltcp, split by pagepath's schedulers), QUIC and multipath QUIC. With --batch it reads one simulation a line from
 stdin, each a JSON array of the arguments above, and prints one report line for each (or
 {\"error\": ...} for one that cannot run), reading each recording once.
@@ -57,7 +62,8 @@ pub struct SimArgs {
     /// `--summary`: the report line without node timings and requests (a plan's summary runs).
     pub summary: bool,
     pub server: Vec<String>,
-    pub browser: Vec<String>,
+    /// The client's part: `run` and the emulated browser's arguments, or `fetch` and pagepath-fetch's.
+    pub client: Vec<String>,
 }
 
 /// None when help was asked for.
@@ -127,11 +133,11 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
         other => return Err(format!("{other:?}: the servers' part must start with serve, as pagepath-server's command line does")),
     }
     match browser.first().map(String::as_str) {
-        Some("run") => {}
-        other => return Err(format!("{other:?}: the browser's part must start with run, as pagepath-browser's command line does")),
+        Some("run" | "fetch") => {}
+        other => return Err(format!("{other:?}: the client's part must start with run, as pagepath-browser's command line does, or with fetch, as pagepath-fetch's arguments follow")),
     }
     mptcp_scheduler.build()?;
-    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, clock_tick, summary, server: server[1..].to_vec(), browser: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, clock_tick, summary, server: server[1..].to_vec(), client: browser.to_vec() }))
 }
 
 #[cfg(test)]
@@ -149,7 +155,9 @@ mod tests {
         assert_eq!(a.seed, Some(7));
         assert_eq!(a.tcp_profile, "thesis");
         assert_eq!(a.server, words("rec --out o --protocol h3"));
-        assert_eq!(a.browser, words("run g.json --origins o/origins.json"));
+        assert_eq!(a.client, words("run g.json --origins o/origins.json"));
+        let f = parse(&words("--topology t.json serve rec --out o --protocol h3 -- fetch --connect 10.200.1.1:443 --host a.test /x")).unwrap().unwrap();
+        assert_eq!(f.client, words("fetch --connect 10.200.1.1:443 --host a.test /x"));
         assert_eq!(a.clock_tick, std::time::Duration::from_millis(1), "the calibrated tick unless asked");
         let b = parse(&words("--topology t.json --clock-tick-us 1 serve rec --out o -- run g.json")).unwrap().unwrap();
         assert_eq!(b.clock_tick, std::time::Duration::from_micros(1));

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod datagram;
+pub mod fetch_load;
 pub mod kept;
 pub mod messages;
 pub mod mptcp;

@@ -55,7 +55,7 @@ struct Line<'a> {
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct Numbers {
+pub struct Numbers {
     paths: Vec<PathBytes>,
     virtual_ms: f64,
     wall_ms: f64,
@@ -73,8 +73,28 @@ struct PathBytes {
     bytes_down: u64,
 }
 
-/// The report line of one load. `kept` carries what one simulation leaves for the next (kept.rs).
+impl Numbers {
+    /// What the paths delivered, the virtual time reached and the rounds run, with the wall time
+    /// since `wall` and, of it, the `setup` before the first event.
+    pub fn of(delivered: &[Delivered], virtual_us: u64, rounds: u64, wall: Instant, setup: Duration, seed: u64) -> Numbers {
+        Numbers {
+            paths: delivered.iter().enumerate().map(|(path, d)| PathBytes { path, bytes_up: d.up, bytes_down: d.down }).collect(),
+            virtual_ms: virtual_us as f64 / 1000.0,
+            wall_ms: wall.elapsed().as_secs_f64() * 1000.0,
+            setup_ms: setup.as_secs_f64() * 1000.0,
+            rounds,
+            seed,
+            version: env!("CARGO_PKG_VERSION"),
+        }
+    }
+}
+
+/// The report line of one load, or of one fetch of targets (fetch_load.rs). `kept` carries what
+/// one simulation leaves for the next (kept.rs).
 pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
+    if args.client.first().is_some_and(|c| c == "fetch") {
+        return super::fetch_load::fetch(args, kept);
+    }
     let wall = Instant::now();
     let setup = read(args, kept)?;
     let loaded = match (setup.server.protocol, setup.server.transport) {
@@ -94,15 +114,7 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
             super::tcp::world::load(&setup, profile, mptcp, args.tls_crypto, args.clock_tick, kept, wall)?
         }
     };
-    let simulation = Numbers {
-        paths: loaded.delivered.iter().enumerate().map(|(path, d)| PathBytes { path, bytes_up: d.up, bytes_down: d.down }).collect(),
-        virtual_ms: loaded.virtual_us as f64 / 1000.0,
-        wall_ms: wall.elapsed().as_secs_f64() * 1000.0,
-        setup_ms: loaded.setup.as_secs_f64() * 1000.0,
-        rounds: loaded.rounds,
-        seed: setup.topology.seed,
-        version: env!("CARGO_PKG_VERSION"),
-    };
+    let simulation = Numbers::of(&loaded.delivered, loaded.virtual_us, loaded.rounds, wall, loaded.setup, setup.topology.seed);
     let mut report = loaded.report;
     if args.summary {
         report.node_timings.clear();
@@ -112,15 +124,21 @@ pub fn simulate(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
     Ok(Simulated { line, failed: report.status == "failed" })
 }
 
-fn read(args: &SimArgs, kept: &mut Kept) -> Result<Setup, String> {
+/// The topology, and the client's address on each of its paths.
+pub fn read_topology(args: &SimArgs) -> Result<(Topology, Vec<IpAddr>), String> {
     let source = args.topology.display().to_string();
     let text = std::fs::read_to_string(&args.topology).map_err(|e| format!("{source}: cannot read the topology: {e}"))?;
     let base_dir = args.topology.parent().map(std::path::Path::to_path_buf).unwrap_or_default();
     let topology = parse_topology(&text, &ParseContext { source, base_dir, fallback_seed: 1, seed_override: args.seed })?;
+    let path_ips = (0..topology.paths.len()).map(|i| client_addr(i).parse().expect("a topology's client address")).collect();
+    Ok((topology, path_ips))
+}
+
+fn read(args: &SimArgs, kept: &mut Kept) -> Result<Setup, String> {
+    let (topology, path_ips) = read_topology(args)?;
     let server = parse_serve(&args.server)?;
-    let browser = browser_cli::parse(&args.browser)?.ok_or("the browser's part asks for help: see pagepath-browser --help")?;
+    let browser = browser_cli::parse(&args.client)?.ok_or("the browser's part asks for help: see pagepath-browser --help")?;
     let graph = kept.graph(&browser.graph)?;
-    let path_ips: Vec<IpAddr> = (0..topology.paths.len()).map(|i| client_addr(i).parse().expect("a topology's client address")).collect();
     let chosen = if browser.locals.is_empty() { path_ips.clone() } else { browser.locals.clone() };
     if let Some(ip) = chosen.iter().find(|ip| !path_ips.contains(ip)) {
         return Err(format!("--local {ip}: not a client address of the topology ({})", path_ips.iter().map(IpAddr::to_string).collect::<Vec<_>>().join(", ")));
