@@ -58,7 +58,7 @@ const configuration = (protocol: "h3" | "h2"): Parameters<typeof runReplay>[0]["
 });
 
 /** The realistic corpus page whose graph file is of median size: a page neither small nor large. */
-function medianPage(graphs: string): string {
+export function medianPage(graphs: string): string {
   const files = readdirSync(graphs).filter((f) => f.startsWith("real-") && f.endsWith(".json"));
   if (files.length === 0) throw new Error(`${graphs}: no realistic corpus graphs (real-*.json); build them with pagepath corpus build --kind realistic`);
   const sized = files.map((f) => ({ f, size: statSync(join(graphs, f)).size })).sort((a, b) => a.size - b.size);

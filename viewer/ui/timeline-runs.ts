@@ -19,9 +19,21 @@ export interface ShownRun {
 
 export const RUN_COLORS = { a: "#2b6cb0", b: "#dd6b20" } as const;
 
-export function runsOf(file: string): Promise<GraphRuns> {
-  // Not cached: a sweep appends runs while the viewer is open, and the file is read per redraw only.
-  return fetchJson<GraphRuns>(`/api/runs?file=${encodeURIComponent(file)}`);
+/** The graph's runs as last fetched, for a redraw that asks for no fresh list. */
+let lastRuns: { file: string; runs: Promise<GraphRuns> } | undefined;
+
+/**
+ * The graph's runs. Fetched afresh for each redraw, as a sweep appends runs while the viewer is
+ * open, unless `fresh` is false and they were fetched for this graph before: a what-if changes no
+ * recorded run, and the server's search of a corpus folder for runs takes a tenth of a second.
+ */
+export function runsOf(file: string, fresh = true): Promise<GraphRuns> {
+  if (fresh || lastRuns?.file !== file) {
+    const runs = fetchJson<GraphRuns>(`/api/runs?file=${encodeURIComponent(file)}`);
+    lastRuns = { file, runs };
+    runs.catch(() => (lastRuns = undefined));
+  }
+  return lastRuns!.runs;
 }
 
 export function runLabel(r: ReplayedRun): string {

@@ -5,7 +5,7 @@ import { go, LANE_CHOICES, type Lanes, type ViewState } from "./state.js";
 import { timelineLanes } from "./timeline-lanes.js";
 import { barSeries, changedNodes, drawLegend, drawRunMetrics, METRIC_LINES_PER_RUN, pathRows, runEnd } from "./timeline-replay.js";
 import { chosenRuns, runControls, runsOf, wireRunControls } from "./timeline-runs.js";
-import { whatIfControls, whatIfSchedulers, wireWhatIf, withWhatIfs } from "./timeline-what-if.js";
+import { isWhatIf, whatIfControls, whatIfSchedulers, wireWhatIf, withWhatIfs } from "./timeline-what-if.js";
 import { drawPathLegend, drawPathSegments, pathLegendHeight, shows } from "./timeline-path-use.js";
 import { drawMarkers, MARKER_LINE, markerLineCount, pageMarkers } from "./timeline-markers.js";
 import { drawPhaseLegend, drawPhases, drawTypeStripes, PHASE_LEGEND_HEIGHT, RUN_STRIP } from "./timeline-phases.js";
@@ -31,7 +31,7 @@ export async function renderTimeline(main: HTMLElement, site: SiteData, state: V
   // The previous drawing stays on screen while this one loads; it must not pass for this one.
   main.querySelector(".timeline-scroll svg")?.removeAttribute("data-drawn");
   // The layout's palette is the one dot drew with; it is cached, so this is usually instant.
-  const [layout, runs, schedulers] = await Promise.all([loadLayout(site.file, state.rankdir, false), runsOf(site.file).then((r) => withWhatIfs(r, site.file, state)), whatIfSchedulers()]);
+  const [layout, runs, schedulers] = await Promise.all([loadLayout(site.file, state.rankdir, false), runsOf(site.file, !isWhatIf(state.run)).then((r) => withWhatIfs(r, site.file, state)), whatIfSchedulers()]);
   const { a, b } = chosenRuns(runs, state);
   main.innerHTML = `<div class="toolbar">${laneSelector(state.lanes)}${runControls(runs, state, a, b)}<span class="note">ms since navigation start; main thread per frame</span></div><div class="toolbar">${whatIfControls(state, schedulers)}</div><div class="timeline-scroll"></div>`;
   main.querySelector<HTMLSelectElement>("#lanes")!.addEventListener("change", (e) => go({ lanes: (e.target as HTMLSelectElement).value as Lanes }));

@@ -22,13 +22,29 @@ export function whatIfSchedulers(): Promise<Schedulers> {
 
 export const isWhatIf = (key: string | null): key is string => key?.startsWith(PREFIX) ?? false;
 
+/**
+ * What-ifs simulated in this page, by graph and key: the simulator gives a key the same run each
+ * time, so the one shown beside a new what-if is not simulated again.
+ */
+const simulatedRuns = new Map<string, Promise<ReplayedRun>>();
+
 /** The runs, with the what-ifs the view names simulated and added; one that fails says why. */
 export async function withWhatIfs(all: GraphRuns, file: string, state: ViewState): Promise<GraphRuns> {
   const wanted = [state.run, state.vs].filter((k): k is string => isWhatIf(k) && !all.runs.some((r) => r.key === k));
   const problems = [...all.problems];
+  const simulate = (key: string): Promise<ReplayedRun> => {
+    const id = `${file}\0${key}`;
+    let run = simulatedRuns.get(id);
+    if (!run) {
+      run = fetchJson<ReplayedRun>(`/api/what-if?file=${encodeURIComponent(file)}&${key.slice(PREFIX.length)}`);
+      simulatedRuns.set(id, run);
+      run.catch(() => simulatedRuns.delete(id));
+    }
+    return run;
+  };
   const simulated = await Promise.all(
     wanted.map((key) =>
-      fetchJson<ReplayedRun>(`/api/what-if?file=${encodeURIComponent(file)}&${key.slice(PREFIX.length)}`).catch((e: Error) => {
+      simulate(key).catch((e: Error) => {
         problems.push(`what-if ${key.slice(PREFIX.length)}: ${e.message}`);
         return null;
       }),

@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
-import { cpuTimes, stolenShare, SIMULATIONS_PER_REPLAY, benchExperiment, benchGraphBuild, benchMultipathCost, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, type SimulateBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
+import { cpuTimes, stolenShare, SIMULATIONS_PER_REPLAY, benchExperiment, benchGraphBuild, benchMultipathCost, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, benchWhatIf, WHAT_IF_FLOOR_MS, type SimulateBenchResult, type WhatIfBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { requireRoot } from "@pagepath/runner";
 import { reportSchedulers } from "./bench-schedulers-report.js";
 import { reportMultipathCost } from "./bench-multipath-report.js";
@@ -12,7 +12,7 @@ export const benchVerb: Verb = {
   name: "bench",
   summary: "benchmarks, reported as ratios against a reference measured in the same run",
   usage: `
-usage: pagepath bench profiler|build|viewer|net|replay|experiment|schedulers|multipath|simulate [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
+usage: pagepath bench profiler|build|viewer|what-if|net|replay|experiment|schedulers|multipath|simulate [--loads N] [--seconds S] [--graphs DIR] [--data DIR] [--sites N] [--megabytes M] [--out DIR]
 
 profiler   page load time with full instrumentation / without any, on the bundled fixture pages
            (median of N loads each, alternating), and recordings per minute.
@@ -23,6 +23,10 @@ viewer     time from opening a graph in the viewer (headless Chromium) to its dr
            while panning and zooming (ratio against the idle page's frame rate), for the largest
            graph in --graphs, a generated graph of over 2,000 nodes and the same grown to 10,000;
            graphs that open with like nodes grouped again with the groups expanded.
+what-if    the viewer's what-if row (headless Chromium; a built corpus): on the timeline of the
+           realistic corpus page of median size (--graphs), N settings, each new, from the click
+           on Simulate to the timeline drawn with the simulated run (floor: ${WHAT_IF_FLOOR_MS} ms), against
+           the what-if request alone from the same page (ratio: what the page adds).
 net        the link emulator (needs root): TCP throughput through one unlimited emulated path / a
            bare veth pair (with and without segmentation offloads), CPU time per packet, and at
            10, 100 and 1,000 Mbit/s the goodput reached, the emulator's own lateness (p50/p99)
@@ -62,7 +66,8 @@ simulate   the simulator against the real replay it stands for (needs root and a
            of a simulated load as a sweep runs them, back to back (in a kept pagepath-sim --batch,
            setup and run result included), and its loop alone, and the ratio; the first simulation
            after each replay (caches taken by the replay) and the process's first apart.
-  --loads N    loads (profiler, schedulers, simulate) or builds (build) per measurement (default 10)
+  --loads N    loads (profiler, schedulers, simulate), builds (build) or settings (what-if) per
+               measurement (default 10)
   --seconds S  viewer: seconds of panning and zooming per measurement (default 4); net: seconds
                per transfer (default 5); replay: seconds per h2load run (default 2; 24 runs)
   --graphs DIR viewer: where the corpus graphs are (default corpus-data/graphs)
@@ -86,7 +91,7 @@ simulate   the simulator against the real replay it stands for (needs root and a
 
 async function runBench(values: Record<string, unknown>, positionals: string[]): Promise<number> {
   const which = positionals[0];
-  if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers" && which !== "multipath" && which !== "simulate") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, net, replay, experiment, schedulers, multipath or simulate`);
+  if (which !== "profiler" && which !== "build" && which !== "viewer" && which !== "net" && which !== "replay" && which !== "experiment" && which !== "schedulers" && which !== "multipath" && which !== "simulate" && which !== "what-if") throw new UsageError(`unknown benchmark ${JSON.stringify(which ?? "")}; expected: profiler, build, viewer, what-if, net, replay, experiment, schedulers, multipath or simulate`);
   const loads = numberOption(values, "loads", 10, 1, 1000);
   const log = (l: string) => process.stderr.write(l + "\n");
   if (which === "schedulers") {
@@ -109,6 +114,7 @@ async function runBench(values: Record<string, unknown>, positionals: string[]):
     for (const protocol of ["h3", "h2"] as const) results.push(await benchSimulate(String(values.graphs), loads, protocol, log));
     return reportSimulate(results, String(values.out));
   }
+  if (which === "what-if") return reportWhatIf(await benchWhatIf(String(values.graphs), loads, log), String(values.out));
   if (which === "net") return reportNet(await benchNet(numberOption(values, "seconds", 5, 1, 60), log), String(values.out));
   if (which === "replay") return reportReplay(await benchReplay(numberOption(values, "seconds", 2, 1, 30), log), String(values.out));
   if (which === "experiment") return reportExperiment(await benchExperiment(String(values.data), numberOption(values, "sites", 4, 1, 100), log), String(values.out));
@@ -228,6 +234,23 @@ function reportSimulate(results: SimulateBenchResult[], out: string): number {
   mkdirSync(out, { recursive: true });
   const file = join(out, "simulate.json");
   writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), results }, null, 2) + "\n");
+  process.stdout.write(`wrote ${shownPath(file)}\n`);
+  return 0;
+}
+
+function reportWhatIf(r: WhatIfBenchResult, out: string): number {
+  const met = r.clickToDrawnMs.median < WHAT_IF_FLOOR_MS;
+  process.stdout.write(
+    [
+      `the viewer's what-if on ${r.site}'s timeline, ${r.rounds} settings (headless Chromium; medians / p90)`,
+      `  click on Simulate to the timeline drawn again: ${r.clickToDrawnMs.median.toFixed(0)} / ${r.clickToDrawnMs.p90.toFixed(0)} ms (floor ${WHAT_IF_FLOOR_MS} ms: ${met ? "met" : "not met"})`,
+      `  the what-if request alone, from the same page: ${r.requestMs.median.toFixed(0)} / ${r.requestMs.p90.toFixed(0)} ms`,
+      `  ratio click-to-drawn / request: ${r.ratio.toFixed(2)}`,
+    ].join("\n") + "\n",
+  );
+  mkdirSync(out, { recursive: true });
+  const file = join(out, "what-if.json");
+  writeFileSync(file, JSON.stringify({ date: new Date().toISOString(), ...r }, null, 2) + "\n");
   process.stdout.write(`wrote ${shownPath(file)}\n`);
   return 0;
 }
