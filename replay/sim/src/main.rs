@@ -5,15 +5,15 @@ use pagepath_sim::{cli, messages, simulation};
 use std::io::{BufRead, Write};
 use std::process::ExitCode;
 
-/// A load allocates and frees packets, frames and buffers by the hundred thousand: with glibc's
-/// malloc that was a tenth of a simulated load's time (perf, 2026-12-03). mimalloc takes 7% off
-/// the wall time of a batch of HTTP/3 loads and 3% off HTTP/2's, with the same reports. Built
-/// without transparent huge pages: with them the kernel clears 2 MB pages as a TCP socket's 4 MB
-/// buffers first touch them, which made an HTTP/2 batch take 60% longer, at twice the memory.
-#[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+/// Allocations from this size on get pages of their own from the kernel, returned when freed.
+/// A simulated TCP socket's two 4 MB buffers, when the pool (tcp/buffers.rs) has none to lend,
+/// would otherwise be memory freed earlier, which calloc must clear byte by byte. Fresh pages are
+/// zero already and only those a connection's data passes through are ever touched.
+const OWN_PAGES_FROM: i32 = 1 << 20;
 
 fn main() -> ExitCode {
+    // SAFETY: mallopt only sets an allocator parameter, before any thread is started.
+    unsafe { libc::mallopt(libc::M_MMAP_THRESHOLD, OWN_PAGES_FROM) };
     let items: Vec<String> = std::env::args().skip(1).collect();
     if items == ["--batch"] {
         return batch();
