@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { NET_BINARY } from "@pagepath/runner";
+import { NET_BINARY, incompleteFetch, type FetchedResponse } from "@pagepath/runner";
 
 const run = promisify(execFile);
 const FETCH = join(process.cwd(), "replay", "target", "release", "pagepath-fetch");
@@ -46,11 +46,12 @@ export async function bulkFetch(f: BulkFetch): Promise<BulkLoad> {
   const wallMs = performance.now() - began;
   if ("error" in fetched) return { failed: fetched.error.split("\n").at(-1)! };
   const report = JSON.parse(fetched.stdout.trim().split("\n").at(-1)!);
-  const responses: any[] = report.responses;
-  const got = responses.reduce((sum, r) => sum + r.bytes, 0);
-  if (responses.some((r) => r.status !== 200) || got !== f.bytes) return { failed: `statuses ${responses.map((r) => r.status).join(",")} and ${got} bytes of ${f.bytes}` };
-  const start = Math.min(...responses.map((r) => r.startUs));
-  const end = Math.max(...responses.map((r) => r.endUs));
+  const responses: FetchedResponse[] = report.responses;
+  const failed = incompleteFetch(responses, f.bytes);
+  if (failed !== null) return { failed };
+  // Whole responses with status 200 carry both times.
+  const start = Math.min(...responses.map((r) => r.startUs!));
+  const end = Math.max(...responses.map((r) => r.endUs!));
   const pathBytes = f.locals.map((local) => report.paths.find((p: any) => p.local.startsWith(`${local}:`))?.bytesReceived ?? 0);
-  return { mbps: (f.bytes * 8) / (end - start), pathBytes, clientCpuUs: report.cpuUs, wallMs, responses: responses.map((r) => ({ target: r.target, startUs: r.startUs, endUs: r.endUs })) };
+  return { mbps: (f.bytes * 8) / (end - start), pathBytes, clientCpuUs: report.cpuUs, wallMs, responses: responses.map((r) => ({ target: r.target, startUs: r.startUs!, endUs: r.endUs! })) };
 }

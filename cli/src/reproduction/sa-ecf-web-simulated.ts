@@ -7,7 +7,7 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { SIM_BINARY, limitBatchSimulators, requireBinary, simulateInBatch, topologyDocument } from "@pagepath/runner";
+import { SIM_BINARY, incompleteFetch, limitBatchSimulators, requireBinary, simulateInBatch, topologyDocument, type FetchedResponse } from "@pagepath/runner";
 import { Progress } from "../progress.js";
 import { SA_ECF_WEB, WEB_BYTES, WEB_HOST, WEB_NETWORK, WEB_SCHEDULERS, WEB_TARGETS, addServerSide, classOf, webRecording, webServerArgs, type WebRun } from "./sa-ecf-web-runs.js";
 
@@ -17,7 +17,7 @@ const SERVER_ADDRESS = "10.200.1.1";
 
 /** pagepath-sim's fetch-mode report line (fetch_load.rs). */
 interface FetchLine {
-  responses: { target: string; status: number | null; bytes: number; startUs: number | null; endUs: number | null }[];
+  responses: FetchedResponse[];
   failed: string | null;
 }
 
@@ -41,19 +41,18 @@ export async function simulateSaEcfWeb(work: string, runs: number, workers: numb
     progress.finished(`${s.label} run ${run + 1}`, done.error === null, done.error ?? "");
     return done;
   };
+  // The batch simulators queue what they cannot start yet (limitBatchSimulators), so every run is
+  // handed over at once and none waits for a slower neighbour.
   const cells = Array.from({ length: runs }, (_, run) => WEB_SCHEDULERS.map((_, k) => ({ run, k }))).flat();
-  const results: WebRun[] = [];
-  for (let i = 0; i < cells.length; i += workers) {
-    results.push(...(await Promise.all(cells.slice(i, i + workers).map(({ run, k }) => one(run, k)))));
-  }
+  const results = await Promise.all(cells.map(({ run, k }) => one(run, k)));
   progress.end();
   return results;
 }
 
-/** Every response whole, as pagepath-fetch's own run is checked (bench/src/bulk-fetch.ts). */
+/** Every response whole, as pagepath-fetch's own run is checked. */
 function checked(line: FetchLine): Pick<WebRun, "streams" | "error"> {
   if (line.failed !== null) return { streams: null, error: line.failed };
-  const got = line.responses.reduce((a, r) => a + r.bytes, 0);
-  if (line.responses.some((r) => r.status !== 200) || got !== WEB_BYTES) return { streams: null, error: `statuses ${line.responses.map((r) => r.status).join(",")} and ${got} bytes of ${WEB_BYTES}` };
+  const failed = incompleteFetch(line.responses, WEB_BYTES);
+  if (failed !== null) return { streams: null, error: failed };
   return { streams: line.responses.map((r) => ({ className: classOf(r.target).name, completionMs: (r.endUs! - r.startUs!) / 1000, pathBytes: [], rateMbps: null })), error: null };
 }

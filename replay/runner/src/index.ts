@@ -35,3 +35,4 @@ export { runQueueWorker, MAX_STALLED_COUNT, type QueueWorkerOptions, type QueueW
 export { TagPool, workerTagBase, MAX_CONCURRENCY } from "./queue/worker-tags.js";
 export { abandonRuns } from "./queue/abandon-runs.js";
 export { redirectChain, withRequestPaths } from "./request-paths.js";
+export { incompleteFetch, type FetchedResponse } from "./fetch-report.js";

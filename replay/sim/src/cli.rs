@@ -127,17 +127,17 @@ pub fn parse(items: &[String]) -> Result<Option<SimArgs>, String> {
     }
     let topology = topology.ok_or("--topology TOPOLOGY.json is required: the paths to simulate")?;
     let split = rest.iter().position(|a| a == "--").ok_or("expected: serve RECORDING --out DIR [...] -- run GRAPH.json --origins FILE [...]")?;
-    let (server, browser) = (&rest[..split], &rest[split + 1..]);
+    let (server, client) = (&rest[..split], &rest[split + 1..]);
     match server.first().map(String::as_str) {
         Some("serve") => {}
         other => return Err(format!("{other:?}: the servers' part must start with serve, as pagepath-server's command line does")),
     }
-    match browser.first().map(String::as_str) {
+    match client.first().map(String::as_str) {
         Some("run" | "fetch") => {}
         other => return Err(format!("{other:?}: the client's part must start with run, as pagepath-browser's command line does, or with fetch, as pagepath-fetch's arguments follow")),
     }
     mptcp_scheduler.build()?;
-    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, clock_tick, summary, server: server[1..].to_vec(), client: browser.to_vec() }))
+    Ok(Some(SimArgs { topology, seed, tcp_profile, mptcp_scheduler, coupled, tls_crypto, clock_tick, summary, server: server[1..].to_vec(), client: client.to_vec() }))
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@
 use super::cli::SimArgs;
 use super::kept::Kept;
 use super::quic_load::QuicWorld;
-use super::simulation::{read_topology, Numbers, Simulated};
+use super::simulation::{check_locals, read_topology, Numbers, Simulated};
 use pagepath_browser::core::Pool;
 use pagepath_browser::io::driver::Network;
 use pagepath_browser::io::origins::read_origins;
@@ -54,9 +54,7 @@ pub fn fetch(args: &SimArgs, kept: &mut Kept) -> Result<Simulated, String> {
         return Err("fetch --qlog: the simulator writes no qlog".into());
     }
     let locals = if fetch.locals.is_empty() { path_ips[..1].to_vec() } else { fetch.locals.clone() };
-    if let Some(ip) = locals.iter().find(|ip| !path_ips.contains(ip)) {
-        return Err(format!("fetch --local {ip}: not a client address of the topology"));
-    }
+    check_locals(&locals, &path_ips, "fetch --local")?;
     let mut origin = None;
     let on = QuicWorld::new(&server, &topology, &path_ips, &locals, kept, || {
         let names = read_origins(&server.out.join("origins.json"))?;

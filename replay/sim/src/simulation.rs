@@ -134,15 +134,22 @@ pub fn read_topology(args: &SimArgs) -> Result<(Topology, Vec<IpAddr>), String> 
     Ok((topology, path_ips))
 }
 
+/// Refuses a client address (`option`, as the client's command line names it) that no path of the
+/// topology gives the client.
+pub fn check_locals(chosen: &[IpAddr], path_ips: &[IpAddr], option: &str) -> Result<(), String> {
+    match chosen.iter().find(|ip| !path_ips.contains(ip)) {
+        Some(ip) => Err(format!("{option} {ip}: not a client address of the topology ({})", path_ips.iter().map(IpAddr::to_string).collect::<Vec<_>>().join(", "))),
+        None => Ok(()),
+    }
+}
+
 fn read(args: &SimArgs, kept: &mut Kept) -> Result<Setup, String> {
     let (topology, path_ips) = read_topology(args)?;
     let server = parse_serve(&args.server)?;
     let browser = browser_cli::parse(&args.client)?.ok_or("the browser's part asks for help: see pagepath-browser --help")?;
     let graph = kept.graph(&browser.graph)?;
     let chosen = if browser.locals.is_empty() { path_ips.clone() } else { browser.locals.clone() };
-    if let Some(ip) = chosen.iter().find(|ip| !path_ips.contains(ip)) {
-        return Err(format!("--local {ip}: not a client address of the topology ({})", path_ips.iter().map(IpAddr::to_string).collect::<Vec<_>>().join(", ")));
-    }
+    check_locals(&chosen, &path_ips, "--local")?;
     let used = if browser.multipath { chosen.len() } else { 1 };
     let locals = chosen[..used].to_vec();
     Ok(Setup { topology, server, browser, graph, path_ips, locals })

@@ -68,5 +68,7 @@ fn says_what_is_wrong_with_a_fetch_that_cannot_run() {
     assert!(qlog.contains("no qlog"), "{qlog}");
     let no_target = run(&dir, "h3", "--connect 10.200.1.1:443 --host sim.test").unwrap_err();
     assert!(no_target.contains("TARGET"), "{no_target}");
+    let foreign = run(&dir, "h3", "--connect 10.200.1.1:443 --host sim.test --local 10.10.7.2 /0").unwrap_err();
+    assert!(foreign.contains("fetch --local 10.10.7.2: not a client address of the topology (10.10.0.2)"), "{foreign}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
