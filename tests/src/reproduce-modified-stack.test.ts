@@ -1,11 +1,14 @@
 import assert from "node:assert/strict";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import type { NetworkConfig, RunResult } from "@pagepath/results";
 import { mismatchOf, regimeResults, findRegime } from "@pagepath/cli/dist/src/reproduction/modified-stack-results.js";
-import { modifiedStackVerdicts } from "@pagepath/cli/dist/src/reproduction/modified-stack-report.js";
-import { modifiedStackPlans } from "@pagepath/cli/dist/src/reproduction/modified-stack-plans.js";
+import { modifiedStackVerdicts, writeModifiedStackReport } from "@pagepath/cli/dist/src/reproduction/modified-stack-report.js";
+import { LADDER, modifiedStackPlans } from "@pagepath/cli/dist/src/reproduction/modified-stack-plans.js";
 import { validatePlan } from "@pagepath/results";
 import { samplePlan, sampleRun } from "./results-fixture.js";
+import { tempDir } from "./fixture-profile.js";
 
 /** Two paths, the second at 5x the RTT (rtt) or 1/5 of the rate (bandwidth). */
 function twoPaths(mbit: number, rttMs: number, mismatch: "rtt" | "bandwidth"): NetworkConfig {
@@ -71,6 +74,34 @@ describe("reproduce modified-stack (seed 001 §6.5)", () => {
     assert.equal(by("At 50 Mbit/s").verdict, "holds", by("At 50 Mbit/s").figures);
     assert.equal(by("Table 6.1 at 10").verdict, "not measured", "that grid point has no runs");
     assert.equal(by("Table 6.2").verdict, "not measured");
+  });
+
+  it("reports each site's run-to-run spread (Fig 6.5's measure) against the 20 ms margin, and none for single runs", () => {
+    const tcp = runsOn("50M-100ms-rtt", () => 1000);
+    // The baseline's two runs of each site 30 ms apart, the modified stack's 1 ms, TCP's 1 ms.
+    const spread = (i: number) => [0, 1].map((r) => run(SITES[i]!, "50M-100ms-rtt", r, 1100 + 30 * r));
+    const steps = [
+      { step: "mptcp-h2-rtt", runs: SITES.flatMap((_, i) => spread(i)) },
+      { step: "mpquic-stream", runs: runsOn("50M-100ms-rtt", () => 950) },
+    ];
+    const regimes = regimeResults(tcp, steps);
+    const [base, mod] = findRegime(regimes, "rtt", 50, 100)!.steps;
+    assert.equal(base!.siteRunSdMs.length, 10);
+    for (const sd of base!.siteRunSdMs) assert.ok(Math.abs(sd - 30 / Math.SQRT2) < 1e-9, `${sd}`);
+    for (const sd of [...mod!.siteRunSdMs, ...mod!.tcpSiteRunSdMs]) assert.ok(Math.abs(sd - 1 / Math.SQRT2) < 1e-9, `${sd}`);
+    const out = tempDir("modified-stack-report");
+    try {
+      const steps5 = LADDER.filter((s) => steps.some((x) => x.step === s.name));
+      const readme = readFileSync(writeModifiedStackReport(out, { regimes, overQuic: [], steps: steps5, sites: 10 }, "a test", "test"), "utf8");
+      assert.match(readme, /## Run-to-run spread/);
+      // TCP 0.7 ms, none over 20 ms; the baseline 21 ms, every site over; the modified stack 0.7 ms.
+      assert.match(readme, /\| rtt \| 50 Mbit\/s \| 100 ms \| 2 \| 1 \/ 1 \| 0\.0% \| 21 \/ 21 \| 100\.0% \| 1 \/ 1 \| 0\.0% \|/);
+      assert.match(readFileSync(join(out, "modified-stack", "run-to-run-rtt-50mbit-100ms.svg"), "utf8"), /<svg[^]*<path d="M/);
+      const once = regimeResults(tcp.filter((r) => r.run === 0), steps.map((s) => ({ step: s.step, runs: s.runs.filter((r) => r.run === 0) })));
+      assert.doesNotMatch(readFileSync(writeModifiedStackReport(join(out, "once"), { regimes: once, overQuic: [], steps: steps5, sites: 10 }, "a test", "test"), "utf8"), /Run-to-run/);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 
   it("finds the thesis's figures do not hold when the modified stack is the slower one", () => {

@@ -3,7 +3,8 @@
  * difference PLT_TCP - PLT_step per (site, run) with its mean, standard deviation and percentage
  * improvement (Table 6.1's x̄, σ, % Imp.), the share of sites whose mean PLT is equal to or better
  * than single-path TCP's within 20 ms (Fig 6.22), the CDF of the per-site mean differences (Fig
- * 6.24), and one-way ANOVA between the modified stack and the baseline (Table 6.1's p-value).
+ * 6.24), one-way ANOVA between the modified stack and the baseline (Table 6.1's p-value), and each
+ * site's run-to-run standard deviation (Fig 6.5's measure, what the 20 ms margin is set against).
  */
 import { gridPointOf, mean, measuredValue, oneWayAnova, sampleStandardDeviation, type GridPoint, type RunResult } from "@pagepath/results";
 
@@ -26,6 +27,10 @@ export interface StepCell {
   /** Share of sites whose mean PLT is at most TCP's + 20 ms. */
   equalOrBetterPercent: number | null;
   meanTcpMs: number | null;
+  /** Per site with two runs or more, the sample standard deviation of the step's PLT over its runs, ms. */
+  siteRunSdMs: number[];
+  /** The same of single-path TCP's PLT, over the runs paired with this step's. */
+  tcpSiteRunSdMs: number[];
 }
 
 export interface RegimeResult {
@@ -85,6 +90,7 @@ function stepCell(step: string, pairs: { site: string; tcp: number; step: number
     bySite.set(p.site, s);
   }
   const siteMeanDifferences = [...bySite.values()].map((s) => mean(s.step) - mean(s.tcp));
+  const spread = (pick: (s: { tcp: number[]; step: number[] }) => number[]) => [...bySite.values()].flatMap((s) => sampleStandardDeviation(pick(s)) ?? []);
   return {
     step,
     pairs: pairs.length,
@@ -95,6 +101,8 @@ function stepCell(step: string, pairs: { site: string; tcp: number; step: number
     siteMeanDifferences,
     equalOrBetterPercent: siteMeanDifferences.length ? (100 * siteMeanDifferences.filter((d) => d <= EQUAL_MARGIN_MS).length) / siteMeanDifferences.length : null,
     meanTcpMs: pairs.length ? mean(pairs.map((p) => p.tcp)) : null,
+    siteRunSdMs: spread((s) => s.step),
+    tcpSiteRunSdMs: spread((s) => s.tcp),
   };
 }
 
