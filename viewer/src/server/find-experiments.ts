@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { PLAN_SUFFIX, RUNS_SUFFIX } from "@pagepath/results";
-import { walkFiles } from "./walk-dir.js";
+import { cachedWalk } from "./walk-cache.js";
 
 export interface FoundExperiments {
   plans: string[];
@@ -8,14 +8,19 @@ export interface FoundExperiments {
   orphanRuns: string[];
 }
 
-/** The experiment plans and runs files under dir, by name; hidden folders and node_modules skipped. */
+/**
+ * The experiment plans and runs files under dir, by name; hidden folders and node_modules skipped.
+ * The walk is kept until a folder changes (walk-cache.ts).
+ */
 export function findExperiments(dir: string): FoundExperiments {
-  const found: FoundExperiments = { plans: [], orphanRuns: [] };
-  walkFiles(dir, (p, name) => {
-    if (name.endsWith(PLAN_SUFFIX)) found.plans.push(p);
-    else if (name.endsWith(RUNS_SUFFIX) && !existsSync(planBeside(p))) found.orphanRuns.push(p);
+  return cachedWalk(`experiments\0${dir}`, dir, (walk) => {
+    const found: FoundExperiments = { plans: [], orphanRuns: [] };
+    walk((p, name) => {
+      if (name.endsWith(PLAN_SUFFIX)) found.plans.push(p);
+      else if (name.endsWith(RUNS_SUFFIX) && !existsSync(planBeside(p))) found.orphanRuns.push(p);
+    });
+    return found;
   });
-  return found;
 }
 
 function planBeside(runsPath: string): string {

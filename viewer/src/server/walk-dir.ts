@@ -8,10 +8,11 @@ export const MAX_DEPTH = 4;
 /**
  * Calls `visit` with every file up to MAX_DEPTH folders below dir, in name order, skipping hidden
  * folders, node_modules and recordings' response bodies; unreadable folders are skipped, as the
- * viewer shows what it can.
+ * viewer shows what it can. `reading` is told of each folder just before it is listed.
  */
-export function walkFiles(dir: string, visit: (path: string, name: string) => void): void {
+export function walkFiles(dir: string, visit: (path: string, name: string) => void, reading?: (dir: string) => void): void {
   const walk = (d: string, depth: number): void => {
+    reading?.(d);
     let entries;
     try {
       entries = readdirSync(d, { withFileTypes: true });
