@@ -18,6 +18,8 @@ export interface NginxSite {
 }
 
 export interface RunningNginx {
+  /** The master process; its workers are its children. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -94,7 +96,7 @@ export async function startNginx(site: NginxSite): Promise<RunningNginx> {
     await stop();
     throw e;
   }
-  return { stop };
+  return { pid: child.pid!, stop };
 }
 
 function readChildren(pid: number): number[] {

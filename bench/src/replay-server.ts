@@ -8,6 +8,7 @@ import { startNginx, type RunningNginx } from "./nginx.js";
 import { relayedStderr, startReplayServer } from "@pagepath/runner";
 import { tempDir } from "@pagepath/temp-dirs";
 import { checkServedFiles, type ServedFile } from "./served-check.js";
+import { processTreeCpuUs } from "./process-cpu.js";
 
 /**
  * The replay server against nginx serving the same files with the same certificate, over
@@ -45,6 +46,14 @@ export interface ReplayBenchRow {
    */
   pairRatios: number[];
   runs: Record<Server, number[]>;
+  /**
+   * Each server's CPU time (all its processes and threads, h2load's warm-up included) per request
+   * h2load counted, µs, per run: what the machine's drift and another guest's load move far less
+   * than a rate.
+   */
+  cpuUsPerRequest: Record<Server, number[]>;
+  /** pagepath / nginx of the medians of cpuUsPerRequest: above 1, pagepath spends more a request. */
+  cpuRatio: number;
 }
 
 export interface ReplayBenchResult {
@@ -121,6 +130,8 @@ async function benchProtocol(protocol: Protocol, root: string, recording: string
       nginx: await checkServedFiles("nginx", protocol, NGINX_ADDRESS, ORIGIN, files),
     };
     const runs = { throughput: { pagepath: [], nginx: [] }, latency: { pagepath: [], nginx: [] } } as Record<Measure, Record<Server, number[]>>;
+    const cpu = { throughput: { pagepath: [], nginx: [] }, latency: { pagepath: [], nginx: [] } } as Record<Measure, Record<Server, number[]>>;
+    const pid: Record<Server, number> = { pagepath: replay.pid, nginx: nginx.pid };
     let tls: { server: Server; what: string } | undefined;
     for (let rep = 0; rep < REPEATS; rep++) {
       // Alternate which server goes first, so that drift in the machine's speed hits both.
@@ -130,7 +141,9 @@ async function benchProtocol(protocol: Protocol, root: string, recording: string
         for (const server of order) {
           progress(`${protocol} ${measure}, ${server}`);
           const load: H2loadLoad = { protocol, connectTo: `${address[server]}:443`, uris: files.map((f) => ORIGIN + f.path), seconds, clients: m.clients, streams: protocol === "h2" ? m.h2Streams : 1 };
+          const cpuBefore = processTreeCpuUs(pid[server]);
           const run = await h2load(load);
+          cpu[measure][server].push((processTreeCpuUs(pid[server]) - cpuBefore) / run.succeeded);
           tls ??= { server, what: run.tls };
           if (run.tls !== tls.what) throw new Error(`${protocol}: h2load negotiated differently with the two servers, so they would not be compared like for like: ${tls.server}: ${tls.what}; ${server}: ${run.tls}`);
           runs[measure][server].push(m.value(run));
@@ -140,7 +153,8 @@ async function benchProtocol(protocol: Protocol, root: string, recording: string
     const rows = (Object.keys(MEASURES) as Measure[]).map((measure): ReplayBenchRow => {
       const [p, n] = [median(runs[measure].pagepath), median(runs[measure].nginx)];
       const pairRatios = runs[measure].pagepath.map((x, i) => x / runs[measure].nginx[i]!);
-      return { protocol, measure, unit: MEASURES[measure].unit, pagepath: p, nginx: n, ratio: p / n, addedUs: measure === "latency" ? p - n : null, pairRatios, runs: runs[measure] };
+      const cpuRatio = median(cpu[measure].pagepath) / median(cpu[measure].nginx);
+      return { protocol, measure, unit: MEASURES[measure].unit, pagepath: p, nginx: n, ratio: p / n, addedUs: measure === "latency" ? p - n : null, pairRatios, runs: runs[measure], cpuUsPerRequest: cpu[measure], cpuRatio };
     });
     measured = { tls: tls!.what, headers, rows };
   } finally {

@@ -6,6 +6,8 @@ import { relayedStderr } from "./relayed-stderr.js";
 export const REPLAY_SERVER = fileURLToPath(new URL("../../../target/release/pagepath-server", import.meta.url));
 
 export interface RunningReplayServer {
+  /** The process started: the server, or the first command of the prefix it runs under. */
+  pid: number;
   /** SIGTERM (SIGKILL after 10 s), then its exit code: 0 unless it failed. */
   stop(): Promise<number | null>;
   stderr(): string;
@@ -35,6 +37,7 @@ export function startReplayServer(serveArgs: string[], prefix: string[] = [], re
   child.stderr.on("data", (d) => (stderr += d));
   const exited = new Promise<number | null>((ok) => child.on("close", (code) => ok(code)));
   const running: RunningReplayServer = {
+    pid: child.pid ?? -1,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 10_000);
