@@ -27,8 +27,8 @@ function config(site: NginxSite): string {
   const types = [...site.types].map(([ext, mime]) => `    ${mime} ${ext};`).join("\n");
   return `daemon off;
 master_process on;
-# The replay server runs 2 tokio worker threads: give nginx as many cores.
-worker_processes 2;
+# The replay server runs its TCP origins on one thread: give nginx as many cores.
+worker_processes 1;
 pid nginx.pid;
 lock_file nginx.lock;
 error_log stderr warn;

@@ -110,8 +110,12 @@ pub fn serve(cfg: ServeConfig) -> Result<i32, String> {
             Serving::Clear => Bound::Stream(sockets::stream_listener(&name, addr, mptcp)?, None),
         });
     }
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
+    // One thread runs every TCP connection and its scheduler (QUIC origins have threads of their
+    // own): a response's driver and its connection wake each other for every chunk, and across
+    // two worker threads each such wake-up was a futex and an IPI. Measured with h2load on the
+    // bench's 20 files (2 cores): 18.7 against 15.9 µs of CPU a request over HTTP/2, 15.5
+    // against 12.5 over HTTP/1.1, and 38-56 against 32 µs a request one at a time.
+    let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
