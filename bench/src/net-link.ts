@@ -15,6 +15,17 @@ const PROBE = join(RELEASE, "pagepath-netprobe");
 const STATE = process.env.PAGEPATH_NET_STATE ?? "/run/pagepath/net";
 const SERVER = "10.200.0.1";
 
+/** netprobe tcp's sender limits (replay/probe/src/tcp_limits.rs). */
+export interface SenderLimits {
+  busyUs: number;
+  rwndLimitedUs: number;
+  sndbufLimitedUs: number;
+  srttUs: number;
+  minRttUs: number;
+  cwnd: number;
+  retransmittedSegments: number;
+}
+
 export interface NetBenchResult {
   seconds: number;
   vethMbps: number;
@@ -24,8 +35,12 @@ export interface NetBenchResult {
   ratioNoOffload: number;
   cpuUsPerPacket: number;
   rates: Array<{ mbit: number; goodputMbps: number; goodputShare: number; latenessP50Us: number; latenessP99Us: number; opportunityUs: number; owdExtraP50Us: number; owdExtraP99Us: number; readOwdExtraP50Us: number; readOwdExtraP99Us: number; probeLoss: number }>;
-  /** Two paths of 1,000 Mbit/s, a saturating TCP transfer down each at once: what each carried, and the emulator's lateness on each. */
-  twoPaths: { mbit: number; goodputMbps: number[]; latenessP99Us: number[] };
+  /**
+   * Two paths of 1,000 Mbit/s, a saturating TCP transfer down each at once: what each carried, the
+   * emulator's lateness on each, and what held each sender back (TCP_INFO), so that a shortfall
+   * can be told apart: the link's (congestion window) or the hosts' (a window or buffer).
+   */
+  twoPaths: { mbit: number; goodputMbps: number[]; latenessP99Us: number[]; senders: (SenderLimits | null)[] };
 }
 
 function json(stdout: string): any {
@@ -140,20 +155,20 @@ export async function benchNet(seconds: number, log: (line: string) => void): Pr
     // the server's side, whose route to each address is that path.
     const down = await Promise.all(s.paths.map((p: { clientAddr: string }) => transferTo(s.clientNs, s.serverNs, p.clientAddr, seconds)));
     await new Promise((r) => setTimeout(r, 400));
-    return { mbit: 1000, goodputMbps: down, latenessP99Us: s.paths.map((_: unknown, i: number) => stats("bnet2x", i).downlink.lateness.p99Us) };
+    return { mbit: 1000, goodputMbps: down.map((d) => d.mbps), latenessP99Us: s.paths.map((_: unknown, i: number) => stats("bnet2x", i).downlink.lateness.p99Us), senders: down.map((d) => d.sender) };
   });
   return { seconds, vethMbps, vethNoOffloadMbps, emulatorMbps, ratio: emulatorMbps / vethMbps, ratioNoOffload: emulatorMbps / vethNoOffloadMbps, cpuUsPerPacket, rates, twoPaths };
 }
 
 /** Mbit/s of a transfer from `sendNs` to a receiver listening at `addr` in `recvNs`. */
-async function transferTo(recvNs: string, sendNs: string, addr: string, seconds: number): Promise<number> {
+async function transferTo(recvNs: string, sendNs: string, addr: string, seconds: number): Promise<{ mbps: number; sender: SenderLimits | null }> {
   const listen = spawn("ip", ["netns", "exec", recvNs, PROBE, "tcp", "--listen", `${addr}:7100`, "--recv"], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   listen.stdout!.on("data", (d) => (out += d));
   const received = new Promise<any>((ok) => listen.on("exit", () => ok(out ? json(out) : null)));
   await new Promise((r) => setTimeout(r, 300));
-  await run("ip", ["netns", "exec", sendNs, PROBE, "tcp", "--connect", `${addr}:7100`, "--send", String(seconds)]);
+  const sent = await run("ip", ["netns", "exec", sendNs, PROBE, "tcp", "--connect", `${addr}:7100`, "--send", String(seconds)]);
   const recv = await received;
   if (!recv) throw new Error(`no report from the receiver at ${addr}`);
-  return (recv.bytes * 8) / (recv.seconds * 1e6);
+  return { mbps: (recv.bytes * 8) / (recv.seconds * 1e6), sender: json(sent.stdout).limits ?? null };
 }

@@ -168,6 +168,8 @@ function reportViewer(r: Awaited<ReturnType<typeof benchViewer>>, out: string): 
   return r.missing.length ? 1 : 0;
 }
 
+const share = (part: number, whole: number) => (whole > 0 ? `${((100 * part) / whole).toFixed(0)}%` : "-");
+
 function reportNet(r: NetBenchResult, out: string): number {
   const lines = [
     `link emulator (${r.seconds} s TCP transfers, 1,500-byte MTU)`,
@@ -177,6 +179,7 @@ function reportNet(r: NetBenchResult, out: string): number {
     "  rate Mbit/s   goodput Mbit/s   of ideal   lateness p50/p99 µs   opportunity µs   UDP extra delay p50/p99 µs   at read p50/p99 µs   probe loss",
     ...r.rates.map((x) => `  ${String(x.mbit).padStart(11)}   ${x.goodputMbps.toFixed(1).padStart(14)}   ${(x.goodputShare * 100).toFixed(1).padStart(7)}%   ${`${x.latenessP50Us}/${x.latenessP99Us}`.padStart(19)}   ${x.opportunityUs.toFixed(0).padStart(14)}   ${`${x.owdExtraP50Us.toFixed(0)}/${x.owdExtraP99Us.toFixed(0)}`.padStart(26)}   ${`${x.readOwdExtraP50Us.toFixed(0)}/${x.readOwdExtraP99Us.toFixed(0)}`.padStart(18)}   ${(x.probeLoss * 100).toFixed(2).padStart(9)}%`),
     `  two paths of ${r.twoPaths.mbit} Mbit/s at once: ${r.twoPaths.goodputMbps.map((g, i) => `path ${i} ${g.toFixed(0)} Mbit/s (${((g / (r.twoPaths.mbit * (1448 / 1504))) * 100).toFixed(1)}% of ideal, lateness p99 ${r.twoPaths.latenessP99Us[i]} µs)`).join(", ")}`,
+    ...r.twoPaths.senders.map((l, i) => (l === null ? `    path ${i}'s sender: no TCP_INFO` : `    path ${i}'s sender, of its ${(l.busyUs / 1e6).toFixed(2)} s busy: limited by the receive window ${share(l.rwndLimitedUs, l.busyUs)}, by its send buffer ${share(l.sndbufLimitedUs, l.busyUs)}; srtt ${(l.srttUs / 1000).toFixed(1)} ms (min ${(l.minRttUs / 1000).toFixed(1)}), cwnd ${l.cwnd}, ${l.retransmittedSegments} segments sent again`)),
   ];
   process.stdout.write(lines.join("\n") + "\n");
   mkdirSync(out, { recursive: true });

@@ -16,6 +16,7 @@ mod rtt;
 mod signals;
 mod sock;
 mod tcp;
+mod tcp_limits;
 mod udp_recv;
 mod udp_send;
 mod windows;

@@ -12,6 +12,7 @@ use crate::deadline::{self, Deadline};
 use crate::failure::{io_context, Failure};
 use crate::mptcp;
 use crate::sock;
+use crate::tcp_limits::{sender_limits, SenderLimits};
 use crate::windows::Windows;
 
 const SPEC: Spec = Spec {
@@ -60,6 +61,8 @@ pub struct Report {
     windows: Vec<u64>,
     subflows: Option<u32>,
     fallback: Option<bool>,
+    /// The sender's: what held it back, read when it stopped writing (TCP only).
+    limits: Option<SenderLimits>,
 }
 
 pub fn parse(argv: &[String]) -> Result<Options, Failure> {
@@ -122,14 +125,14 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
         sock::set_congestion_control(stream.as_raw_fd(), cc).map_err(io_context(format!("--cc {cc}")))?;
     }
     eprintln!("netprobe tcp: {kind} connection established");
-    let (role, bytes, seconds, windows) = match opts.send_seconds {
+    let (role, bytes, seconds, windows, limits) = match opts.send_seconds {
         Some(duration) => {
-            let (bytes, seconds) = send(&mut stream, duration, &deadline)?;
-            ("send", bytes, seconds, Vec::new())
+            let (bytes, seconds, limits) = send(&mut stream, duration, &deadline)?;
+            ("send", bytes, seconds, Vec::new(), limits)
         }
         None => {
             let (bytes, seconds, windows) = receive(&mut stream, opts.window_ms, &deadline)?;
-            ("recv", bytes, seconds, windows)
+            ("recv", bytes, seconds, windows, None)
         }
     };
     // Read just before close, when the path manager has done all it will for this connection.
@@ -154,12 +157,13 @@ pub fn run(opts: &Options) -> Result<Report, Failure> {
         windows,
         subflows: status.map(|s| s.subflows),
         fallback: status.map(|s| s.fallback),
+        limits: if opts.mptcp { None } else { limits },
     })
 }
 
 /// Writes for `duration` seconds, then half-closes and waits for the receiver's EOF so that the
 /// connection (and its MPTCP state) is still whole when we read it.
-fn send(stream: &mut TcpStream, duration: f64, deadline: &Deadline) -> Result<(u64, f64), Failure> {
+fn send(stream: &mut TcpStream, duration: f64, deadline: &Deadline) -> Result<(u64, f64, Option<SenderLimits>), Failure> {
     let buf = vec![0u8; BUFFER_BYTES];
     let start = clock::now_ns();
     let stop = start + (duration * 1e9) as u64;
@@ -178,6 +182,8 @@ fn send(stream: &mut TcpStream, duration: f64, deadline: &Deadline) -> Result<(u
         }
         now = clock::now_ns();
     }
+    // Before the close, whose drain would count as time not limited by the application.
+    let limits = sender_limits(stream.as_raw_fd());
     stream
         .shutdown(Shutdown::Write)
         .map_err(io_context("shutting down the write side"))?;
@@ -189,7 +195,7 @@ fn send(stream: &mut TcpStream, duration: f64, deadline: &Deadline) -> Result<(u
             .set_read_timeout(Some(deadline.left(DOING)?))
             .map_err(io_context("setting a read timeout"))?;
         match stream.read(&mut sink) {
-            Ok(0) => return Ok((bytes, seconds)),
+            Ok(0) => return Ok((bytes, seconds, limits)),
             Ok(_) => {}
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) if deadline::timed_out(&e) => return Err(deadline.expired(DOING)),
