@@ -76,6 +76,21 @@ describe("pagepath net: bad input, cleanup, concurrency, Mahimahi shells, logs",
     assert.ok(!(await netnsList()).some((n) => /^pp-t[ab]-/.test(n)), "down removed both");
   });
 
+  it("runs its forwarding threads at real-time priority unless --no-realtime, and says which in its counters", async () => {
+    const policies = (pid: number) => readdirSync(`/proc/${pid}/task`).map((t) => readFileSync(`/proc/${pid}/task/${t}/stat`, "utf8")).filter((st) => /\((uplink|downlink)\d+\)/.test(st))
+      // Field 41 of stat is the policy: 1 is SCHED_FIFO, 0 normal. Counted after the name's closing parenthesis.
+      .map((st) => Number(st.slice(st.lastIndexOf(")") + 2).split(" ")[38]));
+    const realtime = (name: string) => { const p = JSON.parse(readFileSync(join(STATE, `${name}.stats.json`), "utf8")).paths[0]; return [p.uplink.realtime, p.downlink.realtime]; };
+    await withTopology("trt", ["--delay-ms", "1"], async () => {
+      assert.deepEqual(policies(JSON.parse(readFileSync(join(STATE, "trt.json"), "utf8")).pid), [1, 1]);
+      assert.deepEqual(realtime("trt"), [true, true]);
+    });
+    await withTopology("tnort", ["--delay-ms", "1", "--no-realtime"], async () => {
+      assert.deepEqual(policies(JSON.parse(readFileSync(join(STATE, "tnort.json"), "utf8")).pid), [0, 0]);
+      assert.deepEqual(realtime("tnort"), [false, false]);
+    });
+  });
+
   it("down kills processes left running inside the namespaces", async () => {
     await netUp("tprocs", ["--delay-ms", "1"]);
     const server = spawn(NET, ["exec", "tprocs", "server", "--", PROBE, "echo", "--listen", `${SERVER}:7031`], { stdio: "ignore" });

@@ -16,7 +16,9 @@ pub const USAGE: &str = "usage: pagepath net <verb> ...
   up [TOPOLOGY.json] [--name N] [--seed S] [--log-dir D] [--foreground]
      [--paths N] [--rtt-ms T | --delay-ms D (one way)] [--rate-mbit R] [--uplink-rate-mbit R] [--downlink-rate-mbit R]
      [--uplink-trace F] [--downlink-trace F] [--once] [--queue TYPE[:ARG=V,...]] [--loss P]
-     [--jitter-ms J] [--mptcp | --no-mptcp] [--backup PATH_INDEX]
+     [--jitter-ms J] [--mptcp | --no-mptcp] [--backup PATH_INDEX] [--no-realtime]
+     (--no-realtime: the forwarding threads at normal priority; by default they ask for
+     real-time priority, so that packets leave when due on a busy machine)
   down NAME | --all
   reconfigure NAME [TOPOLOGY.json | link flags as for up] [--seed S]
      new links for a running topology (the same paths, backups and MPTCP), as if brought up afresh

@@ -21,7 +21,7 @@ pub fn run(argv: &[String]) -> Result<i32, String> {
     let name = format!("sh{}", std::process::id());
     state::claim(&name, std::process::id())?;
     signals::install();
-    let running = match serve::bring_up(&name, &shell.topology, &argv.join(" ")) {
+    let running = match serve::bring_up(&name, &shell.topology, &argv.join(" "), true) {
         Ok(r) => r,
         Err(e) => {
             state::release(&name);

@@ -15,11 +15,12 @@ use crate::topology::{parse_topology, topology_from_value, ParseContext, Topolog
 pub fn run(argv: &[String]) -> Result<i32, String> {
     let mut a = Args::new(argv);
     let foreground = a.flag("--foreground");
+    let realtime = !a.flag("--no-realtime");
     let (name, topo) = read(&mut a)?;
     require_root()?;
     state::sweep();
     if foreground {
-        return serve_foreground(&name, &topo, argv);
+        return serve_foreground(&name, &topo, argv, realtime);
     }
     background(&name, argv)
 }
@@ -65,10 +66,10 @@ pub fn read_in(a: &mut Args, cwd: &Path) -> Result<(String, Topology), String> {
 /// How often the counters are rewritten unasked.
 const STATS_EVERY: Duration = Duration::from_millis(250);
 
-pub fn serve_foreground(name: &str, topo: &Topology, argv: &[String]) -> Result<i32, String> {
+pub fn serve_foreground(name: &str, topo: &Topology, argv: &[String], realtime: bool) -> Result<i32, String> {
     state::claim(name, std::process::id())?;
     signals::install();
-    let running = match serve::bring_up(name, topo, &argv.join(" ")) {
+    let running = match serve::bring_up(name, topo, &argv.join(" "), realtime) {
         Ok(r) => r,
         Err(e) => {
             state::release(name);

@@ -22,6 +22,8 @@ pub struct Report {
     /// Write time minus the release time the model gave: the emulator's own timing error.
     pub lateness: LatenessSummary,
     pub io_errors: u64,
+    /// Whether the thread runs at real-time priority (see run_in_real_time).
+    pub realtime: bool,
 }
 
 /// Longest sleep, so a stop request is seen within it.
@@ -50,7 +52,20 @@ impl Swap {
     }
 }
 
-pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mutex<Report>>, swap: Arc<Swap>) {
+/// Real-time priority (SCHED_FIFO, below the kernel's interrupt threads) for this thread, so that
+/// a packet is read and released when it is due, not when the scheduler next gives a busy core
+/// to the emulator: under two busy loops on this 2-core machine, a half-rate UDP probe's extra
+/// one-way delay at 1 Gbit/s fell from a p99 of 3.9 ms to 79 µs and the emulator's own lateness
+/// from 3.0 ms to 52 µs. A forwarder sleeps whenever no packet is due, so it takes only the CPU its
+/// packets need. False where the system refuses it (no CAP_SYS_NICE, a container's limit).
+pub fn run_in_real_time() -> bool {
+    let param = libc::sched_param { sched_priority: 10 };
+    // SAFETY: changes only this thread's scheduling policy.
+    unsafe { libc::pthread_setschedparam(libc::pthread_self(), libc::SCHED_FIFO, &param) == 0 }
+}
+
+/// `realtime`: whether this thread got real-time priority (run_in_real_time), for its reports.
+pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mutex<Report>>, swap: Arc<Swap>, realtime: bool) {
     // The kernel's default 50 µs timer slack would add that much to every wake-up.
     // SAFETY: prctl with PR_SET_TIMERSLACK only changes this thread's timer slack.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1 as libc::c_ulong) };
@@ -66,7 +81,7 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
                 link = next;
                 lateness = Lateness::default();
                 io_errors = 0;
-                *report.lock().unwrap() = Report::default();
+                *report.lock().unwrap() = Report { realtime, ..Report::default() };
             }
             swap.pending.store(false, Ordering::SeqCst);
         }
@@ -96,7 +111,7 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
             moved = true;
         }
         if t - reported >= REPORT_EVERY_US {
-            *report.lock().unwrap() = Report { stats: link.stats().clone(), lateness: lateness.summary(), io_errors };
+            *report.lock().unwrap() = Report { stats: link.stats().clone(), lateness: lateness.summary(), io_errors, realtime };
             reported = t;
         } else if moved {
             report.lock().unwrap().stats = link.stats().clone();
@@ -112,7 +127,7 @@ pub fn forward(mut link: Direction, from: Arc<Tun>, to: Arc<Tun>, report: Arc<Mu
     if link.finish_log().is_err() {
         io_errors += 1;
     }
-    *report.lock().unwrap() = Report { stats: link.stats().clone(), lateness: lateness.summary(), io_errors };
+    *report.lock().unwrap() = Report { stats: link.stats().clone(), lateness: lateness.summary(), io_errors, realtime };
 }
 
 fn wait_readable(fd: i32, us: u64) {

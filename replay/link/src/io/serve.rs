@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use super::clock::{now_us, unix_ms};
-use super::forwarder::{forward, Report, Swap};
+use super::forwarder::{forward, run_in_real_time, Report, Swap};
 use super::netns::{self, ip};
 use super::state::{self, namespaces, PathState, State};
 use super::tun::Tun;
@@ -22,7 +22,8 @@ pub struct Running {
 }
 
 /// Creates everything; on failure removes what it made and returns why.
-pub fn bring_up(name: &str, topo: &Topology, command_line: &str) -> Result<Running, String> {
+/// `realtime`: the forwarding threads ask for real-time priority (io/forwarder.rs).
+pub fn bring_up(name: &str, topo: &Topology, command_line: &str, realtime: bool) -> Result<Running, String> {
     let (c, s) = namespaces(name);
     let result = (|| {
         netns::create(&c)?;
@@ -35,7 +36,7 @@ pub fn bring_up(name: &str, topo: &Topology, command_line: &str) -> Result<Runni
         ip(&["-n", &s, "addr", "add", &format!("{SERVER_ADDR}/32"), "dev", "lo"])?;
         let mut running = Running { name: name.into(), threads: Vec::new(), reports: Vec::new(), swaps: Vec::new() };
         for (i, path) in topo.paths.iter().enumerate() {
-            start_path(&mut running, i, path, &c, &s, command_line)?;
+            start_path(&mut running, i, path, &c, &s, command_line, realtime)?;
         }
         if topo.mptcp {
             mptcp(topo, &c, &s)?;
@@ -50,7 +51,7 @@ pub fn bring_up(name: &str, topo: &Topology, command_line: &str) -> Result<Runni
     result
 }
 
-fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str, command_line: &str) -> Result<(), String> {
+fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str, command_line: &str, realtime: bool) -> Result<(), String> {
     let (cdev, sdev) = tun_names(i);
     let client = { let _in = netns::enter(c)?; Arc::new(Tun::create(&cdev)?) };
     let server = { let _in = netns::enter(s)?; Arc::new(Tun::create(&sdev)?) };
@@ -74,7 +75,17 @@ fn start_path(running: &mut Running, i: usize, path: &PathSpec, c: &str, s: &str
         let log = log.as_deref().map(|file| create_log(file, &format!("{} {label}", path.name), text, &cfg.queue, command_line, unix_ms())).transpose()?;
         let link = Direction::new(cfg, start, log);
         let (from, to, report, swap) = (from.clone(), to.clone(), reports[d].clone(), swaps[d].clone());
-        let thread = std::thread::Builder::new().name(format!("{label}{i}")).spawn(move || forward(link, from, to, report, swap)).map_err(|e| e.to_string())?;
+        let (priority_tx, priority) = std::sync::mpsc::channel();
+        let thread = std::thread::Builder::new()
+            .name(format!("{label}{i}"))
+            .spawn(move || {
+                let got = realtime && run_in_real_time();
+                let _ = priority_tx.send(got);
+                forward(link, from, to, report, swap, got)
+            })
+            .map_err(|e| e.to_string())?;
+        // Known before the first counters are written, which say whether it was granted.
+        reports[d].lock().unwrap().realtime = priority.recv().unwrap_or(false);
         running.threads.push(thread);
     }
     running.reports.push((path.name.clone(), reports));
