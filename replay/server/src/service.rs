@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 #[derive(Clone, Debug, Serialize)]
@@ -36,7 +36,7 @@ pub struct RequestHead<'a> {
 
 pub struct Prepared {
     pub status: u16,
-    pub headers: Vec<(String, String)>,
+    pub headers: Arc<[(String, String)]>,
     pub body: Bytes,
     pub delay_us: u64,
     pub priority: Priority,
@@ -264,7 +264,7 @@ fn not_recorded(method: &str, url: String) -> Prepared {
     let text = format!("pagepath replay: nothing was recorded for {method} {url}\n");
     Prepared {
         status: 404,
-        headers: vec![("content-type".into(), "text/plain; charset=utf-8".into())],
+        headers: Arc::from([("content-type".to_string(), "text/plain; charset=utf-8".to_string())]),
         body: Bytes::from(text),
         delay_us: 0,
         priority: Priority::default(),

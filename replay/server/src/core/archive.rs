@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 use std::fmt;
+use std::sync::Arc;
 
 use serde_json::Value;
 
@@ -118,7 +119,8 @@ pub struct Resource {
     pub status: u16,
     pub status_text: String,
     /// Lowercase names, one value each, in name order; see `response_headers` for what is left out.
-    pub headers: Vec<(String, String)>,
+    /// Shared: every response replayed from this entry hands the same list on.
+    pub headers: Arc<[(String, String)]>,
     /// None: serve an empty body (redirect hops, 204s, bodies the recording could not get).
     pub body: Option<BodyRef>,
     pub mime: String,
@@ -206,7 +208,7 @@ fn parse_entry(value: &Value, place: &str) -> Result<Option<Resource>, String> {
         target,
         status,
         status_text: response.string("statusText")?.to_string(),
-        headers: response_headers(&response.string_map("headers")?),
+        headers: response_headers(&response.string_map("headers")?).into(),
         body: match entry.optional_object("body")? {
             Some(body) => Some(parse_body(&body)?),
             None => None,

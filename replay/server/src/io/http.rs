@@ -174,7 +174,7 @@ fn respond(conn: &Connection, req: Request<Incoming>) -> impl std::future::Futur
     let prepared = conn.service.prepare(&head);
     conn.served.fetch_add(1, Ordering::Relaxed);
     let mut response = Response::builder().status(prepared.status);
-    for (name, value) in &prepared.headers {
+    for (name, value) in prepared.headers.iter() {
         // Recorded headers that HTTP/2 forbids or that are malformed cannot be replayed.
         if let (Ok(n), Ok(v)) = (http::HeaderName::from_bytes(name.as_bytes()), http::HeaderValue::from_str(value)) {
             response = response.header(n, v);

@@ -122,7 +122,7 @@ fn serves_network_responses_and_skips_the_rest() {
     let redirect = &archive.resources[1];
     assert_eq!((redirect.status, redirect.target.as_str()), (302, "/a"));
     assert_eq!(
-        redirect.headers,
+        *redirect.headers,
         [(
             "location".to_string(),
             "https://www.example.test/b".to_string()

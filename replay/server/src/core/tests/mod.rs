@@ -18,7 +18,7 @@ fn resource(id: &str, url: &str) -> Resource {
         target,
         status: 200,
         status_text: "OK".to_string(),
-        headers: Vec::new(),
+        headers: Vec::new().into(),
         body: None,
         mime: "text/html".to_string(),
         resource_type: "Document".to_string(),
