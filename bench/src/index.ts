@@ -11,5 +11,5 @@ export { benchSimulate, SIMULATIONS_PER_REPLAY, type SimulateBenchResult } from 
 export { benchMultipathCost, type MultipathCostResult, type MultipathCostRow } from "./multipath-cost.js";
 export { bulkFetch, type BulkFetch, type BulkLoad } from "./bulk-fetch.js";
 export { cpuTimes, stolenShare, type CpuTimes } from "./cpu-steal.js";
-export { processTreeCpuUs } from "./process-cpu.js";
+export { childrenOf, processTreeCpuUs } from "./process-cpu.js";
 export { benchWhatIf, WHAT_IF_FLOOR_MS, type WhatIfBenchResult } from "./viewer-what-if.js";

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
+import { childrenOf } from "./process-cpu.js";
 
 export const NGINX = process.env.PAGEPATH_NGINX ?? "/usr/sbin/nginx";
 
@@ -80,7 +81,7 @@ export async function startNginx(site: NginxSite): Promise<RunningNginx> {
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     // The workers are the master's children: if it has to be killed they would keep the port.
-    const workers = readChildren(child.pid!);
+    const workers = childrenOf(child.pid!);
     child.kill("SIGTERM");
     const timer = setTimeout(() => {
       child.kill("SIGKILL");
@@ -97,14 +98,6 @@ export async function startNginx(site: NginxSite): Promise<RunningNginx> {
     throw e;
   }
   return { pid: child.pid!, stop };
-}
-
-function readChildren(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
 }
 
 function tryKill(pid: number): void {

@@ -12,7 +12,7 @@ export function processTreeCpuUs(pid: number): number {
   let ticks = 0;
   const visit = (p: number) => {
     ticks += ownTicks(p);
-    for (const child of children(p)) visit(child);
+    for (const child of childrenOf(p)) visit(child);
   };
   visit(pid);
   return (ticks * 1e6) / TICKS_PER_SECOND;
@@ -30,7 +30,8 @@ function ownTicks(pid: number): number {
   }
 }
 
-function children(pid: number): number[] {
+/** The process's children (of its main thread, which is where they are counted), or none if it has gone. */
+export function childrenOf(pid: number): number[] {
   try {
     return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

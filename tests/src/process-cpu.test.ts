@@ -1,21 +1,12 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { describe, it } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { processTreeCpuUs } from "@pagepath/bench";
+import { childrenOf, processTreeCpuUs } from "@pagepath/bench";
 
 /** A node process spinning until killed; with `child`, it first starts another that spins too. */
 const spinner = (child: boolean) =>
   spawn(process.execPath, ["-e", `${child ? `require("node:child_process").spawn(process.execPath, ["-e", "for(;;);"], { stdio: "inherit" });` : ""} for(;;);`], { stdio: "inherit" });
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
 
 describe("bench replay's CPU time of a server and its workers", () => {
   it("counts the CPU a process's children spend beside its own, from /proc", async () => {
