@@ -10,8 +10,15 @@ import {
 import { quantile } from "@pagepath/corpus";
 import { startSiteProcess } from "./site-process.js";
 
+/**
+ * Each part of the recording alone and in the combinations the profiler uses. The trace-only modes
+ * are there because they separate Chromium's trace (written to a buffer on each thread) from the
+ * Network domain (a protocol message built on the renderer's main thread for every request event).
+ */
 export const MODES: Record<string, Instrumentation> = {
   none: NO_INSTRUMENTATION,
+  trace: { network: false, asyncStacks: false, trace: true },
+  "trace+async-stacks": { network: false, asyncStacks: true, trace: true },
   network: { network: true, asyncStacks: false, trace: false },
   "network+async-stacks": { network: true, asyncStacks: true, trace: false },
   full: FULL_INSTRUMENTATION,
