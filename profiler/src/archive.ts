@@ -127,7 +127,7 @@ function applyResponse(e: ArchiveEntry, r: P, timestamp: number): void {
   else if (r.fromServiceWorker) e.fromCache = "service-worker";
 }
 
-function pickTiming(t: P): ResourceTiming {
+export function pickTiming(t: P): ResourceTiming {
   const n = (k: string) => (typeof t[k] === "number" ? t[k] : -1);
   return {
     requestTime: n("requestTime"),

@@ -7,6 +7,7 @@ import { applyConditions, computedFont, endTracing, evaluate, fetchBody, navigat
 import { launchChromium, type ChromiumOptions } from "./chromium.js";
 import { extractLifecycle, toFrameTree } from "./lifecycle.js";
 import { lcpTextNode } from "./lcp.js";
+import { mergePasses } from "./merge-passes.js";
 import {
   RECORDING_SCHEMA_VERSION,
   type CdpEvent,
@@ -29,6 +30,14 @@ export interface ProfileOptions extends ChromiumOptions {
   redact: boolean;
   /** What to record (default: everything). See Instrumentation. */
   instrument?: Instrumentation;
+  /**
+   * 2: load the page twice, once with the trace alone for its timing and once with the Network
+   * domain for its content, and merge the two (merge-passes.ts). The Network domain's protocol
+   * messages cost the page's renderer time (`pagepath bench profiler`), so one pass records a
+   * slower load than the page's own. Default 1. With 2 both loads are traced, and have async
+   * stacks as `instrument` says.
+   */
+  passes?: 1 | 2;
 }
 
 /**
@@ -44,6 +53,8 @@ export interface Instrumentation {
 
 export const FULL_INSTRUMENTATION: Instrumentation = { network: true, asyncStacks: true, trace: true };
 export const NO_INSTRUMENTATION: Instrumentation = { network: false, asyncStacks: false, trace: false };
+/** The timing pass of a two-pass recording: everything but the Network domain. */
+export const TIMING_PASS: Instrumentation = { network: false, asyncStacks: true, trace: true };
 
 export interface ProfileResult {
   recording: Recording;
@@ -83,10 +94,22 @@ async function watchWorker(page: CDPSession, ev: { sessionId: string; targetInfo
  * cannot be loaded yields a recording marked incomplete, with the reason and whatever was captured.
  */
 export async function recordPage(url: string, o: ProfileOptions): Promise<ProfileResult> {
+  if (o.passes === 2) {
+    const asyncStacks = (o.instrument ?? FULL_INSTRUMENTATION).asyncStacks;
+    const timing = await recordPass(url, { ...o, instrument: { ...TIMING_PASS, asyncStacks } });
+    const content = await recordPass(url, { ...o, instrument: { ...FULL_INSTRUMENTATION, asyncStacks } });
+    return { recording: mergePasses(content.recording, timing.recording), pageLoadMs: timing.pageLoadMs };
+  }
+  return recordPass(url, o);
+}
+
+async function recordPass(url: string, o: ProfileOptions): Promise<ProfileResult> {
   const parts = o.instrument ?? FULL_INSTRUMENTATION;
   const instrument = parts.network;
   const startedAt = new Date();
   const t0 = performance.now();
+  // Node's hrtime and Chrome's TimeTicks both read CLOCK_MONOTONIC.
+  const wallMinusMonotonicS = Date.now() / 1000 - Number(process.hrtime.bigint()) / 1e9;
   const now = () => performance.now() - t0;
   const events: CdpEvent[] = [];
   const bodies = new Map<string, { data: Buffer; base64Encoded: boolean }>();
@@ -140,7 +163,8 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
         };
       };
       const onEvent = (method: string, p: Record<string, any>, from: CDPSession) => {
-        if (instrument) events.push({ method, params: p });
+        // Page events are cheap (a handful a load) and date the lifecycle of a pass without the Network domain.
+        if (instrument || (parts.trace && method.startsWith("Page."))) events.push({ method, params: p });
         if (method === "Network.requestWillBeSent") {
           owner.set(p.requestId, from);
           // blob: and data: loads are not network traffic, and Chromium does not always say when they end
@@ -168,10 +192,8 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
       mainFrameId = ((await session.send("Page.getFrameTree")) as any).frameTree.frame.id;
       await session.send("Page.enable");
       await applyConditions(session, o.conditions);
-      if (instrument) {
-        await session.send("Page.setLifecycleEventsEnabled", { enabled: true });
-        await session.send("Network.enable", { ...NETWORK_BUFFERS, maxPostDataSize: 1024 * 1024 });
-      }
+      if (instrument || parts.trace) await session.send("Page.setLifecycleEventsEnabled", { enabled: true });
+      if (instrument) await session.send("Network.enable", { ...NETWORK_BUFFERS, maxPostDataSize: 1024 * 1024 });
       if (parts.asyncStacks) {
         // Async stacks (setTimeout, promises, event listeners) make initiators reach their true cause.
         await session.send("Debugger.enable", { maxScriptsCacheSize: 0 });
@@ -277,6 +299,7 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
       files: { events: true, trace: trace !== null, archive: true },
       lifecycle,
       frameTree: toFrameTree(frameTree as any),
+      clock: { wallMinusMonotonicS: Math.round(wallMinusMonotonicS * 1e6) / 1e6 },
       counts: {
         events: events.length,
         traceEvents: trace?.length ?? 0,

@@ -128,6 +128,34 @@ export interface RecordingManifest {
   counts: { events: number; traceEvents: number; requests: number; bodies: number; failedRequests: number };
   /** Set when the recording was made by `pagepath import` from another tool's file, not by the profiler. */
   imported?: ImportedFrom;
+  /**
+   * Wall-clock seconds minus Chrome's monotonic seconds (the clock of every CDP and trace
+   * timestamp: CLOCK_MONOTONIC, which Node reads too), measured by the profiler as the load began.
+   * Absent in imported and older recordings.
+   */
+  clock?: { wallMinusMonotonicS: number };
+  /** Set when the recording was made from two loads (`pagepath profile --passes 2`). */
+  passes?: TwoPasses;
+}
+
+/**
+ * A recording of two loads: timing (trace, lifecycle, every request's ids and times) from a load
+ * recorded with the trace alone, content (bodies, headers, initiators) from one recorded with the
+ * Network domain. Requests are matched by method and URL, in order.
+ */
+export interface TwoPasses {
+  /** The content pass, as its own manifest had it (the rest of this manifest is the timing pass's). */
+  content: { startedAt: string; durationMs: number; status: RecordingStatus; reason: string | null };
+  /** Requests of the timing pass that found their content pass request. */
+  matchedRequests: number;
+  /** URLs the timing pass requested and the content pass did not: archived without a body. */
+  timingOnly: string[];
+  /**
+   * URLs the content pass requested and the timing pass's trace does not show (some never reach
+   * the renderer: a dedicated worker's script): kept, placed where the same script work ran in
+   * the timing pass, or else moved as the request sent before them was.
+   */
+  contentOnly: string[];
 }
 
 export interface ImportedFrom {

@@ -6,7 +6,7 @@ import {
   parseNetwork,
   type ProfileOptions,
 } from "@pagepath/profiler";
-import { numberOption } from "../verb.js";
+import { numberOption, UsageError } from "../verb.js";
 
 /** Options shared by every verb that drives the profiler. */
 export const PROFILE_OPTIONS = {
@@ -20,6 +20,7 @@ export const PROFILE_OPTIONS = {
   "keep-credentials": { type: "boolean" },
   "no-trace": { type: "boolean" },
   "no-async-stacks": { type: "boolean" },
+  passes: { type: "string" },
   chromium: { type: "string" },
   "chromium-arg": { type: "string", multiple: true },
 } as const;
@@ -32,6 +33,10 @@ Recording:
   --keep-credentials     keep cookies and Authorization-type headers (redacted by default)
   --no-trace             skip Chrome's trace (less overhead; graphs become network-only)
   --no-async-stacks      skip async stack traces (less overhead; timer/promise initiators lose their cause)
+  --passes 1|2           2: load each page twice, timing it with Chrome's trace alone and taking bodies,
+                         headers and initiators from a second load with the Network domain, whose
+                         protocol messages slow the page's renderer (pagepath bench profiler); the
+                         manifest lists requests only one load made (default 1)
 Conditions (recorded in the manifest; profile names the recording after them too):
   --cpu-throttle N       CPU slowdown factor, 1-100 (default 1)
   --network SPEC         slow-3g | fast-3g | slow-4g | LATENCY_MS,DOWN_KBPS,UP_KBPS
@@ -44,6 +49,9 @@ Browser:
 `;
 
 export function profileOptions(values: Record<string, unknown>): ProfileOptions {
+  const passes = numberOption(values, "passes", 1, 1, 2);
+  if (!Number.isInteger(passes)) throw new UsageError(`--passes "${values.passes}": expected 1 or 2`);
+  if (passes === 2 && values["no-trace"] === true) throw new UsageError("--passes 2 times the page from Chrome's trace: it cannot go with --no-trace");
   return {
     executablePath: (values.chromium as string | undefined) ?? DEFAULT_CHROMIUM,
     hostResolverRules: values["host-resolver-rules"] as string | undefined,
@@ -60,5 +68,6 @@ export function profileOptions(values: Record<string, unknown>): ProfileOptions 
     },
     redact: values["keep-credentials"] !== true,
     instrument: { network: true, trace: values["no-trace"] !== true, asyncStacks: values["no-async-stacks"] !== true },
+    passes: passes as 1 | 2,
   };
 }
