@@ -127,7 +127,7 @@ async function runBench(values: Record<string, unknown>, positionals: string[]):
   for (const o of r.overhead) {
     lines.push(`  ${o.page.padEnd(40)}  ${o.mode.padEnd(21)} ${o.medianMs.toFixed(1).padStart(9)} ${o.p90Ms.toFixed(1).padStart(8)}   ${o.ratio.toFixed(3)}`);
   }
-  lines.push("  (profile --passes 2 times the page in the trace+async-stacks mode, and takes its content from a full load)");
+  lines.push("  (two-pass: profile --passes 2, timed by its first load, traced alone; its second load, with the Network domain, records the content)");
   for (const t of r.throughput) {
     lines.push(`  recordings per minute with a ${t.quietMs} ms quiet period: ${t.pagesPerMinute.toFixed(1)} (${t.pages} pages in ${t.seconds.toFixed(1)} s)`);
   }
