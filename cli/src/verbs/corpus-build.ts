@@ -10,7 +10,7 @@ export const corpusBuildCommand: Verb = {
   name: "build",
   summary: "(re)create the corpus: generate, serve, profile in Chromium and build every site's graph",
   usage: `
-usage: pagepath corpus build [--data DIR] [--generated N] [--kind KIND]... [--only NAME]... [--force]
+usage: pagepath corpus build [--data DIR] [--generated N] [--kind KIND]... [--only NAME]... [--passes 1|2] [--force]
 
 Makes every corpus site into a recording (DIR/recordings/NAME) and a dependency graph
 (DIR/graphs/NAME.json): the bundled fixture pages; the realistic sites, whose content comes from
@@ -24,6 +24,8 @@ built are skipped unless --force; a failing site is reported and the others go o
   --kind KIND       build only sites of this kind: fixture, realistic or generated (repeatable)
   --only NAME       build only this site (repeatable; see pagepath corpus list)
   --quiet-ms MS     quiet period after load before a recording stops (default 2500)
+  --passes 1|2      2: time each site from a load traced alone and take its content from a second
+                    load, as pagepath profile --passes 2 (default 1)
   --force           rebuild sites that are already built
 `,
   paths: { options: ["data"] },
@@ -33,6 +35,7 @@ built are skipped unless --force; a failing site is reported and the others go o
     kind: { type: "string", multiple: true },
     only: { type: "string", multiple: true },
     "quiet-ms": { type: "string" },
+    passes: { type: "string" },
     force: { type: "boolean" },
   },
   async run(values, positionals) {
@@ -46,7 +49,10 @@ built are skipped unless --force; a failing site is reported and the others go o
     for (const k of kinds) if (!KINDS.includes(k)) throw new UsageError(`--kind ${k}: must be one of ${KINDS.join(", ")}`);
     if (kinds.length) sites = sites.filter((s) => kinds.includes(s.kind));
     const progress = new Progress(sites.length, "corpus");
-    const results = await buildCorpus(sites, data, { force: values.force === true, quietMs: numberOption(values, "quiet-ms", 2500, 0, 60_000) }, (e) => {
+    const passes = numberOption(values, "passes", 1, 1, 2);
+    if (!Number.isInteger(passes)) throw new UsageError(`--passes "${values.passes}": expected 1 or 2`);
+    const opts = { force: values.force === true, quietMs: numberOption(values, "quiet-ms", 2500, 0, 60_000), passes: passes as 1 | 2 };
+    const results = await buildCorpus(sites, data, opts, (e) => {
       if (e.type === "start") progress.working(e.site.name);
       else progress.finished(e.result.site.name, e.result.status !== "failed", e.result.status === "skipped" ? "skipped" : "");
     });

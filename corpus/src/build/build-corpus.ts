@@ -16,6 +16,13 @@ export interface CorpusBuildResult {
   message: string;
 }
 
+export interface CorpusBuildOptions {
+  force: boolean;
+  quietMs: number;
+  /** 2: each site profiled as `pagepath profile --passes 2` records it (default 1). */
+  passes?: 1 | 2;
+}
+
 export type CorpusBuildEvent = { type: "start"; site: CorpusSite } | { type: "done"; result: CorpusBuildResult };
 
 /**
@@ -27,7 +34,7 @@ export type CorpusBuildEvent = { type: "start"; site: CorpusSite } | { type: "do
 export async function buildCorpus(
   sites: CorpusSite[],
   dataDir: string,
-  opts: { force: boolean; quietMs: number },
+  opts: CorpusBuildOptions,
   onEvent: (e: CorpusBuildEvent) => void = () => {},
 ): Promise<CorpusBuildResult[]> {
   mkdirSync(join(dataDir, "recordings"), { recursive: true });
@@ -42,7 +49,7 @@ export async function buildCorpus(
   return results;
 }
 
-async function buildSite(site: CorpusSite, dataDir: string, opts: { force: boolean; quietMs: number }): Promise<CorpusBuildResult> {
+async function buildSite(site: CorpusSite, dataDir: string, opts: CorpusBuildOptions): Promise<CorpusBuildResult> {
   const recDir = join(dataDir, "recordings", site.name);
   const graphFile = join(dataDir, "graphs", `${site.name}.json`);
   if (!opts.force && existsSync(graphFile) && existsSync(recDir) && readManifest(recDir).status === "complete") {
@@ -54,7 +61,7 @@ async function buildSite(site: CorpusSite, dataDir: string, opts: { force: boole
     const server = await serveSite(site.siteDir);
     let status: string;
     try {
-      const { recording } = await recordPage(site.entry, siteProfileOptions(server, { quietMs: opts.quietMs, capMs: 60_000 }));
+      const { recording } = await recordPage(site.entry, { ...siteProfileOptions(server, { quietMs: opts.quietMs, capMs: 60_000 }), passes: opts.passes ?? 1 });
       writeRecording(recDir, recording);
       status = recording.manifest.status === "complete" ? "" : `incomplete: ${recording.manifest.reason}`;
     } finally {

@@ -1,2 +1,2 @@
 export { corpusCatalogue, CORPUS_SEED, DEFAULT_GENERATED, type CorpusSite } from "./catalogue.js";
-export { buildCorpus, type CorpusBuildEvent, type CorpusBuildResult } from "./build-corpus.js";
+export { buildCorpus, type CorpusBuildEvent, type CorpusBuildOptions, type CorpusBuildResult } from "./build-corpus.js";
