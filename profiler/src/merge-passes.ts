@@ -87,7 +87,7 @@ interface Pair {
 
 /**
  * Pairs each timing-pass request with a content-pass one: first the same method and URL (fragment
- * dropped), in order; then, among those left, the same method, origin, path and type, in order,
+ * dropped; a navigation's final URL, the others' first), in order; then, among those left, the same method, origin, path and type, in order,
  * as a page's query strings often hold a time or a random number that differs between loads.
  */
 function matchRequests(requests: TraceRequest[], chains: ArchiveEntry[][]): { pairs: Pair[]; contentOnly: ArchiveEntry[][] } {
@@ -96,10 +96,15 @@ function matchRequests(requests: TraceRequest[], chains: ArchiveEntry[][]): { pa
   for (const key of [exactKey, pathKey]) {
     const queue = new Map<string, ArchiveEntry[][]>();
     for (const c of left) {
-      const k = key(c[0]!.method, c[0]!.url, c.at(-1)!.resourceType);
+      // A navigation is known in both by its final URL (trace-network.ts), anything else by its first.
+      const hop = c.at(-1)!.resourceType === "Document" ? c.at(-1)! : c[0]!;
+      const k = key(hop.method, hop.url, c.at(-1)!.resourceType);
       (queue.get(k) ?? queue.set(k, []).get(k)!).push(c);
     }
-    for (const p of pairs) if (!p.c) p.c = queue.get(key(p.t.hops[0]!.method, p.t.hops[0]!.url, p.t.resourceType))?.shift() ?? null;
+    for (const p of pairs) {
+      const hop = p.t.navigation ? p.t.hops.at(-1)! : p.t.hops[0]!;
+      if (!p.c) p.c = queue.get(key(hop.method, hop.url, p.t.resourceType))?.shift() ?? null;
+    }
     left = [...queue.values()].flat();
   }
   return { pairs, contentOnly: left.sort((a, b) => a[0]!.times.start - b[0]!.times.start) };

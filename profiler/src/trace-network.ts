@@ -18,6 +18,8 @@ export interface TraceHop {
  */
 export interface TraceRequest {
   requestId: string;
+  /** A navigation (a frame's document, sent by the browser): only its last hop's URL is known. */
+  navigation: boolean;
   frameId: string | null;
   /** As CDP's Network domain names it (the trace says "Other" for fetch() and XHR). */
   resourceType: string;
@@ -45,12 +47,13 @@ export interface TraceRequest {
 /**
  * The trace's requests, in the order they were first sent. A navigation's ResourceSendRequest and
  * ResourceReceiveResponse are stamped in the renderer as it commits the navigation, after the
- * response came; the browser's ResourceWillSendRequest says when it was sent (CDP's
- * requestWillBeSent has the same time), and its timing when its headers came.
+ * response came; the browser's ResourceWillSendRequest, one per redirect hop, says when each hop
+ * was sent (CDP's requestWillBeSent has the same times), and its timing when its headers came. Only
+ * a navigation's final URL is its own: the renderer names an earlier hop by its origin alone.
  */
 export function traceRequests(trace: unknown[] | null): TraceRequest[] {
   const byId = new Map<string, TraceRequest>();
-  const willSend = new Map<string, number>();
+  const willSend = new Map<string, number[]>();
   // Processes write their events in their own order: take them in time order.
   const resourceEvents = ((trace ?? []) as P[]).filter((e) => typeof e.ts === "number" && typeof e.args?.data?.requestId === "string" && String(e.name).startsWith("Resource"));
   resourceEvents.sort((a, b) => a.ts - b.ts);
@@ -60,16 +63,17 @@ export function traceRequests(trace: unknown[] | null): TraceRequest[] {
     const r = byId.get(d.requestId);
     switch (e.name) {
       case "ResourceWillSendRequest":
-        if (!willSend.has(d.requestId)) willSend.set(d.requestId, at);
+        (willSend.get(d.requestId) ?? willSend.set(d.requestId, []).get(d.requestId)!).push(at);
         break;
       case "ResourceSendRequest": {
-        const hop = { url: String(d.url ?? ""), method: String(d.requestMethod ?? "GET"), at: r ? at : willSend.get(d.requestId) ?? at };
+        const hop = { url: String(d.url ?? ""), method: String(d.requestMethod ?? "GET"), at: willSend.get(d.requestId)?.[r ? r.hops.length : 0] ?? at };
         if (r) {
           r.hops.push(hop);
           break;
         }
         byId.set(d.requestId, {
           requestId: d.requestId,
+          navigation: willSend.has(d.requestId),
           frameId: d.frame ?? null,
           resourceType: cdpType(d),
           hops: [hop],

@@ -54,19 +54,32 @@ describe("two-pass recordings: timing from a trace-only load, content from a Net
     }
   });
 
-  it("a dedicated worker's script, which the renderer's trace never shows, is kept inside the script that started it", async () => {
-    const fidelity = await serveSite(fixtureDir("fidelity"));
-    try {
-      const url = "https://www.fidelity.test/worker.html";
-      const { recording } = await recordPage(url, { ...optionsFor(fidelity, { stop: { quietMs: 1000, capMs: 20_000 } }), passes: 2 });
+  describe("on the fidelity fixtures", () => {
+    let fidelity: RunningSite;
+    const twoPasses = async (url: string) => (await recordPage(url, { ...optionsFor(fidelity, { stop: { quietMs: 1000, capMs: 20_000 } }), passes: 2 })).recording;
+    before(async () => (fidelity = await serveSite(fixtureDir("fidelity"))));
+    after(async () => fidelity?.close());
+
+    it("a dedicated worker's script, which the renderer's trace never shows, is kept inside the script that started it", async () => {
+      const recording = await twoPasses("https://www.fidelity.test/worker.html");
       const worker = recording.archive.find((e) => e.url.endsWith("/js/worker.js"));
       assert.ok(worker?.body, "worker.js is archived with its body");
       assert.deepEqual(recording.manifest.passes!.contentOnly, ["https://www.fidelity.test/js/worker.js"]);
       const c = canonicalGraph(buildGraph(inMemory(recording)));
       assert.ok(c.edges.includes("js:inline:www.fidelity.test/worker.html@2 -> res:www.fidelity.test/js/worker.js [R2]"), c.edges.join("\n"));
-    } finally {
-      await fidelity.close();
-    }
+    });
+
+    it("a redirected navigation, whose first URL the trace does not name, is paired by its final one", async () => {
+      const recording = await twoPasses("https://www.fidelity.test/moved.html");
+      assert.deepEqual([recording.manifest.passes!.timingOnly, recording.manifest.passes!.contentOnly], [[], []]);
+      const [first, final] = recording.archive;
+      assert.equal(first!.url, "https://www.fidelity.test/moved.html");
+      assert.equal(first!.redirectedTo, "https://www.fidelity.test/xhr-before-load.html");
+      assert.equal(final!.requestId, first!.requestId);
+      assert.ok(first!.times.start < final!.times.start && final!.times.start < final!.times.end!, "each hop sent when the browser sent it");
+      assert.equal(recording.manifest.lifecycle.navigationStartMonotonic, first!.times.start);
+      assert.deepEqual(validateGraph(JSON.parse(JSON.stringify(buildGraph(inMemory(recording)))), "moved"), []);
+    });
   });
 });
 
