@@ -83,6 +83,22 @@ export function buildArchive(events: CdpEvent[]): ArchiveEntry[] {
   return entries;
 }
 
+/**
+ * Each archive entry's initiator as CDP sent it, with its whole stack and async parents, by entry
+ * id (a redirect's n-th hop is "requestId#n", as buildArchive names it).
+ */
+export function recordedInitiators(events: CdpEvent[]): Map<string, P> {
+  const out = new Map<string, P>();
+  for (const e of events) {
+    if (e.method !== "Network.requestWillBeSent") continue;
+    const p = e.params as P;
+    let id = p.requestId;
+    for (let n = 1; out.has(id); n++) id = `${p.requestId}#${n}`;
+    out.set(id, p.initiator);
+  }
+  return out;
+}
+
 function newEntry(id: string, p: P): ArchiveEntry {
   const init = p.initiator ?? {};
   return {

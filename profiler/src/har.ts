@@ -1,3 +1,4 @@
+import { recordedInitiators } from "./archive.js";
 import type { ArchiveEntry, CdpEvent, RecordingManifest } from "./recording.js";
 import { isTextMime } from "./text-body.js";
 
@@ -16,13 +17,7 @@ export interface HarSource {
  */
 export function toHar(src: HarSource, body: (sha256: string) => Buffer): P {
   const { manifest, events, archive } = src;
-  const initiators = new Map<string, P>();
-  for (const e of events) {
-    if (e.method === "Network.requestWillBeSent") {
-      const p = e.params as P;
-      initiators.set(hopKey(p.requestId, initiators), p.initiator);
-    }
-  }
+  const initiators = recordedInitiators(events);
   const lc = manifest.lifecycle;
   const pageStart = lc.navigationStartWallTime !== null ? new Date(lc.navigationStartWallTime * 1000) : new Date(manifest.startedAt);
   const entries = archive
@@ -48,13 +43,6 @@ export function toHar(src: HarSource, body: (sha256: string) => Buffer): P {
 }
 
 /** Redirect hops share a requestId; number them in arrival order as the archive does. */
-function hopKey(requestId: string, seen: Map<string, unknown>): string {
-  if (!seen.has(requestId)) return requestId;
-  let n = 1;
-  while (seen.has(`${requestId}#${n}`)) n++;
-  return `${requestId}#${n}`;
-}
-
 function entry(e: ArchiveEntry, initiator: P | null, body: (sha256: string) => Buffer): P {
   const r = e.response;
   const t = r?.timing ?? null;

@@ -1,3 +1,4 @@
+import { recordedInitiators } from "./archive.js";
 import { extractLifecycle } from "./lifecycle.js";
 import type { ArchiveEntry, CdpEvent, Recording, TwoPasses } from "./recording.js";
 import { estimateServerDelays } from "./server-delay.js";
@@ -34,16 +35,24 @@ export function mergePasses(content: Recording, timing: Recording): Recording {
   }
 
   const archive: ArchiveEntry[] = [];
-  for (const { t, c } of pairs) archive.push(...(c ? retimed(t, c, loaders, wall) : timingOnly(t, wall)));
+  // Which content-pass entry each merged one came from, for its initiator's whole stack.
+  const source = new Map<string, string>();
+  const keep = (made: ArchiveEntry[], c: ArchiveEntry[] | null) => {
+    made.forEach((e, i) => c?.[i] && source.set(e.id, c[i]!.id));
+    archive.push(...made);
+  };
+  for (const { t, c } of pairs) keep(c ? retimed(t, c, loaders, wall) : timingOnly(t, wall), c);
   const taken = new Set(archive.map((e) => e.requestId));
   const work = sameWork(content.trace, timing.trace);
-  for (const c of contentOnly) archive.push(...anchored(c, pairs, work, frames, loaders, taken, wall));
+  for (const c of contentOnly) keep(anchored(c, pairs, work, frames, loaders, taken, wall), c);
   archive.sort((a, b) => a.times.start - b.times.start);
   estimateServerDelays(archive);
   const used = new Set(archive.map((e) => e.body?.sha256).filter((s): s is string => !!s));
   const bodies = new Map([...content.bodies].filter(([sha]) => used.has(sha)));
 
-  const events = [...timing.events.filter((e) => e.method.startsWith("Page.")), ...networkEvents(archive, requests)];
+  const initiators = recordedInitiators(content.events);
+  const initiatorOf = (e: ArchiveEntry) => initiators.get(source.get(e.id) ?? "") ?? null;
+  const events = [...timing.events.filter((e) => e.method.startsWith("Page.")), ...networkEvents(archive, requests, initiatorOf)];
   events.sort((a, b) => at(a) - at(b));
   const mainFrameId = timing.manifest.frameTree?.id ?? null;
   const font = timing.manifest.lifecycle.largestContentfulPaintElement?.font;
@@ -271,10 +280,10 @@ function timingOnly(t: TraceRequest, wall: (at: number) => number | null): Archi
 
 /**
  * The Network events the timing pass would have had, from the merged archive and the trace's
- * data chunks: the graph builder reads a document's arrival from dataReceived (decoded bytes, so
+ * data chunks, initiators as the content pass recorded them (with their stacks): the graph builder reads a document's arrival from dataReceived (decoded bytes, so
  * a compressed chunk counts its share of the decoded body) and link preloads from requestWillBeSent.
  */
-function networkEvents(archive: ArchiveEntry[], requests: TraceRequest[]): CdpEvent[] {
+function networkEvents(archive: ArchiveEntry[], requests: TraceRequest[], initiatorOf: (e: ArchiveEntry) => P | null): CdpEvent[] {
   const byId = new Map(requests.map((t) => [t.requestId, t]));
   const out: CdpEvent[] = [];
   for (const e of archive) {
@@ -285,7 +294,7 @@ function networkEvents(archive: ArchiveEntry[], requests: TraceRequest[]): CdpEv
         requestId: e.requestId, loaderId: e.loaderId, frameId: e.frameId, type: e.resourceType,
         request: { url: e.url, method: e.method, headers: e.requestHeaders, initialPriority: e.priority.initial, isLinkPreload: t?.isLinkPreload ?? false },
         timestamp: e.times.start, wallTime: e.times.wallTime,
-        initiator: { type: e.initiator.type, url: e.initiator.url ?? undefined, lineNumber: e.initiator.lineNumber ?? undefined },
+        initiator: initiatorOf(e) ?? { type: e.initiator.type, url: e.initiator.url ?? undefined, lineNumber: e.initiator.lineNumber ?? undefined },
       },
     });
     if (e.redirectedTo) continue;

@@ -22,7 +22,7 @@ function contentPass(): Recording {
     req("NAV-A", "https://a.test/", 100, "Document"), res("NAV-A", 100.05, "text/html"), done("NAV-A", 100.06),
     req("7.1", "https://a.test/app.js?t=111", 100.1, "Script"), res("7.1", 100.15, "text/javascript"), done("7.1", 100.16),
     // Sent by the script (the browser fetches a worker's script: the trace does not see it).
-    req("7.2", "https://a.test/worker.js", 100.205, "Other", { initiator: { type: "script", url: "https://a.test/app.js?t=111" } }),
+    req("7.2", "https://a.test/worker.js", 100.205, "Other", { initiator: { type: "script", stack: { callFrames: [{ functionName: "start", url: "https://a.test/app.js?t=111" }] } } }),
     res("7.2", 100.25, "text/javascript"), done("7.2", 100.26),
     req("7.3", "https://a.test/only-content.png", 100.3, "Image"), res("7.3", 100.35, "image/png"), done("7.3", 100.36),
   ];
@@ -105,6 +105,12 @@ describe("a recording merged from a timing pass and a content pass", () => {
     assert.ok(Math.abs(w.times.end! - w.times.start - 0.055) < 1e-9, "keeps its own duration");
     assert.equal(w.frameId, "FRAME-B");
     assert.equal(w.body!.sha256, "sha-7.2");
+  });
+
+  it("gives each request's event the initiator the content pass recorded, stack and all", () => {
+    const sent = merged.events.find((e) => e.method === "Network.requestWillBeSent" && (e.params.request as { url: string }).url === "https://a.test/worker.js")!;
+    assert.equal((sent.params.initiator as { stack: { callFrames: { functionName: string }[] } }).stack.callFrames[0]!.functionName, "start");
+    assert.equal(byUrl("https://a.test/worker.js").initiator.url, "https://a.test/app.js?t=111");
   });
 
   it("keeps a request only the timing pass made without a body, and reports both kinds", () => {
