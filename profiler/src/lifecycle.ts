@@ -1,5 +1,6 @@
 import { lcpFromTrace } from "./lcp.js";
 import type { CdpEvent, FrameLifecycle, FrameTreeNode, LcpFont, Lifecycle } from "./recording.js";
+import { traceRequests } from "./trace-network.js";
 
 type P = Record<string, any>;
 
@@ -16,14 +17,20 @@ export function extractLifecycle(events: CdpEvent[], trace: unknown[] | null, ma
     if (!f) frames.set(id, (f = { frameId: id, url: "", parentFrameId: null, domContentLoaded: null, load: null }));
     return f;
   };
-  const rel = (ts: number) => (navStart === null ? null : round(ts * 1000 - navStart * 1000));
+  // The initial empty document's lifecycle comes before the navigation: not the page's.
+  const rel = (ts: number) => (navStart === null || ts < navStart ? null : round(ts * 1000 - navStart * 1000));
   const paints: Record<string, number | null> = { firstPaint: null, firstContentfulPaint: null };
 
+  const navigation = (events as { method: string; params: P }[]).find(({ method, params: p }) => method === "Network.requestWillBeSent" && p.type === "Document" && p.frameId === mainFrameId)?.params;
+  if (navigation) {
+    navStart = navigation.timestamp;
+    navWall = navigation.wallTime ?? null;
+  } else {
+    // A pass without the Network domain (the timing pass of two) has the navigation in its trace alone.
+    navStart = traceRequests(trace).find((r) => r.navigation && r.frameId === mainFrameId)?.hops[0]!.at ?? null;
+  }
   for (const { method, params: p } of events as { method: string; params: P }[]) {
-    if (method === "Network.requestWillBeSent" && navStart === null && p.type === "Document" && p.frameId === mainFrameId) {
-      navStart = p.timestamp;
-      navWall = p.wallTime ?? null;
-    } else if (method === "Page.frameAttached") {
+    if (method === "Page.frameAttached") {
       frame(p.frameId).parentFrameId = p.parentFrameId ?? null;
     } else if (method === "Page.frameNavigated") {
       const f = frame(p.frame.id);

@@ -30,6 +30,8 @@ describe("two-pass recordings: timing from a trace-only load, content from a Net
       const passes = rec.manifest.passes!;
       assert.ok(passes, "the manifest says the recording has two passes");
       assert.deepEqual([passes.timingOnly, passes.contentOnly], [[], []]);
+      const lcp = rec.manifest.lifecycle.largestContentfulPaintElement;
+      if (lcp?.type === "text") assert.notEqual(lcp.font, undefined, "a text LCP element's font, read in the timing pass, is kept");
       const g = buildGraph(rec);
       assert.deepEqual(validateGraph(JSON.parse(JSON.stringify(g)), page), []);
       const d = goldenDiff(page, canonicalGraph(g));
