@@ -41,7 +41,7 @@ export function mergePasses(content: Recording, timing: Recording): Recording {
     made.forEach((e, i) => c?.[i] && source.set(e.id, c[i]!.id));
     archive.push(...made);
   };
-  for (const { t, c } of pairs) keep(c ? retimed(t, c, loaders, wall) : timingOnly(t, wall), c);
+  for (const { t, c } of pairs) keep(c ? retimed(t, c, frames, loaders, wall) : timingOnly(t, wall), c);
   const taken = new Set(archive.map((e) => e.requestId));
   const work = sameWork(content.trace, timing.trace);
   for (const c of contentOnly) keep(anchored(c, pairs, work, frames, loaders, taken, wall), c);
@@ -141,7 +141,7 @@ function contentChains(archive: ArchiveEntry[]): ArchiveEntry[][] {
 }
 
 /** The content pass's hops with the timing pass's ids and times. */
-function retimed(t: TraceRequest, hops: ArchiveEntry[], loaders: Map<string, string>, wall: (at: number) => number | null): ArchiveEntry[] {
+function retimed(t: TraceRequest, hops: ArchiveEntry[], frames: Map<string, string>, loaders: Map<string, string>, wall: (at: number) => number | null): ArchiveEntry[] {
   return hops.map((h, i) => {
     const final = i === hops.length - 1;
     const start = t.hops[i]?.at ?? t.hops.at(-1)!.at;
@@ -153,7 +153,8 @@ function retimed(t: TraceRequest, hops: ArchiveEntry[], loaders: Map<string, str
       ...h,
       id: i === 0 ? t.requestId : `${t.requestId}#${i}`,
       requestId: t.requestId,
-      frameId: t.frameId ?? h.frameId,
+      // A worker's requests name no frame in the trace.
+      frameId: t.frameId ?? (h.frameId ? frames.get(h.frameId) ?? h.frameId : null),
       loaderId: h.loaderId ? loaders.get(h.loaderId) ?? h.loaderId : null,
       priority: { ...t.priority },
       times: { start, response: final ? r?.at ?? null : next, end: final ? t.finish?.at ?? null : next, wallTime: wall(start) },

@@ -74,7 +74,7 @@ export function traceRequests(trace: unknown[] | null): TraceRequest[] {
         byId.set(d.requestId, {
           requestId: d.requestId,
           navigation: willSend.has(d.requestId),
-          frameId: d.frame ?? null,
+          frameId: d.frame || null,
           resourceType: cdpType(d),
           hops: [hop],
           priority: { initial: d.priority ?? null, final: d.priority ?? null },

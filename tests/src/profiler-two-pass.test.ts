@@ -67,6 +67,8 @@ describe("two-pass recordings: timing from a trace-only load, content from a Net
       const worker = recording.archive.find((e) => e.url.endsWith("/js/worker.js"));
       assert.ok(worker?.body, "worker.js is archived with its body");
       assert.deepEqual(recording.manifest.passes!.contentOnly, ["https://www.fidelity.test/js/worker.js"]);
+      const frames = new Set(recording.manifest.lifecycle.frames.map((f) => f.frameId));
+      for (const e of recording.archive) assert.ok(e.frameId === null || frames.has(e.frameId), `${e.url}: frame ${e.frameId} is one of the timing pass's`);
       const c = canonicalGraph(buildGraph(inMemory(recording)));
       assert.ok(c.edges.includes("js:inline:www.fidelity.test/worker.html@2 -> res:www.fidelity.test/js/worker.js [R2]"), c.edges.join("\n"));
     });
