@@ -52,7 +52,9 @@ export interface ReplayBenchRow {
    * than a rate.
    */
   cpuUsPerRequest: Record<Server, number[]>;
-  /** pagepath / nginx of the medians of cpuUsPerRequest: above 1, pagepath spends more a request. */
+  /** The median of each server's cpuUsPerRequest. */
+  cpuMedianUs: Record<Server, number>;
+  /** pagepath / nginx of cpuMedianUs: above 1, pagepath spends more a request. */
   cpuRatio: number;
 }
 
@@ -153,8 +155,8 @@ async function benchProtocol(protocol: Protocol, root: string, recording: string
     const rows = (Object.keys(MEASURES) as Measure[]).map((measure): ReplayBenchRow => {
       const [p, n] = [median(runs[measure].pagepath), median(runs[measure].nginx)];
       const pairRatios = runs[measure].pagepath.map((x, i) => x / runs[measure].nginx[i]!);
-      const cpuRatio = median(cpu[measure].pagepath) / median(cpu[measure].nginx);
-      return { protocol, measure, unit: MEASURES[measure].unit, pagepath: p, nginx: n, ratio: p / n, addedUs: measure === "latency" ? p - n : null, pairRatios, runs: runs[measure], cpuUsPerRequest: cpu[measure], cpuRatio };
+      const cpuMedianUs = { pagepath: median(cpu[measure].pagepath), nginx: median(cpu[measure].nginx) };
+      return { protocol, measure, unit: MEASURES[measure].unit, pagepath: p, nginx: n, ratio: p / n, addedUs: measure === "latency" ? p - n : null, pairRatios, runs: runs[measure], cpuUsPerRequest: cpu[measure], cpuMedianUs, cpuRatio: cpuMedianUs.pagepath / cpuMedianUs.nginx };
     });
     measured = { tls: tls!.what, headers, rows };
   } finally {

@@ -3,7 +3,6 @@ import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import { cpuTimes, stolenShare, SIMULATIONS_PER_REPLAY, benchExperiment, benchGraphBuild, benchMultipathCost, benchNet, benchProfiler, benchReplay, benchSchedulers, benchSimulate, benchViewer, benchWhatIf, WHAT_IF_FLOOR_MS, type SimulateBenchResult, type WhatIfBenchResult, type ExperimentBenchResult, type NetBenchResult, type ReplayBenchResult } from "@pagepath/bench";
 import { requireRoot } from "@pagepath/runner";
-import { quantile } from "@pagepath/corpus";
 import { reportSchedulers } from "./bench-schedulers-report.js";
 import { reportMultipathCost } from "./bench-multipath-report.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
@@ -198,7 +197,7 @@ function reportReplay(r: ReplayBenchResult, out: string): number {
     const measure = row.measure === "throughput" ? "requests per second" : "time per request";
     const added = row.addedUs === null ? "" : `${row.addedUs >= 0 ? "+" : ""}${row.addedUs.toFixed(0)} µs`;
     const pairs = row.pairRatios.map((x) => x.toFixed(2)).join(" ");
-    const cpu = (s: "pagepath" | "nginx") => quantile(row.cpuUsPerRequest[s], 0.5).toFixed(0);
+    const cpu = (s: "pagepath" | "nginx") => row.cpuMedianUs[s].toFixed(0);
     lines.push(`  ${row.protocol.padEnd(8)}  ${measure.padEnd(19)} ${fmt(row.pagepath, row.unit).padStart(11)} ${fmt(row.nginx, row.unit).padStart(11)}   ${row.ratio.toFixed(2).padStart(5)}   ${added.padStart(16)}   ${pairs.padEnd(18)}   ${cpu("pagepath")} / ${cpu("nginx")} µs = ${row.cpuRatio.toFixed(2)}`);
   }
   for (const [protocol, tls] of Object.entries(r.tls)) lines.push(`  ${protocol}: ${tls}`);
