@@ -4,7 +4,8 @@ import type { BuildContext, DocumentState, FrameState } from "./context.js";
 import { chunkHolding, urlTail } from "./context.js";
 import { lineCounter, offsetAfterLine, scanImportMap, scanLazyImages, scanPreconnects, scanPrefetches, scanScripts } from "./html-scripts.js";
 import type { GraphNode } from "./graph.js";
-import { requestChains, resourceInfo } from "./resources.js";
+import { requestChains } from "@pagepath/profiler";
+import { resourceInfo } from "./resources.js";
 import { sameUrl } from "./url-key.js";
 
 type P = Record<string, any>;

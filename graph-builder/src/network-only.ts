@@ -1,7 +1,8 @@
 import type { BuildContext, DocumentState } from "./context.js";
 import { urlTail } from "./context.js";
 import type { GraphNode } from "./graph.js";
-import { isFrameDocument, requestChains, resourceInfo } from "./resources.js";
+import { requestChains } from "@pagepath/profiler";
+import { isFrameDocument, resourceInfo } from "./resources.js";
 import { sameUrl } from "./url-key.js";
 
 /**

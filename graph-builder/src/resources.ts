@@ -1,4 +1,4 @@
-import { requestPhases, type ArchiveEntry } from "@pagepath/profiler";
+import { requestChains, requestPhases, type ArchiveEntry } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
 import { chunkHolding, docOf, latestBefore, latestFinished, parseChunkAt, urlTail } from "./context.js";
 import { offsetAfterLine } from "./html-scripts.js";
@@ -6,18 +6,6 @@ import type { ConnectionInfo, GraphNode, ResourceInfo } from "./graph.js";
 import { linkStaticImport, staticImporter } from "./modules.js";
 import { ruleFor } from "./rules.js";
 import { sameUrl, urlKey } from "./url-key.js";
-
-/** Archive entries grouped by request: a redirect chain's hops share one requestId, in order. */
-export function requestChains(archive: ArchiveEntry[], keep: (e: ArchiveEntry) => boolean): Map<string, ArchiveEntry[]> {
-  const chains = new Map<string, ArchiveEntry[]>();
-  for (const e of archive) {
-    if (!keep(e)) continue;
-    const chain = chains.get(e.requestId);
-    if (chain) chain.push(e);
-    else chains.set(e.requestId, [e]);
-  }
-  return chains;
-}
 
 /** HTML documents loaded into a known frame are download chunks, not resources. */
 export function isFrameDocument(ctx: BuildContext, e: ArchiveEntry): boolean {

@@ -26,7 +26,7 @@ export function buildArchive(events: CdpEvent[]): ArchiveEntry[] {
         }
         const n = hops.get(p.requestId) ?? 0;
         hops.set(p.requestId, n + 1);
-        const entry = newEntry(n === 0 ? p.requestId : `${p.requestId}#${n}`, p);
+        const entry = newEntry(hopId(p.requestId, n), p);
         entries.push(entry);
         current.set(p.requestId, entry);
         break;
@@ -83,18 +83,32 @@ export function buildArchive(events: CdpEvent[]): ArchiveEntry[] {
   return entries;
 }
 
-/**
- * Each archive entry's initiator as CDP sent it, with its whole stack and async parents, by entry
- * id (a redirect's n-th hop is "requestId#n", as buildArchive names it).
- */
+/** An archive entry's id: its request's, with "#n" for the n-th redirect hop after the first. */
+export function hopId(requestId: string, n: number): string {
+  return n === 0 ? requestId : `${requestId}#${n}`;
+}
+
+/** Archive entries grouped by request: a redirect chain's hops share one requestId, in order. */
+export function requestChains(archive: ArchiveEntry[], keep: (e: ArchiveEntry) => boolean = () => true): Map<string, ArchiveEntry[]> {
+  const chains = new Map<string, ArchiveEntry[]>();
+  for (const e of archive) {
+    if (!keep(e)) continue;
+    const chain = chains.get(e.requestId);
+    if (chain) chain.push(e);
+    else chains.set(e.requestId, [e]);
+  }
+  return chains;
+}
+
+/** Each archive entry's initiator as CDP sent it, with its whole stack and async parents, by entry id. */
 export function recordedInitiators(events: CdpEvent[]): Map<string, P> {
   const out = new Map<string, P>();
   for (const e of events) {
     if (e.method !== "Network.requestWillBeSent") continue;
     const p = e.params as P;
-    let id = p.requestId;
-    for (let n = 1; out.has(id); n++) id = `${p.requestId}#${n}`;
-    out.set(id, p.initiator);
+    let n = 0;
+    while (out.has(hopId(p.requestId, n))) n++;
+    out.set(hopId(p.requestId, n), p.initiator);
   }
   return out;
 }

@@ -42,7 +42,6 @@ export function toHar(src: HarSource, body: (sha256: string) => Buffer): P {
   };
 }
 
-/** Redirect hops share a requestId; number them in arrival order as the archive does. */
 function entry(e: ArchiveEntry, initiator: P | null, body: (sha256: string) => Buffer): P {
   const r = e.response;
   const t = r?.timing ?? null;

@@ -12,6 +12,7 @@ export { profileBatch, type BatchEvent, type BatchItemResult } from "./batch.js"
 export { readRecording, readManifest, readArchive, readBody, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
 export { traceEvents, traceFileText, type TraceSelection } from "./trace-file.js";
 export { toHar } from "./har.js";
+export { requestChains } from "./archive.js";
 export { parseUrlList, checkUrl } from "./url-list.js";
 export { recordingName } from "./slug.js";
 export { parseNetwork, parseDevice, parseCpuThrottle, NO_CONDITIONS } from "./conditions.js";

@@ -1,4 +1,4 @@
-import { recordedInitiators } from "./archive.js";
+import { hopId, recordedInitiators, requestChains } from "./archive.js";
 import { extractLifecycle } from "./lifecycle.js";
 import type { ArchiveEntry, CdpEvent, Recording, TwoPasses } from "./recording.js";
 import { estimateServerDelays } from "./server-delay.js";
@@ -22,7 +22,8 @@ type P = Record<string, any>;
  */
 export function mergePasses(content: Recording, timing: Recording): Recording {
   const requests = traceRequests(timing.trace);
-  const { pairs, contentOnly } = matchRequests(requests, contentChains(content.archive));
+  const chains = [...requestChains(content.archive).values()].sort((a, b) => a[0]!.times.start - b[0]!.times.start);
+  const { pairs, contentOnly } = matchRequests(requests, chains);
   const offset = timing.manifest.clock?.wallMinusMonotonicS;
   const wall = (at: number) => (offset === undefined ? null : Math.round((at + offset) * 1e6) / 1e6);
   // Ids the two loads gave the same thing: navigation requests are named by their loader.
@@ -133,13 +134,6 @@ function pathKey(method: string, url: string, resourceType: string): string {
   }
 }
 
-/** The content pass's requests, each its redirect hops in order, in the order they were sent. */
-function contentChains(archive: ArchiveEntry[]): ArchiveEntry[][] {
-  const chains = new Map<string, ArchiveEntry[]>();
-  for (const e of archive) (chains.get(e.requestId) ?? chains.set(e.requestId, []).get(e.requestId)!).push(e);
-  return [...chains.values()].sort((a, b) => a[0]!.times.start - b[0]!.times.start);
-}
-
 /** The content pass's hops with the timing pass's ids and times. */
 function retimed(t: TraceRequest, hops: ArchiveEntry[], frames: Map<string, string>, loaders: Map<string, string>, wall: (at: number) => number | null): ArchiveEntry[] {
   return hops.map((h, i) => {
@@ -151,7 +145,7 @@ function retimed(t: TraceRequest, hops: ArchiveEntry[], frames: Map<string, stri
     const failed = final && t.finish?.failed === true;
     return {
       ...h,
-      id: i === 0 ? t.requestId : `${t.requestId}#${i}`,
+      id: hopId(t.requestId, i),
       requestId: t.requestId,
       // A worker's requests name no frame in the trace.
       frameId: t.frameId ?? (h.frameId ? frames.get(h.frameId) ?? h.frameId : null),
@@ -192,7 +186,7 @@ function anchored(c: ArchiveEntry[], pairs: Pair[], work: SameWork, frames: Map<
   const move = (x: number | null) => (x === null ? null : x + shift);
   return c.map((h, i) => ({
     ...h,
-    id: i === 0 ? requestId : `${requestId}#${i}`,
+    id: hopId(requestId, i),
     requestId,
     frameId: h.frameId ? frames.get(h.frameId) ?? h.frameId : null,
     loaderId: h.loaderId ? loaders.get(h.loaderId) ?? h.loaderId : null,
@@ -253,7 +247,7 @@ function timingOnly(t: TraceRequest, wall: (at: number) => number | null): Archi
     const next = t.hops[i + 1] ?? null;
     const r = final ? t.response : null;
     return {
-      id: i === 0 ? t.requestId : `${t.requestId}#${i}`,
+      id: hopId(t.requestId, i),
       requestId: t.requestId,
       url: hop.url,
       method: hop.method,

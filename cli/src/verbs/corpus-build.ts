@@ -2,6 +2,7 @@ import { buildCorpus, corpusCatalogue, DEFAULT_GENERATED } from "@pagepath/corpu
 import { Progress } from "../progress.js";
 import { numberOption, UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
+import { passesOption } from "./profile-options.js";
 
 export const DEFAULT_DATA = "corpus-data";
 const KINDS = ["fixture", "realistic", "generated"];
@@ -49,9 +50,7 @@ built are skipped unless --force; a failing site is reported and the others go o
     for (const k of kinds) if (!KINDS.includes(k)) throw new UsageError(`--kind ${k}: must be one of ${KINDS.join(", ")}`);
     if (kinds.length) sites = sites.filter((s) => kinds.includes(s.kind));
     const progress = new Progress(sites.length, "corpus");
-    const passes = numberOption(values, "passes", 1, 1, 2);
-    if (!Number.isInteger(passes)) throw new UsageError(`--passes "${values.passes}": expected 1 or 2`);
-    const opts = { force: values.force === true, quietMs: numberOption(values, "quiet-ms", 2500, 0, 60_000), passes: passes as 1 | 2 };
+    const opts = { force: values.force === true, quietMs: numberOption(values, "quiet-ms", 2500, 0, 60_000), passes: passesOption(values) };
     const results = await buildCorpus(sites, data, opts, (e) => {
       if (e.type === "start") progress.working(e.site.name);
       else progress.finished(e.result.site.name, e.result.status !== "failed", e.result.status === "skipped" ? "skipped" : "");

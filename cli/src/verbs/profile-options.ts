@@ -48,9 +48,15 @@ Browser:
   --chromium-arg ARG     any other Chromium flag (repeatable)
 `;
 
-export function profileOptions(values: Record<string, unknown>): ProfileOptions {
+/** --passes: 1 or 2 (ProfileOptions.passes). */
+export function passesOption(values: Record<string, unknown>): 1 | 2 {
   const passes = numberOption(values, "passes", 1, 1, 2);
   if (!Number.isInteger(passes)) throw new UsageError(`--passes "${values.passes}": expected 1 or 2`);
+  return passes as 1 | 2;
+}
+
+export function profileOptions(values: Record<string, unknown>): ProfileOptions {
+  const passes = passesOption(values);
   if (passes === 2 && values["no-trace"] === true) throw new UsageError("--passes 2 times the page from Chrome's trace: it cannot go with --no-trace");
   return {
     executablePath: (values.chromium as string | undefined) ?? DEFAULT_CHROMIUM,
@@ -68,6 +74,6 @@ export function profileOptions(values: Record<string, unknown>): ProfileOptions 
     },
     redact: values["keep-credentials"] !== true,
     instrument: { network: true, trace: values["no-trace"] !== true, asyncStacks: values["no-async-stacks"] !== true },
-    passes: passes as 1 | 2,
+    passes,
   };
 }
