@@ -139,9 +139,14 @@ describe("replay clients on corpus sites", () => {
     assert.match(chromium.stderr, /x 1 client = 2 loads/);
     const clients = readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l).client);
     assert.deepEqual(clients, ["chromium", "chromium"]);
-    const r = await runCli(args, 10 * 60_000);
+    // A second Chromium run and two of the model per condition, two workers taking them in turn.
+    const r = await runCli([...args.map((a, i) => (args[i - 1] === "--runs" ? "2" : a)), "--workers", "2"], 10 * 60_000);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.match(r.stderr, /= 4 loads, 2 already in/);
+    assert.match(r.stderr, /= 8 loads, 2 already in/);
+    const later = readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").slice(2).map((l) => JSON.parse(l));
+    const span = (x: { startedAt: string; metrics: { loadMs: number } }) => [Date.parse(x.startedAt), Date.parse(x.startedAt) + x.metrics.loadMs];
+    const overlapping = later.some((a, i) => later.some((b, j) => i !== j && span(a)[0]! <= span(b)[0]! && span(b)[0]! < span(a)[1]!));
+    assert.ok(overlapping, `two workers load at once: ${JSON.stringify(later.map((x) => [x.client, x.startedAt, x.metrics.loadMs]))}`);
     const result = JSON.parse(readFileSync(join(out, "accuracy.json"), "utf8"));
     const load = result.summary.groups.find((g: { metric: string; protocol: string }) => g.metric === "load" && g.protocol === "h2");
     assert.ok(load, `a load-time group for h2: ${JSON.stringify(result.summary.groups.map((g: { metric: string; protocol: string }) => [g.metric, g.protocol]))}`);
@@ -152,7 +157,7 @@ describe("replay clients on corpus sites", () => {
     const again = await runCli(args, 120_000);
     assert.equal(again.code, 0, again.stderr);
     assert.match(again.stderr, /4 already in/);
-    assert.equal(readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").length, 4);
+    assert.equal(readFileSync(join(out, "runs.jsonl"), "utf8").trim().split("\n").length, 8);
   });
 
   it("pagepath accuracy compares the clients over two-path MPTCP, Chromium through mptcpize, both using both paths", async () => {

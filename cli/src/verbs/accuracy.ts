@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { accuracyScatterSvg, apeByConditionSvg, stackLabel, type RunResult } from "@pagepath/results";
-import { abandonRuns, cellKey, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
+import { abandonRuns, cellKey, MAX_CONCURRENCY, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { stopSweepOnSignal } from "../sweep-interrupt.js";
@@ -54,6 +54,9 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
                       --clients simulated alone it needs no root
   --clock-tick-us N   the simulator's clock tick over TCP and MPTCP, in µs (default 1000; see
                       pagepath simulate --help)
+  --workers N         loads at once, each in a topology of its own (default 1). Only where the
+                      links bound the loads (a few Mbit/s): two Chromiums at once share this
+                      machine's cores, so at fast links they slow each other's computation
   --lantern           also run Lighthouse's Lantern on each site's recording under each condition
                       and print its FCP, LCP and Interactive error beside the emulated browser's
                       (OUT/lantern.json; docs/lantern.md)${RUN_OPTIONS_HELP}
@@ -74,6 +77,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     simulated: { type: "boolean", default: false },
     "clock-tick-us": { type: "string" },
     clients: { type: "string", default: "chromium,emulated" },
+    workers: { type: "string", default: "1" },
   },
   async run(values) {
     const protocols = values.protocols === undefined ? [String(values.protocol)] : String(values.protocols).split(",").filter(Boolean);
@@ -98,6 +102,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const runs = Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs "${values.runs}": expected a whole number from 1 to 100`);
     if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");
+    const workers = Number(values.workers);
+    if (!Number.isInteger(workers) || workers < 1 || workers > MAX_CONCURRENCY) throw new UsageError(`--workers "${values.workers}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
     if (values.resume && values.out !== undefined) throw new UsageError("--resume takes up the latest folder in accuracy/; --out DIR already resumes DIR: give one of them");
     const out = resolve(String(values.out ?? (values.resume ? latestSweep("accuracy") : join("accuracy", timestamp()))));
     if (values.resume) process.stderr.write(`resuming ${shownPath(out)}\n`);
@@ -117,11 +123,16 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const label = (i: SweepItem) => `${i.graph.replace(/^.*\//, "").replace(/\.json$/, "")} ${conditionName(i.condition)} ${stackLabel(i.configuration)} ${i.client} #${i.run}`;
     // The condition's topology goes when the process exits (downAtProcessEnd): only the runs' processes are killed here.
     const forgetSignals = stopSweepOnSignal(`stopping: the load under way is dropped; run the same command with --out ${shownPath(out)} to resume`, () => abandonRuns([]));
+    let underWay = 0;
     await runAccuracySweep(
-      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, clockTickUs, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out },
+      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, clockTickUs, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out, workers },
       {
-        starting: (item) => progress.working(label(item)),
+        starting: (item) => {
+          if (workers > 1) progress.running(++underWay);
+          progress.working(label(item));
+        },
         finished: (item, result, error) => {
+          if (workers > 1) progress.running(--underWay);
           const load = result?.metrics.loadMs;
           progress.finished(label(item), error === null, error ?? (load == null ? "" : `load ${load.toFixed(0)} ms`));
           if (error !== null) failures.push(`${label(item)}: ${error}`);

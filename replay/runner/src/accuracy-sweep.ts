@@ -1,10 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { appendRun } from "./sweep/runs-file.js";
 import { join } from "node:path";
-import { clockTickField, runsFileLines, stackLabel, type Client, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
+import { clockTickField, runsFileLines, stackLabel, type Client, type NetworkConfig, type PathConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { runReplay, siteName } from "./run-replay.js";
 import { runSimulation } from "./simulate.js";
-import { networkSpec, networkUp, topologyDown } from "./topology.js";
+import { networkSpec, networkUp, topologyDown, type Topology } from "./topology.js";
 
 /** One path of a network condition: its rate both ways and its RTT. */
 export interface ConditionPath {
@@ -52,6 +52,11 @@ export interface AccuracySweep {
   clients?: SweepItem["client"][];
   /** Folder of runs.jsonl (appended as runs finish, so a sweep resumes) and the servers' logs. */
   out: string;
+  /**
+   * Loads at once, each worker in a topology of its own (default 1). Worth it only where the links,
+   * not the machine, bound a load: two Chromiums at once share its cores and computation.
+   */
+  workers?: number;
 }
 
 export interface SweepItem {
@@ -102,8 +107,9 @@ export function finishedRuns(out: string, warn: (message: string) => void = (m) 
 
 /**
  * Both clients, `runs` times each, on every graph under every condition, through one topology per
- * condition; Chromium and the emulated browser alternate so that drift in the machine's speed
- * touches both. A failing run is reported and the sweep goes on.
+ * condition and worker (workers take the condition's loads in turn from one queue); Chromium and
+ * the emulated browser alternate so that drift in the machine's speed touches both. A failing run
+ * is reported and the sweep goes on.
  */
 export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Promise<void> {
   const done = finishedRuns(s.out);
@@ -122,37 +128,45 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
       }
     }
     if (items.length === 0) continue;
-    const net = `acc${process.pid % 10_000}c${ci}`;
     const network = { name, paths: conditionPaths(condition) };
     // Simulated runs need no topology: a condition that has only those brings none up.
-    const topology = items.some((i) => i.client !== "simulated") ? await networkUp(net, network, s.seed + ci, process.cwd()) : null;
+    const lanes = items.some((i) => i.client !== "simulated") ? Math.max(1, Math.min(s.workers ?? 1, items.length)) : 0;
+    const nets = Array.from({ length: lanes }, (_, w) => `acc${process.pid % 10_000}c${ci}w${w}`);
+    const topologies: Topology[] = [];
     try {
-      for (const item of items) {
-        on.starting(item);
-        const site = siteName(item.graph);
-        const model = item.client !== "chromium";
-        const run = {
-          graphFile: item.graph,
-          configuration: { ...item.configuration, emulation: model ? item.configuration.emulation : null, connectionsPerOrigin: model ? item.configuration.connectionsPerOrigin : null },
-          seed: s.seed + item.run,
-          timeoutMs: s.timeoutMs,
-          serverOut: join(s.out, "servers", `${site}-${name}-${stackLabel(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
-          resultFile: file,
-          experiment: "accuracy",
-          run: item.run,
-        };
-        try {
-          const simulated = { ...run, configuration: { ...run.configuration, ...clockTickField(run.configuration.transport, s.clockTickUs) } };
-          const result =
-            item.client === "simulated" ? (await runSimulation({ ...simulated, network })).result : await runReplay({ ...run, client: item.client, topology: topology! });
-          appendRun(file, result);
-          on.finished(item, result, result.status === "ok" ? null : result.error);
-        } catch (e) {
-          on.finished(item, null, (e as Error).message);
-        }
-      }
+      for (const [w, net] of nets.entries()) topologies.push(await networkUp(net, network, s.seed + ci + 1000 * w, process.cwd()));
+      let next = 0;
+      const worker = async (topology: Topology | null) => {
+        while (next < items.length) await runItem(s, items[next++]!, network, topology, file, on);
+      };
+      await Promise.all(topologies.length === 0 ? [worker(null)] : topologies.map(worker));
     } finally {
-      if (topology) await topologyDown(net);
+      for (const net of nets) await topologyDown(net);
     }
+  }
+}
+
+async function runItem(s: AccuracySweep, item: SweepItem, network: NetworkConfig, topology: Topology | null, file: string, on: SweepCallbacks): Promise<void> {
+  on.starting(item);
+  const site = siteName(item.graph);
+  const name = network.name;
+  const model = item.client !== "chromium";
+  const run = {
+    graphFile: item.graph,
+    configuration: { ...item.configuration, emulation: model ? item.configuration.emulation : null, connectionsPerOrigin: model ? item.configuration.connectionsPerOrigin : null },
+    seed: s.seed + item.run,
+    timeoutMs: s.timeoutMs,
+    serverOut: join(s.out, "servers", `${site}-${name}-${stackLabel(item.configuration).replace("/", "-")}-${item.client}-${item.run}`),
+    resultFile: file,
+    experiment: "accuracy",
+    run: item.run,
+  };
+  try {
+    const simulated = { ...run, configuration: { ...run.configuration, ...clockTickField(run.configuration.transport, s.clockTickUs) } };
+    const result = item.client === "simulated" ? (await runSimulation({ ...simulated, network })).result : await runReplay({ ...run, client: item.client, topology: topology! });
+    appendRun(file, result);
+    on.finished(item, result, result.status === "ok" ? null : result.error);
+  } catch (e) {
+    on.finished(item, null, (e as Error).message);
   }
 }
