@@ -5,28 +5,19 @@
  * error, per protocol stack (h2, h3, h2/mptcp: Lantern's one prediction stands beside each). Every
  * cell with Chromium's value is listed with both signed errors. Pure, no I/O.
  */
-import { absolutePercentageError, median, percentile, stackLabel, type RunResult } from "@pagepath/results";
+import { absolutePercentageError, median, percentile, type AccuracyMetric, type AccuracySample, type LanternCell } from "@pagepath/results";
 
-/** Lantern's predictions for one site under one condition (condition named as the runs name it). */
-export interface LanternCell {
-  site: string;
-  condition: string;
-  fcpMs: number | null;
-  lcpMs: number | null;
-  interactiveMs: number | null;
-  /** Why Lantern gave nothing for this cell, or null. */
-  error: string | null;
-}
+export type { LanternCell };
 
 /**
- * The metrics compared: each run metric (firstContentfulPaintMs, ... in a run's `metrics`), and
+ * The metrics compared: each sample metric (fcp, ... in an accuracy sample's `metrics`), and
  * which of Lantern's predictions stands beside it. Lantern predicts no load event: its Interactive
  * (the end of the last long task, at least LCP) is set beside Chromium's load.
  */
 export const COMPARED = [
-  { metric: "FCP", runMetric: "firstContentfulPaintMs", lantern: "fcpMs", lanternLabel: "FCP" },
-  { metric: "LCP", runMetric: "largestContentfulPaintMs", lantern: "lcpMs", lanternLabel: "LCP" },
-  { metric: "load", runMetric: "loadMs", lantern: "interactiveMs", lanternLabel: "Interactive" },
+  { metric: "FCP", sampleMetric: "fcp", lantern: "fcpMs", lanternLabel: "FCP" },
+  { metric: "LCP", sampleMetric: "lcp", lantern: "lcpMs", lanternLabel: "LCP" },
+  { metric: "load", sampleMetric: "load", lantern: "interactiveMs", lanternLabel: "Interactive" },
 ] as const;
 
 export interface ErrorStats {
@@ -53,14 +44,14 @@ function stats(apes: number[]): ErrorStats {
   return { cells: apes.length, medianApePercent: apes.length ? median(apes) : null, p90ApePercent: apes.length ? percentile(apes, 90) : null };
 }
 
-/** The median of each client's measured values of one metric over one stack, per site and condition. */
-function medians(runs: readonly RunResult[], stack: string, client: string, runMetric: string): Map<string, number> {
+/** The median of each client's measured values of one metric over one stack, per site and condition (a failed run has none). */
+function medians(samples: readonly AccuracySample[], stack: string, client: string, metric: AccuracyMetric): Map<string, number> {
   const values = new Map<string, number[]>();
-  for (const r of runs) {
-    if (r.client !== client || r.status !== "ok" || stackLabel(r.configuration) !== stack) continue;
-    const v = (r.metrics as unknown as Record<string, number | null | undefined>)[runMetric];
+  for (const r of samples) {
+    if (r.client !== client || r.protocol !== stack) continue;
+    const v = r.metrics[metric];
     if (typeof v !== "number" || !Number.isFinite(v)) continue;
-    const k = cellKey(r.site.name, r.configuration.network.name);
+    const k = cellKey(r.site, r.condition);
     values.set(k, [...(values.get(k) ?? []), v]);
   }
   return new Map([...values].map(([k, vs]) => [k, median(vs)]));
@@ -68,15 +59,15 @@ function medians(runs: readonly RunResult[], stack: string, client: string, runM
 
 const signedPercent = (predicted: number, actual: number) => ((predicted - actual) / actual) * 100;
 
-/** Per stack of the runs (in code-point order), per metric in COMPARED order. */
-export function compareWithChromium(lantern: readonly LanternCell[], runs: readonly RunResult[]): MetricComparison[] {
-  const stacks = [...new Set(runs.map((r) => stackLabel(r.configuration)))].sort();
-  return stacks.flatMap((stack) => COMPARED.map((c) => compareOne(stack, c, lantern, runs)));
+/** Per stack of the samples (in code-point order), per metric in COMPARED order. */
+export function compareWithChromium(lantern: readonly LanternCell[], samples: readonly AccuracySample[]): MetricComparison[] {
+  const stacks = [...new Set(samples.map((r) => r.protocol))].sort();
+  return stacks.flatMap((stack) => COMPARED.map((c) => compareOne(stack, c, lantern, samples)));
 }
 
-function compareOne(stack: string, { metric, runMetric, lantern: field, lanternLabel }: (typeof COMPARED)[number], lantern: readonly LanternCell[], runs: readonly RunResult[]): MetricComparison {
-  const chromium = medians(runs, stack, "chromium", runMetric);
-  const emulated = medians(runs, stack, "emulated", runMetric);
+function compareOne(stack: string, { metric, sampleMetric, lantern: field, lanternLabel }: (typeof COMPARED)[number], lantern: readonly LanternCell[], samples: readonly AccuracySample[]): MetricComparison {
+  const chromium = medians(samples, stack, "chromium", sampleMetric);
+  const emulated = medians(samples, stack, "emulated", sampleMetric);
   const cells: MetricComparison["cells"] = [];
   for (const l of lantern) {
     const chromiumMs = chromium.get(cellKey(l.site, l.condition));

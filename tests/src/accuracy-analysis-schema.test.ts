@@ -10,6 +10,7 @@ import { describe, it } from "node:test";
 import { tempDir } from "@pagepath/temp-dirs";
 import { analyzeExperiment, readAccuracyFile, readAnalysisFile, shapeProblems, type CellKey, type Client, type NetworkConfig, type RunConfiguration, type RunResult } from "@pagepath/results";
 import { accuracyResult } from "@pagepath/cli/dist/src/verbs/accuracy-result.js";
+import { accuracySample } from "@pagepath/cli/dist/src/verbs/accuracy-report.js";
 import { writeAnalysis } from "@pagepath/cli/dist/src/verbs/analyze.js";
 import { network, samplePlan, sampleRun } from "./results-fixture.js";
 
@@ -50,7 +51,7 @@ function accuracyRuns(): RunResult[] {
 }
 
 function writeAccuracy(name: string, change: (a: any) => void = () => {}): string {
-  const a = JSON.parse(JSON.stringify(accuracyResult({ conditions: [{ rateMbit: 25, rttMs: 20 }, { rateMbit: 5, rttMs: 50, morePaths: [{ rateMbit: 1, rttMs: 100 }] }], runs: 2, configurations: [H2] }, accuracyRuns())));
+  const a = JSON.parse(JSON.stringify(accuracyResult({ conditions: [{ rateMbit: 25, rttMs: 20 }, { rateMbit: 5, rttMs: 50, morePaths: [{ rateMbit: 1, rttMs: 100 }] }], runs: 2, configurations: [H2] }, accuracyRuns().map(accuracySample))));
   change(a);
   const file = join(work, name);
   writeFileSync(file, JSON.stringify(a, null, 1));
@@ -95,7 +96,7 @@ function refusal(read: (f: string) => unknown, file: string): string {
 it("every results schema compiles in Ajv's strict mode without a warning", (t) => {
   // First in the file: the schemas compile once per process, and strict mode throws where it would warn.
   const warn = t.mock.method(console, "warn");
-  for (const name of ["run-result", "experiment-plan", "accuracy", "analysis"] as const) shapeProblems({}, name);
+  for (const name of ["run-result", "experiment-plan", "accuracy", "accuracy-samples", "analysis"] as const) shapeProblems({}, name);
   assert.equal(warn.mock.callCount(), 0, JSON.stringify(warn.mock.calls.map((c) => c.arguments)));
 });
 

@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { RunResult } from "@pagepath/results";
 import { compareWithChromium, type LanternCell } from "@pagepath/cli/dist/src/lantern-errors.js";
+import { accuracySample } from "@pagepath/cli/dist/src/verbs/accuracy-report.js";
 
-/** A run result with only what the comparison reads: the rest of a run does not change it. */
+/** A run result with only what its accuracy sample reads: the rest of a run does not change it. */
 function run(site: string, condition: string, client: "chromium" | "emulated", metrics: Record<string, number | null>, status = "ok", protocol = "h2", transport = "tcp"): RunResult {
   return { site: { name: site }, configuration: { network: { name: condition }, protocol, transport }, client, status, metrics } as unknown as RunResult;
 }
@@ -22,7 +23,7 @@ describe("Lantern's error beside the emulated browser's", () => {
     run("b", "10mbit-40ms", "emulated", { loadMs: 1800, firstContentfulPaintMs: 1200, largestContentfulPaintMs: null }),
   ];
   const lantern = [cell("a", "10mbit-40ms", 300, 600, 1500), cell("b", "10mbit-40ms", null, null, null, "no navigation")];
-  const [fcp, lcp, load] = compareWithChromium(lantern, runs);
+  const [fcp, lcp, load] = compareWithChromium(lantern, runs.map(accuracySample));
 
   it("compares each predictor's value with Chromium's median of its ok runs, per site and condition", () => {
     assert.equal(fcp!.metric, "FCP");
@@ -54,7 +55,7 @@ describe("Lantern beside runs of several stacks", () => {
     run("a", "10mbit-40ms", "chromium", { loadMs: 2000, firstContentfulPaintMs: 800, largestContentfulPaintMs: 900 }, "ok", "h2", "mptcp"),
     run("a", "10mbit-40ms", "emulated", { loadMs: 2200, firstContentfulPaintMs: 800, largestContentfulPaintMs: 900 }, "ok", "h2", "mptcp"),
   ];
-  const comparisons = compareWithChromium([cell("a", "10mbit-40ms", 400, 500, 1000)], runs);
+  const comparisons = compareWithChromium([cell("a", "10mbit-40ms", 400, 500, 1000)], runs.map(accuracySample));
 
   it("compares each stack's runs apart, never pooling HTTP/2 over TCP with HTTP/2 over MPTCP", () => {
     assert.deepEqual(comparisons.map((c) => `${c.stack} ${c.metric}`), ["h2 FCP", "h2 LCP", "h2 load", "h2/mptcp FCP", "h2/mptcp LCP", "h2/mptcp load"]);

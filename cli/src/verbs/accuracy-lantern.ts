@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { lanternEngine, lanternInputs, readRecordingTrace, simulateLantern } from "@pagepath/lantern";
 import { conditionName, type Condition } from "@pagepath/runner";
-import type { RunResult } from "@pagepath/results";
+import type { AccuracyCondition, AccuracySample } from "@pagepath/results";
 import { compareWithChromium, type LanternCell, type MetricComparison } from "../lantern-errors.js";
 
 /** Why a condition of several paths has no Lantern cell. */
@@ -11,19 +11,25 @@ const ONE_PATH = "Lantern simulates one path";
 export interface LanternAccuracy {
   /** Lantern's predictions, one per site and condition. */
   cells: LanternCell[];
-  /** Beside the emulated browser's, against Chromium's runs in OUT/runs.jsonl. */
+  /** Beside the emulated browser's, against the same Chromium runs. */
   comparison: MetricComparison[];
   /** Written here. */
   file: string;
 }
 
+/** Lantern's predictions: one cell per site and condition, and what it warned of per site. */
+export interface LanternPredictions {
+  engine: string;
+  cells: LanternCell[];
+  warnings: Record<string, string[]>;
+}
+
 /**
  * Lantern on each site's recording (DATA/recordings/<site>, the recording its graph was built from)
- * under each condition of an accuracy sweep, compared with the sweep's Chromium runs; writes
- * OUT/lantern.json. A site Lantern cannot simulate is a cell with its error, not a failure of the sweep;
- * so is a condition of several paths, since Lantern simulates one.
+ * under each condition of an accuracy sweep. A site Lantern cannot simulate is a cell with its error,
+ * not a failure of the sweep; so is a condition of several paths, since Lantern simulates one.
  */
-export async function lanternAccuracy(a: { data: string; sites: string[]; conditions: Condition[]; runs: readonly RunResult[]; out: string }): Promise<LanternAccuracy> {
+export async function lanternPredictions(a: { data: string; sites: string[]; conditions: Condition[] }): Promise<LanternPredictions> {
   const cells: LanternCell[] = [];
   const warnings: Record<string, string[]> = {};
   for (const site of a.sites) {
@@ -49,10 +55,15 @@ export async function lanternAccuracy(a: { data: string; sites: string[]; condit
       cells.push(cell);
     }
   }
-  const comparison = compareWithChromium(cells, a.runs);
-  const file = join(a.out, "lantern.json");
-  writeFileSync(file, JSON.stringify({ kind: "pagepath-lantern-accuracy", engine: lanternEngine(), conditions: a.conditions, cells, warnings, comparison }, null, 1) + "\n");
-  return { cells, comparison, file };
+  return { engine: lanternEngine(), cells, warnings };
+}
+
+/** Lantern's predictions against the samples' Chromium runs, beside the emulated browser's; writes OUT/lantern.json. */
+export function lanternAccuracy(out: string, conditions: readonly AccuracyCondition[], p: LanternPredictions, samples: readonly AccuracySample[]): LanternAccuracy {
+  const comparison = compareWithChromium(p.cells, samples);
+  const file = join(out, "lantern.json");
+  writeFileSync(file, JSON.stringify({ kind: "pagepath-lantern-accuracy", engine: p.engine, conditions, cells: p.cells, warnings: p.warnings, comparison }, null, 1) + "\n");
+  return { cells: p.cells, comparison, file };
 }
 
 /** The table `accuracy --lantern` prints. */

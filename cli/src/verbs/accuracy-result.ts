@@ -1,5 +1,4 @@
-import { ACCURACY_SCHEMA_VERSION, summariseAccuracy, type AccuracyCondition, type AccuracyResult, type RunConfiguration, type RunResult } from "@pagepath/results";
-import { accuracySample } from "./accuracy-report.js";
+import { ACCURACY_SCHEMA_VERSION, summariseAccuracy, type AccuracyCondition, type AccuracyResult, type AccuracySample, type RunConfiguration } from "@pagepath/results";
 import { calibration } from "./accuracy-simulated.js";
 
 export interface AccuracySweepScale {
@@ -8,9 +7,8 @@ export interface AccuracySweepScale {
   configurations: Omit<RunConfiguration, "network">[];
 }
 
-/** accuracy.json from the sweep's runs; pure, so it can be checked without a browser. */
-export function accuracyResult(scale: AccuracySweepScale, runs: readonly RunResult[]): AccuracyResult {
-  const samples = runs.map(accuracySample);
+/** accuracy.json from the sweep's runs, as accuracySample reduces them; pure, so it can be checked without a browser. */
+export function accuracyResult(scale: AccuracySweepScale, samples: readonly AccuracySample[]): AccuracyResult {
   const simulated = calibration(samples);
   return {
     schemaVersion: ACCURACY_SCHEMA_VERSION,

@@ -3,7 +3,7 @@ import { ACCURACY_METRIC_NOUNS, compareClients, type AccuracyCalibration, type A
 /** The simulator measured against what it stands for: the real emulated replay, and Chromium. */
 export type Calibration = AccuracyCalibration;
 
-export function calibration(samples: AccuracySample[]): Calibration | null {
+export function calibration(samples: readonly AccuracySample[]): Calibration | null {
   if (!samples.some((s) => s.client === "simulated")) return null;
   return { againstReplay: compareClients(samples, "simulated", "emulated"), againstChromium: compareClients(samples, "simulated", "chromium") };
 }

@@ -1,16 +1,15 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { accuracyScatterSvg, apeByConditionSvg, stackLabel, type RunResult } from "@pagepath/results";
+import { ACCURACY_SAMPLES_SCHEMA_VERSION, readAccuracySamplesFile, stackLabel, type AccuracySamples, type RunResult } from "@pagepath/results";
 import { abandonRuns, cellKey, MAX_CONCURRENCY, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { stopSweepOnSignal } from "../sweep-interrupt.js";
 import { timestamp } from "../timestamp.js";
-import { accuracyMarkdown } from "./accuracy-markdown.js";
-import { accuracyPlots, accuracyReport } from "./accuracy-report.js";
-import { accuracyResult } from "./accuracy-result.js";
-import { lanternAccuracy, lanternReport } from "./accuracy-lantern.js";
-import { calibrationMarkdown, calibrationReport } from "./accuracy-simulated.js";
+import { accuracySample } from "./accuracy-report.js";
+import { lanternPredictions } from "./accuracy-lantern.js";
+import { mergeAccuracySamples } from "./accuracy-merge.js";
+import { writeAccuracy } from "./accuracy-output.js";
 import { UsageError, type Verb } from "../verb.js";
 import { shownPath } from "../shown-path.js";
 import { clockTickOption, refuseTransport, RUN_OPTIONS, RUN_OPTIONS_HELP, runSettings } from "./replay-options.js";
@@ -32,7 +31,8 @@ signed error per cell, the rank correlation across cells, and beside them Chromi
 spread (each Chromium run against the median of the cell's others). Runs are appended to
 OUT/runs.jsonl as they finish, so running it again with the same --out resumes (a last line a
 crash left half-written is skipped with a warning and its run done again). Writes
-OUT/accuracy.json (docs/formats/accuracy.md), OUT/accuracy.md (the tables, the command and its scale) and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
+OUT/samples.json (each run as the report counts it, and Lantern's predictions: what --merge
+reads; docs/formats/accuracy-samples.md), OUT/accuracy.json (docs/formats/accuracy.md), OUT/accuracy.md (the tables, the command and its scale) and two plots per metric and protocol, OUT/accuracy-METRIC-PROTOCOL.svg (emulated
 against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --data DIR          the corpus (default corpus-data; its graphs/ and recordings/)
   --sites A,B         only these sites (graph names)
@@ -57,6 +57,10 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --workers N         loads at once, each in a topology of its own (default 1). Only where the
                       links bound the loads (a few Mbit/s): two Chromiums at once share this
                       machine's cores, so at fast links they slow each other's computation
+  --merge A,B,...     run nothing: report the sweeps whose samples.json files (or folders holding
+                      one) are listed, as one sweep, into --out; sweeps made on other machines
+                      or at other times, each of different cells (a cell's runs must all have
+                      replayed one graph)
   --lantern           also run Lighthouse's Lantern on each site's recording under each condition
                       and print its FCP, LCP and Interactive error beside the emulated browser's
                       (OUT/lantern.json; docs/lantern.md)${RUN_OPTIONS_HELP}
@@ -78,8 +82,10 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     "clock-tick-us": { type: "string" },
     clients: { type: "string", default: "chromium,emulated" },
     workers: { type: "string", default: "1" },
+    merge: { type: "string" },
   },
   async run(values) {
+    if (values.merge !== undefined) return mergeSweeps(values);
     const protocols = values.protocols === undefined ? [String(values.protocol)] : String(values.protocols).split(",").filter(Boolean);
     if (protocols.length === 0) throw new UsageError(`--protocols "${values.protocols}": expected a list such as h1,h2,h3`);
     const clients = parseClients(String(values.clients));
@@ -142,19 +148,18 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     forgetSignals();
     progress.end();
     const runsDone = [...finishedRuns(out).values()].filter(inScope);
-    const result = accuracyResult({ conditions, runs, configurations }, runsDone);
-    const { summary, simulated } = result;
-    writeFileSync(join(out, "accuracy.json"), JSON.stringify(result, null, 1) + "\n");
-    for (const g of summary.groups) {
-      writeFileSync(join(out, accuracyPlots(g).scatter), accuracyScatterSvg(g));
-      writeFileSync(join(out, accuracyPlots(g).byCondition), apeByConditionSvg(g));
-    }
-    process.stdout.write(accuracyReport(summary, out, failures));
-    if (simulated) process.stdout.write(calibrationReport(simulated));
-    const lantern = values.lantern ? await lanternAccuracy({ data: String(values.data), sites: wanted, conditions, runs: runsDone, out }) : null;
-    if (lantern) process.stdout.write(lanternReport(lantern));
+    const predictions = values.lantern ? await lanternPredictions({ data: String(values.data), sites: wanted, conditions }) : null;
+    const doc: AccuracySamples = {
+      schemaVersion: ACCURACY_SAMPLES_SCHEMA_VERSION,
+      kind: "pagepath-accuracy-samples",
+      conditions,
+      runs,
+      configurations,
+      samples: runsDone.map((r) => ({ ...accuracySample(r), run: r.run, graphSha256: r.site.graphSha256 })),
+      lantern: predictions && { engine: predictions.engine, cells: predictions.cells },
+    };
     const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map(stackLabel), runs };
-    writeFileSync(join(out, "accuracy.md"), accuracyMarkdown(summary, scale, lantern?.comparison ?? null) + (simulated ? "\n" + calibrationMarkdown(simulated) : ""));
+    const summary = writeAccuracy(out, doc, predictions?.warnings ?? {}, failures, scale);
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail,
     // and only where both clients were asked to run.
     const compared = clients.includes("chromium") && clients.includes("emulated");
@@ -188,4 +193,26 @@ function latestSweep(dir: string): string {
   const found = existsSync(dir) ? readdirSync(dir).filter((d) => existsSync(join(dir, d, "runs.jsonl"))).sort().at(-1) : undefined;
   if (!found) throw new UsageError(`--resume: no earlier sweep in ${dir}/ (a folder holding runs.jsonl) to take up`);
   return join(dir, found);
+}
+
+/** --merge: the samples of earlier sweeps reported together, nothing run. */
+function mergeSweeps(values: Record<string, unknown>): number {
+  for (const o of ["sites", "protocols", "resume", "lantern", "simulated"]) {
+    if (values[o] !== undefined && values[o] !== false) throw new UsageError(`--merge reports sweeps already made: --${o} has no meaning with it`);
+  }
+  if (values.out === undefined) throw new UsageError("--merge needs --out DIR, the folder the merged report goes to");
+  const files = String(values.merge).split(",").filter(Boolean).map((f) => (existsSync(f) && statSync(f).isDirectory() ? join(f, "samples.json") : f));
+  if (files.length === 0) throw new UsageError(`--merge "${values.merge}": expected samples.json files or sweep folders, separated by commas`);
+  const docs = files.map((file) => {
+    if (!existsSync(file)) throw new UsageError(`--merge: ${file} does not exist (a sweep folder holds samples.json once its report is written)`);
+    return { file: shownPath(file), doc: readAccuracySamplesFile(file) };
+  });
+  const doc = mergeAccuracySamples(docs);
+  const out = resolve(String(values.out));
+  mkdirSync(out, { recursive: true });
+  const sites = [...new Set(doc.samples.map((s) => s.site))].sort();
+  process.stderr.write(`${docs.length} sweeps, ${doc.samples.length} runs of ${sites.length} sites\n`);
+  const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites, conditions: doc.conditions.map(conditionName), protocols: doc.configurations.map(stackLabel), runs: doc.runs };
+  const summary = writeAccuracy(out, doc, {}, [], scale);
+  return summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0) ? 0 : 1;
 }

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, openSync, readFileSync, readSync, statSync } from "node:fs";
 import { readGraphFile } from "@pagepath/graph-builder";
 import { readRecording } from "@pagepath/profiler";
-import { readAccuracyFile, readAnalysisFile, readExperiment, readPlanFile, readRunResultFile, runsFileLines, validateRunResult } from "@pagepath/results";
+import { readAccuracyFile, readAccuracySamplesFile, readAnalysisFile, readExperiment, readPlanFile, readRunResultFile, runsFileLines, validateRunResult } from "@pagepath/results";
 import { spawnSync } from "node:child_process";
 import { dirname } from "node:path";
 import { checkedRecipe } from "@pagepath/corpus";
@@ -12,12 +12,12 @@ import { shownPath } from "../shown-path.js";
 
 export const validateVerb: Verb = {
   name: "validate",
-  summary: "check any file pagepath writes (recordings, graphs, run results, plans, runs files, accuracy results, analyses, topologies, site recipes) against its format; report every problem and where",
+  summary: "check any file pagepath writes (recordings, graphs, run results, plans, runs files, accuracy results and samples, analyses, topologies, site recipes) against its format; report every problem and where",
   usage: `
 usage: pagepath validate <recording-dir | FILE.json | FILE.jsonl>...
 
 Each file is known by what it says it is, not by its name: its "kind" and "schemaVersion"
-(pagepath-recording, -graph, -run, -experiment-plan, -accuracy, -analysis); a file without a
+(pagepath-recording, -graph, -run, -experiment-plan, -accuracy, -accuracy-samples, -analysis); a file without a
 pagepath kind is a topology when it has "paths", a realistic site's recipe when it has "entry" and
 "packages". A directory is a recording (manifest, event log, trace, archive, bodies). A .jsonl file
 is a runs file: every line a run result, checked against its plan when NAME.plan.json is beside
@@ -65,6 +65,10 @@ function describe(path: string): string {
     case "pagepath-accuracy": {
       const a = readAccuracyFile(path);
       return `accuracy result, ${a.conditions.length} conditions, ${a.configurations.length} configurations, ${a.runs} runs per cell`;
+    }
+    case "pagepath-accuracy-samples": {
+      const a = readAccuracySamplesFile(path);
+      return `accuracy samples, ${a.samples.length} runs, ${a.conditions.length} conditions, ${a.configurations.length} configurations${a.lantern ? `, ${a.lantern.cells.length} Lantern cells` : ""}`;
     }
     case "pagepath-analysis": {
       const a = readAnalysisFile(path);

@@ -16,6 +16,7 @@ export { runToTrace, urlTail, type GraphLike, type RunTrace, type TraceEvent } f
 export { pathShares, schedulerLabel, type PathShare } from "./path-shares.js";
 export * from "./accuracy.js";
 export * from "./accuracy-result.js";
+export * from "./accuracy-samples.js";
 export { accuracyScatterSvg, apeByConditionSvg } from "./accuracy-plot.js";
 export { generatedNetworks, DEFAULT_QUEUE_BDP } from "./plan-networks.js";
 export { wspUnitDesign } from "./wsp.js";

@@ -4,12 +4,13 @@
  */
 import { schemaProblems } from "@pagepath/formats";
 
-export type SchemaName = "run-result" | "experiment-plan" | "accuracy" | "analysis";
+export type SchemaName = "run-result" | "experiment-plan" | "accuracy" | "accuracy-samples" | "analysis";
 
 const FORMAT_NAMES: Record<SchemaName, string> = {
   "run-result": "the run result format",
   "experiment-plan": "the experiment plan format",
   accuracy: "the accuracy result format",
+  "accuracy-samples": "the accuracy samples format",
   analysis: "the analysis format",
 };
 
