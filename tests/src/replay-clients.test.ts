@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { readGraphFile, type Graph } from "@pagepath/graph-builder";
-import { readRunResultFile, type RunResult } from "@pagepath/results";
+import { readAccuracySamplesFile, readRunResultFile, type RunResult } from "@pagepath/results";
 import { runCli } from "./cli-run.js";
 import { buildCorpusGraphs } from "./corpus-graphs.js";
 import { tempDir } from "./fixture-profile.js";
@@ -134,6 +134,11 @@ describe("replay clients on corpus sites", () => {
   it("pagepath accuracy gathers Chromium's runs, then compares the clients per site and condition, and resumes", async () => {
     const out = join(work, "accuracy");
     const args = ["accuracy", "--data", data, "--sites", SITES[0]!, "--conditions", "20:20,5:100", "--runs", "1", "--out", out];
+    // A budget spent before the first load: nothing runs, and that is no failure.
+    const none = await runCli([...args, "--clients", "chromium", "--stop-after", "0.001s"], 120_000);
+    assert.equal(none.code, 0, none.stdout + none.stderr);
+    assert.match(none.stderr, /--stop-after 0\.001s passed with 2 loads left; the same command resumes them/);
+    assert.ok(!existsSync(join(out, "runs.jsonl")) || readFileSync(join(out, "runs.jsonl"), "utf8") === "");
     const chromium = await runCli([...args, "--clients", "chromium"], 10 * 60_000);
     assert.equal(chromium.code, 0, chromium.stdout + chromium.stderr);
     assert.match(chromium.stderr, /x 1 client = 2 loads/);
@@ -153,6 +158,9 @@ describe("replay clients on corpus sites", () => {
     assert.equal(load.cells.length, 2);
     for (const c of load.cells) assert.ok(c.apePercent >= 0 && c.chromium.medianMs > 0 && c.emulated.medianMs > 0, JSON.stringify(c));
     assert.match(r.stdout, /absolute percentage error: median \d/);
+    const samples = readAccuracySamplesFile(join(out, "samples.json")).samples;
+    assert.equal(samples.length, 8);
+    assert.ok(samples.every((x) => x.graphSha256 === samples[0]!.graphSha256 && typeof x.metrics.load === "number"), JSON.stringify(samples));
     assert.equal((readFileSync(join(out, "accuracy-load-h2.svg"), "utf8").match(/<circle/g) ?? []).length, 2);
     const again = await runCli(args, 120_000);
     assert.equal(again.code, 0, again.stderr);

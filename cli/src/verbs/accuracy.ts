@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { ACCURACY_SAMPLES_SCHEMA_VERSION, readAccuracySamplesFile, stackLabel, type AccuracySamples, type RunResult } from "@pagepath/results";
-import { abandonRuns, cellKey, MAX_CONCURRENCY, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
+import { abandonRuns, cellKey, MAX_CONCURRENCY, parseDuration, conditionName, finishedRuns, requireRoot, runAccuracySweep, type Condition, type ConditionPath, type SweepItem } from "@pagepath/runner";
 import { corpusSites } from "../corpus-sites.js";
 import { Progress } from "../progress.js";
 import { stopSweepOnSignal } from "../sweep-interrupt.js";
@@ -57,6 +57,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
   --workers N         loads at once, each in a topology of its own (default 1). Only where the
                       links bound the loads (a few Mbit/s): two Chromiums at once share this
                       machine's cores, so at fast links they slow each other's computation
+  --stop-after D      start no load once D has passed (e.g. 90m, 2h, 1h30m): the loads under way
+                      finish, the report covers the runs done, and the same command resumes
   --merge A,B,...     run nothing: report the sweeps whose samples.json files (or folders holding
                       one) are listed, as one sweep, into --out; sweeps made on other machines
                       or at other times, each of different cells (a cell's runs must all have
@@ -83,6 +85,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     clients: { type: "string", default: "chromium,emulated" },
     workers: { type: "string", default: "1" },
     merge: { type: "string" },
+    "stop-after": { type: "string" },
   },
   async run(values) {
     if (values.merge !== undefined) return mergeSweeps(values);
@@ -110,6 +113,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     if (clients.includes("chromium")) for (const s of all) refuseTransport("chromium", s.configuration.transport, "accuracy compares the emulated browser with Chromium, so use --transport quic, or leave Chromium out with --clients emulated,simulated");
     const workers = Number(values.workers);
     if (!Number.isInteger(workers) || workers < 1 || workers > MAX_CONCURRENCY) throw new UsageError(`--workers "${values.workers}": expected a whole number from 1 to ${MAX_CONCURRENCY}`);
+    const stopAfterMs = values["stop-after"] === undefined ? null : parseDuration(String(values["stop-after"]));
+    if (values["stop-after"] !== undefined && !(stopAfterMs! > 0)) throw new UsageError(`--stop-after "${values["stop-after"]}": expected a duration such as 90m, 2h or 1h30m`);
     if (values.resume && values.out !== undefined) throw new UsageError("--resume takes up the latest folder in accuracy/; --out DIR already resumes DIR: give one of them");
     const out = resolve(String(values.out ?? (values.resume ? latestSweep("accuracy") : join("accuracy", timestamp()))));
     if (values.resume) process.stderr.write(`resuming ${shownPath(out)}\n`);
@@ -130,8 +135,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     // The condition's topology goes when the process exits (downAtProcessEnd): only the runs' processes are killed here.
     const forgetSignals = stopSweepOnSignal(`stopping: the load under way is dropped; run the same command with --out ${shownPath(out)} to resume`, () => abandonRuns([]));
     let underWay = 0;
-    await runAccuracySweep(
-      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, clockTickUs, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out, workers },
+    const { left } = await runAccuracySweep(
+      { graphs: wanted.map((s) => join(graphsDir, `${s}.json`)), conditions, runs, configurations, clockTickUs, timeoutMs: settings.timeoutMs, seed: settings.seed, clients, out, workers, ...(stopAfterMs === null ? {} : { stopAt: Date.now() + stopAfterMs }) },
       {
         starting: (item) => {
           if (workers > 1) progress.running(++underWay);
@@ -147,6 +152,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     );
     forgetSignals();
     progress.end();
+    if (left > 0) process.stderr.write(`--stop-after ${values["stop-after"]} passed with ${left} loads left; the same command resumes them\n`);
     const runsDone = [...finishedRuns(out).values()].filter(inScope);
     const predictions = values.lantern ? await lanternPredictions({ data: String(values.data), sites: wanted, conditions }) : null;
     const doc: AccuracySamples = {
@@ -161,8 +167,8 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
     const scale = { command: `pagepath ${process.argv.slice(2).join(" ")}`, sites: wanted, conditions: conditions.map(conditionName), protocols: configurations.map(stackLabel), runs };
     const summary = writeAccuracy(out, doc, predictions?.warnings ?? {}, failures, scale);
     // A page without an LCP candidate is a finding, not a failure: only missing load times fail,
-    // and only where both clients were asked to run.
-    const compared = clients.includes("chromium") && clients.includes("emulated");
+    // and only where both clients were asked to run and had their time (a cell --stop-after cut is owed, not failed).
+    const compared = clients.includes("chromium") && clients.includes("emulated") && left === 0;
     return failures.length === 0 && (!compared || summary.groups.every((g) => g.metric !== "load" || g.missing.length === 0)) ? 0 : 1;
   },
 };

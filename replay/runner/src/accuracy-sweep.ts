@@ -57,6 +57,8 @@ export interface AccuracySweep {
    * not the machine, bound a load: two Chromiums at once share its cores and computation.
    */
   workers?: number;
+  /** Epoch ms after which no load starts (those under way finish); the same sweep resumes the rest. */
+  stopAt?: number;
 }
 
 export interface SweepItem {
@@ -111,8 +113,10 @@ export function finishedRuns(out: string, warn: (message: string) => void = (m) 
  * the emulated browser alternate so that drift in the machine's speed touches both. A failing run
  * is reported and the sweep goes on.
  */
-export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Promise<void> {
+export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Promise<{ left: number }> {
   const done = finishedRuns(s.out);
+  const stopped = () => s.stopAt !== undefined && Date.now() >= s.stopAt;
+  let left = 0;
   const file = join(s.out, "runs.jsonl");
   for (const [ci, condition] of s.conditions.entries()) {
     const name = conditionName(condition);
@@ -128,6 +132,10 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
       }
     }
     if (items.length === 0) continue;
+    if (stopped()) {
+      left += items.length;
+      continue;
+    }
     const network = { name, paths: conditionPaths(condition) };
     // Simulated runs need no topology: a condition that has only those brings none up.
     const lanes = items.some((i) => i.client !== "simulated") ? Math.max(1, Math.min(s.workers ?? 1, items.length)) : 0;
@@ -137,13 +145,15 @@ export async function runAccuracySweep(s: AccuracySweep, on: SweepCallbacks): Pr
       for (const [w, net] of nets.entries()) topologies.push(await networkUp(net, network, s.seed + ci + 1000 * w, process.cwd()));
       let next = 0;
       const worker = async (topology: Topology | null) => {
-        while (next < items.length) await runItem(s, items[next++]!, network, topology, file, on);
+        while (next < items.length && !stopped()) await runItem(s, items[next++]!, network, topology, file, on);
       };
       await Promise.all(topologies.length === 0 ? [worker(null)] : topologies.map(worker));
+      left += items.length - next;
     } finally {
       for (const net of nets) await topologyDown(net);
     }
   }
+  return { left };
 }
 
 async function runItem(s: AccuracySweep, item: SweepItem, network: NetworkConfig, topology: Topology | null, file: string, on: SweepCallbacks): Promise<void> {
