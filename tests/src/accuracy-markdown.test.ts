@@ -23,6 +23,19 @@ describe("accuracy.md, the report docs/accuracy.md shows", () => {
     assert.doesNotMatch(md, /Lantern/);
   });
 
+  it("breaks each metric's error down by condition, in the sweep's order", () => {
+    const summary = summariseAccuracy([
+      sample("a", "1mbit-100ms", "chromium", 10_000), sample("a", "1mbit-100ms", "emulated", 10_100),
+      sample("b", "1mbit-100ms", "chromium", 20_000), sample("b", "1mbit-100ms", "emulated", 20_400),
+      sample("a", "25mbit-20ms", "chromium", 1000), sample("a", "25mbit-20ms", "emulated", 800),
+      sample("b", "25mbit-20ms", "chromium", 500), sample("b", "25mbit-20ms", "emulated", 450),
+    ]);
+    const md = accuracyMarkdown(summary, { command: "pagepath accuracy", sites: ["a", "b"], conditions: ["25mbit-20ms", "1mbit-100ms"], protocols: ["h2"], runs: 1 }, null);
+    const rows = md.split("\n").filter((l) => /^\| load time \| h2 \| \d+mbit/.test(l));
+    // 25 Mbit/s: -20% and -10%; 1 Mbit/s: +1% and +2%; p90 interpolated between the two, as the overall one.
+    assert.deepEqual(rows, ["| load time | h2 | 25mbit-20ms | 2 | 15.0% | 19.0% | -15.0% | - |", "| load time | h2 | 1mbit-100ms | 2 | 1.5% | 1.9% | +1.5% | - |"]);
+  });
+
   it("says how often the clients painted the same LCP element, and names both where a worst cell's differ", () => {
     const lcp = (site: string, client: "emulated" | "chromium", value: number, element: string): AccuracySample => ({
       site, condition: "5mbit-50ms", protocol: "h2", client, metrics: { lcp: value }, lcpElement: element,

@@ -1,4 +1,4 @@
-import { ACCURACY_METRIC_NOUNS, type AccuracySummary } from "@pagepath/results";
+import { ACCURACY_METRIC_NOUNS, median, percentile, type AccuracySummary } from "@pagepath/results";
 import type { MetricComparison } from "../lantern-errors.js";
 import { accuracyPlots } from "./accuracy-report.js";
 
@@ -48,6 +48,7 @@ export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lante
       return `| ${ACCURACY_METRIC_NOUNS[g.metric]} | ${g.protocol} | ${o.cells} | ${pct(o.medianApePercent)} | ${pct(o.p90ApePercent)} | ${pct(o.meanApePercent)} | ${o.spearman === null ? "-" : o.spearman.toFixed(3)} | ${pct(o.chromiumSpread.medianPercent)} | ${pct(o.chromiumSpread.p90Percent)} | ${pct(o.emulatedSpread.medianPercent)} | ${pct(o.emulatedSpread.p90Percent)} |`;
     }),
     "",
+    ...byCondition(s, scale.conditions, pct),
   ];
   if (lantern) {
     lines.push(
@@ -79,4 +80,32 @@ export function accuracyMarkdown(s: AccuracySummary, scale: AccuracyScale, lante
     );
   }
   return lines.join("\n");
+}
+
+/**
+ * Each group's cells condition by condition, in the sweep's order: where the error lives (the
+ * costs of a fast link, the bytes of a slow one). The spread here is each cell's Chromium spread,
+ * summed up over the condition's cells.
+ */
+function byCondition(s: AccuracySummary, conditions: readonly string[], pct: (x: number | null) => string): string[] {
+  if (conditions.length < 2) return [];
+  const rows: string[] = [];
+  for (const g of s.groups) {
+    for (const condition of conditions) {
+      const cells = g.cells.filter((c) => c.condition === condition);
+      if (cells.length === 0) continue;
+      const apes = cells.map((c) => c.apePercent);
+      const spreads = cells.flatMap((c) => (c.chromiumSpreadPercent === null ? [] : [c.chromiumSpreadPercent]));
+      const signed = median(cells.map((c) => c.signedErrorPercent));
+      rows.push(`| ${ACCURACY_METRIC_NOUNS[g.metric]} | ${g.protocol} | ${condition} | ${cells.length} | ${pct(median(apes))} | ${pct(percentile(apes, 90))} | ${signed >= 0 ? "+" : ""}${pct(signed)} | ${pct(spreads.length ? median(spreads) : null)} |`);
+    }
+  }
+  return [
+    "By condition (signed: above 0 when the emulated browser is slower; Chromium's spread: the median of its cells' spreads):",
+    "",
+    "| metric | protocol | condition | cells | median APE | p90 APE | signed median | Chromium spread |",
+    "|---|---|---|---|---|---|---|---|",
+    ...rows,
+    "",
+  ];
 }
