@@ -19,11 +19,13 @@ mod request_gate;
 mod request_start_spacing;
 mod resource_scheduler;
 mod scheduler;
+mod socket_pool;
 mod walk;
 
 pub use browser::{Browser, Completion, Metrics, NodeTiming, Options, Outcome, PriorityScheme, Request, RequestId};
 pub use connection_pool::Pool;
 pub use graph::{parse_graph, Graph, Preconnect};
+pub use socket_pool::{SocketAction, SocketPool};
 
 /// Virtual time, ms since the run's start (the main document's request).
 pub type Ms = f64;

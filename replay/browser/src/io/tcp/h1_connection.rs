@@ -15,6 +15,10 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 pub(super) enum Note {
     /// A response is complete: the connection holds one request fewer.
     Answered { lane: u64 },
+    /// The connection is up and can take requests.
+    Ready { lane: u64 },
+    /// The connection could not be set up; the requests handed to it have failed with it.
+    ConnectFailed { lane: u64, reason: String },
     /// The connection is gone; `unanswered` never got a byte of response and can go elsewhere.
     Closed { lane: u64, unanswered: Vec<Request> },
 }
@@ -32,10 +36,19 @@ pub(super) struct Lane {
 }
 
 pub(super) async fn run(mut lane: Lane) {
-    let ended = match connect(&lane.shared, &lane.origin, TcpProtocol::Http1).await {
-        Ok(connected) => exchange(&mut lane, connected).await,
-        Err(reason) => Ended::Failed { unanswered: Vec::new(), reason },
+    let connected = match connect(&lane.shared, &lane.origin, TcpProtocol::Http1).await {
+        Ok(connected) => connected,
+        Err(reason) => {
+            lane.requests.close();
+            while let Ok(r) = lane.requests.try_recv() {
+                lane.shared.fail(r.id, &reason);
+            }
+            let _ = lane.pool.send(Note::ConnectFailed { lane: lane.lane, reason });
+            return;
+        }
     };
+    let _ = lane.pool.send(Note::Ready { lane: lane.lane });
+    let ended = exchange(&mut lane, connected).await;
     // No request may reach the connection from now on; those already handed to it fail with it,
     // or go back to the pool when the server closed it cleanly.
     lane.requests.close();
