@@ -122,16 +122,22 @@ function chunkCuts(ctx: BuildContext, doc: DocumentState, pieceOffsets: number[]
 /**
  * The parse chunk in which the parser reached <body> (where </head> ends, or the first chunk, when
  * the document has no such tag): until then Chromium's network stack holds low-priority requests
- * back harder (see the emulated browser's resource scheduler).
+ * back harder (see the emulated browser's resource scheduler). Returns the byte offset where the
+ * parser gets there, which a chunk recorded on loopback (the whole document at once) may hold long
+ * before its end; null without either tag.
  */
-function markBodyReached(doc: DocumentState): void {
+function markBodyReached(doc: DocumentState): number | null {
   for (const p of doc.parses) p.parse!.bodyReached = false;
-  if (!doc.parses.length) return;
+  if (!doc.parses.length) return null;
   const html = doc.body?.toString("latin1") ?? "";
-  const at = [/<body[\s>]/i.exec(html)?.index, /<\/head\s*>/i.exec(html)?.index].find((i) => i !== undefined);
+  const tag = /<body\b[^>]*>/i.exec(html) ?? /<\/head\s*>/i.exec(html);
+  const at = tag?.index;
   const line = at === undefined ? 0 : lineCounter(html)(at);
   const reached = at === undefined ? doc.parses[0]! : doc.parses.find((p) => p.parse!.endLine !== null && p.parse!.endLine >= line) ?? doc.parses.at(-1)!;
   reached.parse!.bodyReached = true;
+  if (!tag) return null;
+  reached.parse!.bodyByte = tag.index + tag[0].length;
+  return reached.parse!.bodyByte;
 }
 
 function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, parses: Activity[]): void {
@@ -167,7 +173,7 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
     n.parse!.last = i === doc.parses.length - 1;
     if (i > 0) ctx.draft.edge(doc.parses[i - 1], n, "R3", "observed");
   });
-  markBodyReached(doc);
+  const bodyByte = markBodyReached(doc);
 
   const start = ctx.ms(final.times.start);
   const end = final.times.end !== null ? ctx.ms(final.times.end) : start;
@@ -179,7 +185,7 @@ function buildChunks(ctx: BuildContext, frame: FrameState, doc: DocumentState, p
   const info = resourceInfo(doc.entries, ctx.ms);
   let prevBytes = 0;
   let prevEnd = start;
-  const cuts = chunkCuts(ctx, doc, needs.map((n) => n.offset), total);
+  const cuts = chunkCuts(ctx, doc, [...needs.map((n) => n.offset), ...(bodyByte === null ? [] : [bodyByte])], total);
   cuts.forEach((upTo, i) => {
     const last = i === cuts.length - 1;
     const at = Math.max(prevEnd, last ? end : arrivedAt(upTo));

@@ -54,6 +54,12 @@ export interface GraphNode {
     last: boolean;
     /** The parser reached the document's <body> in this chunk (one chunk per document); absent in older graphs. */
     bodyReached?: boolean;
+    /**
+     * On the chunk that reached <body>: where in the document's bytes the parser got there (the end
+     * of the <body> tag, or of </head>), which it reaches as those bytes arrive, before the rest of
+     * the chunk's; absent when the document has neither tag, and in older graphs.
+     */
+    bodyByte?: number;
   };
   /** kind "script": what ran. segment > 0 for continuations of a re-entrant computation. */
   script?: { url: string; type: ScriptType; line: number | null; segment: number };

@@ -171,6 +171,14 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
       const upTo = from[0]!.chunk!.offset + from[0]!.chunk!.bytes;
       assert.ok(upTo < 10_000, `${url} waits for the document's first ${upTo} bytes only`);
     }
+    // The parser reaches <body> as the bytes up to the tag arrive: the chunk that reached it says
+    // where, and a download chunk ends there (or within a packet after, where cuts merged).
+    const html = readFileSync(join(fidelitySiteDir(), "hosts", "www.fidelity.test", "large-head.html"), "latin1");
+    const bodyByte = html.indexOf("<body>") + "<body>".length;
+    const reached = g.nodes.filter((n) => n.kind === "parse" && n.frameId === g.mainFrame && n.parse!.bodyReached);
+    assert.deepEqual(reached.map((n) => n.parse!.bodyByte), [bodyByte]);
+    const ends = chunks.map((c) => c.chunk!.offset + c.chunk!.bytes);
+    assert.ok(ends.some((e) => e >= bodyByte && e < bodyByte + 1460), `a chunk ends at the <body> tag (byte ${bodyByte}): chunks end at ${ends.join(", ")}`);
   });
 
   it("a prefetched page the page never reads is archived with its body, and does not hold load", () => {

@@ -5,7 +5,7 @@
 mod core_support;
 
 use core_support::*;
-use pagepath_browser::core::{Completion, Options};
+use pagepath_browser::core::{Completion, Ms, Options, Request};
 use serde_json::{json, Value};
 
 /// A request's phases as graph.md has them: asked at `asked`, at the network stack at `started`,
@@ -389,4 +389,45 @@ fn a_hosts_low_priority_requests_wait_six_at_a_time_until_a_connection_to_it_spo
     assert_eq!(starts(Some(0.0)), vec![21.0; 8], "known before they are asked for: all at once");
     assert_eq!(starts(None), [vec![21.0; 6], vec![41.0, 121.0]].concat(), "never known: six in flight to the host");
     assert_eq!(starts(Some(30.0)), [vec![21.0; 6], vec![41.0, 41.0]].concat(), "known at 30, but the scheduler looks again only as the first image ends");
+}
+
+/// A document recorded on loopback: one parse chunk p0 holds head and body and needs both download
+/// chunks; the `<body>` tag ends at `body_byte`. Two head scripts (High) and a body image (Low),
+/// all found by the preload scanner in the first chunk, which arrives at 10 ms; the second at 200.
+fn body_in_first_chunk_page(body_byte: u64) -> Page {
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 500), 1000);
+    page.download("d1", MAIN, "https://a.test/", (1, 500, 500), 1000);
+    page.parse("p0", MAIN, 5.0);
+    page.set("p0", "/parse", json!({"url": "https://a.test/", "startLine": 0, "endLine": 40, "index": 0, "last": true, "bodyReached": true, "bodyByte": body_byte}));
+    page.resource("js1", MAIN, "https://a.test/a.js", 2);
+    page.resource("js2", MAIN, "https://a.test/b.js", 2);
+    add_image(&mut page, "img", "p0", 12.0);
+    page.edges("R9", &[("d0", "d1")]);
+    page.edges("R3", &[("d1", "p0")]);
+    page.edges("R1", &[("p0", "js1"), ("p0", "js2")]);
+    page.edges("preload", &[("d0", "js1"), ("d0", "js2"), ("d0", "img")]);
+    page.edges("completion-dcl", &[("p0", "dcl")]);
+    page.edges("completion-load", &[("dcl", "load"), ("js1", "load"), ("js2", "load")]);
+    page
+}
+
+fn body_image_sent_at(body_byte: u64) -> Ms {
+    let answer = Box::new(|r: &Request| match r.url.as_str() {
+        "https://a.test/" => vec![Answer::Bytes(10.0, 500), Answer::Complete(200.0, 1000)],
+        _ => vec![Answer::Complete(300.0, 1000)],
+    });
+    let mut sim = Sim::new(&body_in_first_chunk_page(body_byte).graph(), Options::default(), answer);
+    sim.run();
+    sim.issued_at("https://a.test/.png")
+}
+
+#[test]
+fn the_parser_reaches_the_body_as_the_bytes_up_to_its_tag_arrive() {
+    // The scripts are in flight from 10 ms, so the Low image is held while the parser is in the
+    // head (tight mode). The <body> tag is in the first chunk: the parser is past it at 10 ms,
+    // long before p0's other bytes (200 ms) and p0's end (205 ms).
+    assert_eq!(body_image_sent_at(400), 10.0);
+    // In the second chunk: past it when that chunk is in.
+    assert_eq!(body_image_sent_at(600), 200.0);
 }

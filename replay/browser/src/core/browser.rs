@@ -157,6 +157,8 @@ pub struct Browser {
     pub(super) graph_complete: Option<Ms>,
     pub(super) timings: Vec<NodeTiming>,
     pub(super) warnings: Vec<String>,
+    /// Parse chunks (Graph::early_bodies) whose frame's parser has not yet reached `<body>`.
+    pub(super) early_bodies_left: Vec<usize>,
 }
 
 impl Browser {
@@ -178,6 +180,7 @@ impl Browser {
             graph_complete: None,
             timings: Vec::new(),
             warnings: Vec::new(),
+            early_bodies_left: graph.early_bodies.clone(),
         }
     }
 

@@ -143,6 +143,9 @@ pub(crate) struct Node {
     pub hop_ms: f64,
     /// For parse chunks: the parser reached the document's `<body>` in it.
     pub body_reached: bool,
+    /// For that chunk: the download chunk holding the `<body>` tag (graph.md, `bodyByte`). The
+    /// parser gets there as those bytes arrive, before the rest of the chunk's.
+    pub body_chunk: Option<usize>,
     /// Emulated parents by node index, ascending, one entry per parent.
     pub parents: Vec<(usize, Link)>,
     /// Emulated children by node index, ascending.
@@ -180,6 +183,9 @@ pub struct Graph {
     /// The recorded browser's time between starting one waiting request and the next
     /// (request_start_spacing.rs); 0 where the recording does not show it.
     pub(crate) request_start_spacing_ms: f64,
+    /// Parse chunks whose `body_chunk` is known: their frame's parser may reach `<body>` before
+    /// they complete.
+    pub(crate) early_bodies: Vec<usize>,
 }
 
 impl Graph {
@@ -266,7 +272,8 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     }
     let paints = paints_of(&top, &nodes, main_frame)?;
     let request_start_spacing_ms = recorded_start_spacing(&nodes);
-    Ok(Graph { nodes, frames, root, main_frame, paints, request_start_spacing_ms })
+    let early_bodies = (0..nodes.len()).filter(|&n| nodes[n].body_chunk.is_some()).collect();
+    Ok(Graph { nodes, frames, root, main_frame, paints, request_start_spacing_ms, early_bodies })
 }
 
 /// The main frame's emulated paint markers and the recording's word on a missing LCP.

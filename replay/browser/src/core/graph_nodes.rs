@@ -44,6 +44,8 @@ pub(crate) struct NodeReader<'f> {
     defined_at: BTreeMap<String, String>,
     /// For chunks after the first: the JSON place, to name when their chunk 0 is missing.
     chunk_places: Vec<(usize, String)>,
+    /// Parse chunks that reached `<body>`: their document's URL and `bodyByte`.
+    body_bytes: Vec<(usize, String, u64)>,
 }
 
 fn kind_of(at: &At) -> Result<Kind, String> {
@@ -121,7 +123,7 @@ fn ranks_of(at: Option<At>) -> Result<Ranks, String> {
 
 impl<'f> NodeReader<'f> {
     pub fn new(frames: &'f BTreeMap<&'f str, usize>) -> Self {
-        NodeReader { frames, nodes: Vec::new(), index: BTreeMap::new(), defined_at: BTreeMap::new(), chunk_places: Vec::new() }
+        NodeReader { frames, nodes: Vec::new(), index: BTreeMap::new(), defined_at: BTreeMap::new(), chunk_places: Vec::new(), body_bytes: Vec::new() }
     }
 
     pub fn read(&mut self, at: &At) -> Result<(), String> {
@@ -180,13 +182,20 @@ impl<'f> NodeReader<'f> {
         }
         let ranks = ranks_of(at.optional("priority")?)?;
         let body_reached = match kind {
-            Kind::Parse => at.field("parse")?.optional("bodyReached")?.map(|b| b.bool()).transpose()?.unwrap_or(false),
+            Kind::Parse => {
+                let p = at.field("parse")?;
+                let reached = p.optional("bodyReached")?.map(|b| b.bool()).transpose()?.unwrap_or(false);
+                if let (true, Some(byte)) = (reached, p.optional("bodyByte")?) {
+                    self.body_bytes.push((self.nodes.len(), p.field("url")?.string()?, byte.u64()?));
+                }
+                reached
+            }
             _ => false,
         };
         let recorded = (at.field("start")?.f64()?, at.field("end")?.f64()?);
         self.index.insert(id.clone(), Some(self.nodes.len()));
         let (parents, children) = (Vec::new(), Vec::new());
-        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, preconnect, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, hop_ms: 0.0, body_reached, parents, children });
+        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, preconnect, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, hop_ms: 0.0, body_reached, body_chunk: None, parents, children });
         Ok(())
     }
 
@@ -237,6 +246,16 @@ impl<'f> NodeReader<'f> {
             if let Some(chunk) = self.nodes[i].chunk.as_mut() {
                 chunk.document = document;
             }
+        }
+        for (i, url, byte) in std::mem::take(&mut self.body_bytes) {
+            // The first of the document's chunks to end at or past the tag; none in a graph whose
+            // chunks are not of this document (the chunk then reaches the body as it completes).
+            let frame = self.nodes[i].frame;
+            let holding = (0..self.nodes.len())
+                .filter(|&d| self.nodes[d].kind == Kind::Download && self.nodes[d].frame == frame && self.nodes[d].fetch.as_ref().is_some_and(|f| f.url == url))
+                .filter(|&d| self.nodes[d].chunk.as_ref().is_some_and(|c| c.end >= byte))
+                .min_by_key(|&d| self.nodes[d].chunk.as_ref().map_or(u64::MAX, |c| c.end));
+            self.nodes[i].body_chunk = holding;
         }
         for i in 0..self.nodes.len() {
             self.nodes[i].parents.sort_by_key(|&(p, _)| p);
