@@ -11,6 +11,7 @@ const cellOf = (s: { site: string; condition: string; protocol: string }) => `${
  * and condition comes from the first file that has one. Pure, no I/O.
  */
 export function mergeAccuracySamples(files: readonly { file: string; doc: AccuracySamples }[]): AccuracySamples {
+  if (files.length === 0) throw new Error("nothing to merge");
   const conditions = new Map<string, AccuracySamples["conditions"][number]>();
   const configurations = new Map<string, AccuracySamples["configurations"][number]>();
   const runs = new Map<string, { sample: AccuracyRunSample; file: string }>();
@@ -35,7 +36,6 @@ export function mergeAccuracySamples(files: readonly { file: string; doc: Accura
       for (const c of doc.lantern.cells) if (!lantern.has(`${c.site}|${c.condition}`)) lantern.set(`${c.site}|${c.condition}`, c);
     }
   }
-  if (files.length === 0) throw new Error("nothing to merge");
   return {
     schemaVersion: 1,
     kind: "pagepath-accuracy-samples",

@@ -39,10 +39,7 @@ pub(super) async fn run(mut lane: Lane) {
     let connected = match connect(&lane.shared, &lane.origin, TcpProtocol::Http1).await {
         Ok(connected) => connected,
         Err(reason) => {
-            lane.requests.close();
-            while let Ok(r) = lane.requests.try_recv() {
-                lane.shared.fail(r.id, &reason);
-            }
+            fail_handed(&mut lane, &reason);
             let _ = lane.pool.send(Note::ConnectFailed { lane: lane.lane, reason });
             return;
         }
@@ -58,9 +55,7 @@ pub(super) async fn run(mut lane: Lane) {
             for r in unanswered {
                 lane.shared.fail(r.id, &reason);
             }
-            while let Ok(r) = lane.requests.try_recv() {
-                lane.shared.fail(r.id, &reason);
-            }
+            fail_handed(&mut lane, &reason);
             Vec::new()
         }
     };
@@ -68,6 +63,14 @@ pub(super) async fn run(mut lane: Lane) {
         unanswered.push(r);
     }
     let _ = lane.pool.send(Note::Closed { lane: lane.lane, unanswered });
+}
+
+/// Fails every request handed to the lane and not yet taken up; none may reach it any more.
+fn fail_handed(lane: &mut Lane, reason: &str) {
+    lane.requests.close();
+    while let Ok(r) = lane.requests.try_recv() {
+        lane.shared.fail(r.id, reason);
+    }
 }
 
 enum Ended {
