@@ -72,11 +72,28 @@ fn a_preconnect_opens_when_the_preloader_sees_its_tag_or_the_parser_reaches_it_a
         (sim, outcome)
     };
     let (on_sim, on) = run(true);
-    let hint = pagepath_browser::core::Preconnect { origin: "https://fonts.test".into(), pool: pagepath_browser::core::Pool { privacy_mode: true, partitioned: false } };
-    assert_eq!(on_sim.preconnects, vec![(20.0, hint.clone())], "asked for once, when d1 is in");
+    let hint = pagepath_browser::core::Preconnect { origin: "https://fonts.test".into(), pool: pagepath_browser::core::Pool { privacy_mode: true, partitioned: false }, sockets: 1 };
+    let hinted = |sim: &Sim| sim.preconnects.iter().filter(|(_, p)| p.origin == hint.origin).cloned().collect::<Vec<_>>();
+    assert_eq!(hinted(&on_sim), vec![(20.0, hint.clone())], "asked for once, when d1 is in");
     assert_eq!(on.metrics.load_ms, Some(57.0), "as without the preconnect");
     let (off_sim, _) = run(false);
-    assert_eq!(off_sim.preconnects, vec![(57.0, hint)], "without the preloader, once p1 has parsed the tag");
+    assert_eq!(hinted(&off_sim), vec![(57.0, hint)], "without the preloader, once p1 has parsed the tag");
+}
+
+#[test]
+fn a_navigation_asks_for_two_connections_to_the_main_frames_origin_and_an_iframe_for_none() {
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/index.html#top", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 1.0);
+    page.frame("F2", Some(MAIN), "fdcl", "fload");
+    page.download("fd0", "F2", "https://b.test/frame.html", (0, 0, 500), 500);
+    page.parse("fp0", "F2", 1.0);
+    page.edges("R3", &[("d0", "p0"), ("fd0", "fp0")]);
+    page.edges("R5", &[("p0", "fd0")]);
+    let mut sim = Sim::new(&page.graph(), Options::default(), Box::new(|_: &Request| vec![Answer::Complete(10.0, 1000)]));
+    sim.run();
+    let asked: Vec<(f64, String, usize)> = sim.preconnects.iter().map(|(at, p)| (*at, p.origin.clone(), p.sockets)).collect();
+    assert_eq!(asked, vec![(0.0, "https://a.test".to_string(), 2)], "with the document's request, for its origin only");
 }
 
 #[test]

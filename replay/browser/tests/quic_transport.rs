@@ -339,8 +339,9 @@ fn a_quic_fetch_takes_the_connection_a_preconnect_opened() {
     let replay = Replay::start("preconnect", &[(url.as_str(), 20_000, 0)], "127.0.1.13", "quic", &[]);
     let (tx, rx) = channel();
     let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(replay.config(&[], false), tx).unwrap());
-    transport.preconnect("https://no-server.test", ANONYMOUS);
-    transport.preconnect(origin, ANONYMOUS);
+    transport.preconnect("https://no-server.test", ANONYMOUS, 1);
+    // A navigation's second connection is not opened over QUIC.
+    transport.preconnect(origin, ANONYMOUS, 2);
     std::thread::sleep(Duration::from_millis(300));
     transport.fetch(Fetch { pool: ANONYMOUS, ..get(0, &url, None) });
     let mut outcomes = HashMap::new();

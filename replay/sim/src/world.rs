@@ -120,7 +120,8 @@ impl Network for &mut World {
         Ok(())
     }
 
-    fn preconnect(&mut self, origin: &str, pool: Pool, _tls: bool) -> Result<(), String> {
+    /// QUIC: one connection at most, whatever `sockets` asks (the client's preconnect).
+    fn preconnect(&mut self, origin: &str, pool: Pool, _sockets: usize, _tls: bool) -> Result<(), String> {
         let Some(client) = self.client.as_mut() else { return Err("the simulated client has stopped".into()) };
         client.preconnect(origin, pool);
         self.dirty = true;

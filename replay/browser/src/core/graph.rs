@@ -39,6 +39,10 @@ pub struct Preconnect {
     pub origin: String,
     /// Its `crossorigin` (privacy mode); the partition is its frame's, which walk.rs adds.
     pub pool: Pool,
+    /// How many connections the origin should have open or opening once it is done: 1 for a
+    /// `<link rel=preconnect>`, 2 for the main frame's origin at navigation
+    /// (navigation_preconnect.rs).
+    pub sockets: usize,
 }
 
 /// What a parent edge means to the preloader (graph.md, `preload` rule).

@@ -161,7 +161,7 @@ impl<'f> NodeReader<'f> {
                 let p = at.field("preconnect")?;
                 // The partition is the frame's, which walk.rs adds.
                 let pool = Pool { privacy_mode: p.field("privacyMode")?.bool()?, partitioned: false };
-                Some(Preconnect { origin: p.field("origin")?.string()?, pool })
+                Some(Preconnect { origin: p.field("origin")?.string()?, pool, sockets: 1 })
             }
             _ => None,
         };

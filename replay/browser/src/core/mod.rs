@@ -10,6 +10,7 @@ mod font_display;
 mod graph;
 mod graph_nodes;
 mod json;
+mod navigation_preconnect;
 mod network;
 mod priority;
 mod ready;

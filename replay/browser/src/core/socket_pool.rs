@@ -51,12 +51,14 @@ impl<R> SocketPool<R> {
         self.dispatch()
     }
 
-    /// A connection opened ahead of the requests (`<link rel=preconnect>`), if the origin has none.
-    pub fn preconnect(&mut self) -> Vec<SocketAction<R>> {
-        if self.sockets.is_empty() {
-            return vec![self.open()];
+    /// Connections opened ahead of the requests until `sockets` are open or opening, within the
+    /// limit (`<link rel=preconnect>`: 1; a navigation: 2, core/navigation_preconnect.rs).
+    pub fn preconnect(&mut self, sockets: usize) -> Vec<SocketAction<R>> {
+        let mut actions = Vec::new();
+        while self.sockets.len() < sockets.min(self.limit) {
+            actions.push(self.open());
         }
-        Vec::new()
+        actions
     }
 
     /// `socket` finished its handshake.
@@ -152,16 +154,30 @@ mod tests {
         assert_eq!(pool.ready(2), vec![Send { socket: 2, request: 2 }]);
         assert_eq!(pool.answered(2), vec![Send { socket: 2, request: 3 }]);
         // A preconnect opens nothing where connections exist.
-        assert_eq!(pool.preconnect(), vec![]);
+        assert_eq!(pool.preconnect(1), vec![]);
     }
 
     #[test]
     fn a_preconnected_connection_serves_the_first_request() {
         let mut pool = SocketPool::new(6);
-        assert_eq!(pool.preconnect(), vec![Open { socket: 1 }]);
+        assert_eq!(pool.preconnect(1), vec![Open { socket: 1 }]);
         // The request finds a connection under way for it: it starts no other.
         assert_eq!(pool.request("doc"), vec![]);
         assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "doc" }]);
+    }
+
+    #[test]
+    fn a_navigation_opens_a_second_connection_that_takes_the_next_request_without_a_handshake() {
+        let mut pool = SocketPool::new(6);
+        assert_eq!(pool.request("doc"), vec![Open { socket: 1 }]);
+        assert_eq!(pool.preconnect(2), vec![Open { socket: 2 }]);
+        assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "doc" }]);
+        assert_eq!(pool.ready(2), vec![]);
+        // The document's connection is busy: the style sheet goes on the spare at once.
+        assert_eq!(pool.request("css"), vec![Send { socket: 2, request: "css" }]);
+        // Within the limit, whatever is asked for.
+        let mut one = SocketPool::<&str>::new(1);
+        assert_eq!(one.preconnect(2), vec![Open { socket: 1 }]);
     }
 
     #[test]

@@ -7,6 +7,7 @@ use super::connection_pool::Pool;
 use super::font_display::FontDisplay;
 use super::graph::{Kind, Link};
 use super::network::Cached;
+use super::navigation_preconnect::navigation_preconnect;
 use super::network_stack_scheduler::host_of;
 use super::resource_scheduler::RequestClass;
 use super::scheduler::Lane;
@@ -261,7 +262,12 @@ impl Browser {
         if chunk.index == 0 {
             let (end, size) = (chunk.end, n.fetch.as_ref().map_or(0, |f| f.body_size));
             let request = self.request_for(node);
+            let navigation = (n.frame == self.graph.main_frame).then(|| navigation_preconnect(&request.url, request.pool)).flatten();
             self.network.fetch_document(node, n.frame, end, size, request, self.clock);
+            // After the document's request, as Chromium's second connection follows its first.
+            if let Some(hint) = navigation {
+                self.network.preconnect(hint);
+            }
             return false;
         }
         let (document, end) = (chunk.document, chunk.end);

@@ -22,7 +22,7 @@ pub trait Network {
     fn fetch(&mut self, fetch: Fetch, tls: bool) -> Result<(), String>;
     /// Opens a connection to an https (`tls`) or http origin (`scheme://host[:port]`) in `pool`
     /// ahead of its requests, unless one is open (Transport::preconnect); Err says why it cannot.
-    fn preconnect(&mut self, origin: &str, pool: Pool, tls: bool) -> Result<(), String>;
+    fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize, tls: bool) -> Result<(), String>;
     /// Lets time pass until `until` or until something is sent on `events`, whichever is first,
     /// and returns what was sent (nothing at `until`); None when nothing can be sent any more.
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>>;
@@ -35,8 +35,8 @@ impl Network for Router {
         Router::fetch(self, fetch, tls)
     }
 
-    fn preconnect(&mut self, origin: &str, pool: Pool, tls: bool) -> Result<(), String> {
-        Router::preconnect(self, origin, pool, tls)
+    fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize, tls: bool) -> Result<(), String> {
+        Router::preconnect(self, origin, pool, sockets, tls)
     }
 
     fn wait(&mut self, until: Instant, events: &Receiver<Event>) -> Option<Vec<Event>> {
@@ -136,7 +136,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
             // A hint to an origin the replay does not serve opens nothing, as a browser's to a host
             // that does not answer costs the page nothing.
             if let Some(origin) = find_origin(&names.origins, &format!("{}/", hint.origin)) {
-                if let Err(reason) = network.preconnect(&origin.origin, hint.pool, origin.tls) {
+                if let Err(reason) = network.preconnect(&origin.origin, hint.pool, hint.sockets, origin.tls) {
                     warnings.push(format!("preconnect to {}: {reason}", hint.origin));
                 }
             }

@@ -34,8 +34,8 @@ impl Router {
 
     /// A `<link rel=preconnect>` to an https (`tls`) or http origin, on the transport its fetches
     /// would take.
-    pub fn preconnect(&mut self, origin: &str, pool: Pool, tls: bool) -> Result<(), String> {
-        self.transport_for(tls)?.preconnect(origin, pool);
+    pub fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize, tls: bool) -> Result<(), String> {
+        self.transport_for(tls)?.preconnect(origin, pool, sockets);
         Ok(())
     }
 

@@ -116,9 +116,10 @@ pub struct ConnectionRecord {
 pub trait Transport {
     /// Starts a request; what happens to it comes back as Events.
     fn fetch(&mut self, fetch: Fetch);
-    /// Opens a connection to `origin` (`scheme://host[:port]`) in `pool`, unless one is open
-    /// (`<link rel=preconnect>`); nothing comes back. An origin no replay server serves is ignored.
-    fn preconnect(&mut self, origin: &str, pool: Pool);
+    /// Opens connections to `origin` (`scheme://host[:port]`) in `pool` until `sockets` are open
+    /// or opening (`<link rel=preconnect>`: 1; a navigation: 2); a transport that multiplexes over
+    /// QUIC opens one at most. Nothing comes back. An origin no replay server serves is ignored.
+    fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize);
     /// Closes every connection (cancelling what is in flight) and reports them all.
     fn finish(self: Box<Self>) -> Vec<ConnectionRecord>;
 }

@@ -262,9 +262,9 @@ impl Network for &mut TcpWorld {
         Ok(())
     }
 
-    fn preconnect(&mut self, origin: &str, pool: Pool, _tls: bool) -> Result<(), String> {
+    fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize, _tls: bool) -> Result<(), String> {
         let Some(transport) = self.transport.as_mut() else { return Err("the simulated client has stopped".into()) };
-        transport.preconnect(origin, pool);
+        transport.preconnect(origin, pool, sockets);
         Ok(())
     }
 

@@ -68,7 +68,8 @@ impl Transport for QuicTransport {
         self.tell(Command::Fetch(fetch));
     }
 
-    fn preconnect(&mut self, origin: &str, pool: Pool) {
+    /// Chromium opens no second QUIC connection for a navigation: one at most, whatever `sockets`.
+    fn preconnect(&mut self, origin: &str, pool: Pool, _sockets: usize) {
         self.tell(Command::Preconnect { origin: origin.to_string(), pool });
     }
 

@@ -46,7 +46,7 @@ pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut fetches: U
             biased;
             fetch = fetches.recv() => match fetch {
                 Some(Ask::Fetch(request)) => pool.fetch(request),
-                Some(Ask::Preconnect) => pool.preconnect(),
+                Some(Ask::Preconnect(sockets)) => pool.preconnect(sockets),
                 None => return,
             },
             Some(note) = noted.recv() => pool.note(note),
@@ -129,11 +129,12 @@ impl Pool {
         }
     }
 
-    /// One connection, opened ahead of the requests, as Chromium's preconnect opens one socket;
+    /// Connections opened ahead of the requests until `sockets` are open or opening, as
+    /// Chromium's preconnects ask for a number of sockets; pipelining opens one at most, and
     /// HTTP/1.0 opens a connection per request and has nothing to open ahead.
-    fn preconnect(&mut self) {
+    fn preconnect(&mut self, sockets: usize) {
         if let Some(late) = self.late.as_mut() {
-            let actions = late.preconnect();
+            let actions = late.preconnect(sockets);
             self.act(actions, true);
         } else if self.mode != Http1Mode::PerRequest && self.connections.is_empty() {
             self.open(false, true);

@@ -44,6 +44,7 @@ pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut requests: 
             }
         }
         let Ask::Fetch(request) = ask else {
+            // One connection carries every request; routes.rs opens the others asked for.
             // Opened ahead: no request shows its handshake, as in Chromium's phases.
             if let Some(s) = session.as_mut() {
                 s.handshake = None;
@@ -54,6 +55,16 @@ pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut requests: 
         if let Err(reason) = send(&shared, &origin, session, &request).await {
             shared.fail(request.id, &reason);
         }
+    }
+}
+
+/// A connection opened beside the origin's one and never used: TCP and TLS, then nothing until
+/// the transport closes, as a preconnected socket Chromium finds no use for (its server sends the
+/// TLS handshake alone).
+pub(super) async fn idle_spare(shared: Arc<Shared>, origin: Arc<Origin>) {
+    if let Ok(connected) = connect(&shared, &origin, TcpProtocol::Http2).await {
+        let _held = (connected.stream, connected.record);
+        std::future::pending::<()>().await;
     }
 }
 

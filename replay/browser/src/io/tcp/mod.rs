@@ -119,8 +119,8 @@ impl Transport for TcpTransport {
         self.routes.fetch(fetch);
     }
 
-    fn preconnect(&mut self, origin: &str, pool: Pool) {
-        self.routes.preconnect(origin, pool);
+    fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize) {
+        self.routes.preconnect(origin, pool, sockets);
     }
 
     fn finish(mut self: Box<Self>) -> Vec<ConnectionRecord> {

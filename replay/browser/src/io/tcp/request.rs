@@ -9,8 +9,9 @@ use pagepath_server::core::archive::Origin as ServerOrigin;
 /// What an origin's task is asked to do.
 pub(super) enum Ask {
     Fetch(Request),
-    /// Open a connection now, if there is none, for the requests to come (`<link rel=preconnect>`).
-    Preconnect,
+    /// Open connections now, until this many are open or opening, for the requests to come
+    /// (`<link rel=preconnect>`: 1; a navigation: 2).
+    Preconnect(usize),
 }
 
 pub(super) struct Request {

@@ -55,20 +55,32 @@ impl Routes {
         }
     }
 
-    /// Opens a connection to `origin` (`scheme://host[:port]`) unless one is there; an origin no
-    /// replay server serves is ignored, as a browser's preconnect to a host that does not answer
-    /// costs the page nothing.
-    pub fn preconnect(&mut self, origin: &str, pool: Pool) {
+    /// Opens connections to `origin` (`scheme://host[:port]`) until `sockets` are there; an origin
+    /// no replay server serves is ignored, as a browser's preconnect to a host that does not
+    /// answer costs the page nothing.
+    pub fn preconnect(&mut self, origin: &str, pool: Pool, sockets: usize) {
         let Some((server, _)) = ServerOrigin::parse_url(&format!("{origin}/")) else { return };
         let Some(route) = self.routes.iter_mut().find(|r| r.server == server) else { return };
         let queue = route.queues[pool.index()].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
-        let _ = queue.send(Ask::Preconnect);
+        let _ = queue.send(Ask::Preconnect(sockets));
+        // HTTP/2's task keeps one connection, opened in line with its requests: the others a
+        // navigation asks for open beside it and stay idle, as Chromium's do.
+        if !uses_http2(&route.origin, self.protocol) {
+            return;
+        }
+        for _ in 1..sockets {
+            self.shared.spawn(h2_origin::idle_spare(self.shared.clone(), route.origin.clone()));
+        }
     }
+}
+
+fn uses_http2(origin: &Origin, protocol: TcpProtocol) -> bool {
+    origin.address.tls && protocol == TcpProtocol::Http2
 }
 
 fn start(shared: &Arc<Shared>, origin: &Arc<Origin>, protocol: TcpProtocol) -> UnboundedSender<Ask> {
     let (queue, requests) = unbounded_channel();
-    if origin.address.tls && protocol == TcpProtocol::Http2 {
+    if uses_http2(origin, protocol) {
         shared.spawn(h2_origin::run(shared.clone(), origin.clone(), requests));
     } else {
         shared.spawn(h1_pool::run(shared.clone(), origin.clone(), requests));
