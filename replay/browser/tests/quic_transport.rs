@@ -120,7 +120,7 @@ fn write_recording(dir: &Path, resources: &[(&str, usize, u64)]) {
 }
 
 fn get(id: usize, url: &str, priority: Option<&str>) -> Fetch {
-    Fetch { id, url: url.into(), method: "GET".into(), priority: priority.map(String::from), pool: Pool::default() }
+    Fetch { id, url: url.into(), method: "GET".into(), priority: priority.map(String::from), net_priority: None, pool: Pool::default() }
 }
 
 /// What came back for one request, checked as it arrived.

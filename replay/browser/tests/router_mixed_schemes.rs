@@ -33,7 +33,7 @@ fn records_of_mixed_page(protocol: Protocol, first_address: &str) -> Vec<Connect
         .flat_map(|&(origin, rs)| rs.iter().map(move |r| (format!("{origin}{}", r.path), origin.starts_with("https:"), r.bytes as u64)))
         .collect();
     for (id, (url, tls, _)) in wanted.iter().enumerate() {
-        router.fetch(Fetch { id, url: url.clone(), method: "GET".into(), priority: None, pool: Pool::default() }, *tls).unwrap();
+        router.fetch(Fetch { id, url: url.clone(), method: "GET".into(), priority: None, net_priority: None, pool: Pool::default() }, *tls).unwrap();
     }
     let deadline = Instant::now() + Duration::from_secs(60);
     let mut ended = 0;

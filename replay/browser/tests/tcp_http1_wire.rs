@@ -43,7 +43,7 @@ fn serve(address: &str, connections: usize, script: impl Fn(usize, &mut TcpStrea
 }
 
 fn fetch(id: usize, base: &str, path: &str, method: &str) -> Fetch {
-    Fetch { id, url: format!("{base}{path}"), method: method.into(), priority: None, pool: Pool::default() }
+    Fetch { id, url: format!("{base}{path}"), method: method.into(), priority: None, net_priority: None, pool: Pool::default() }
 }
 
 fn chunked(body: &[u8], piece: usize) -> Vec<u8> {

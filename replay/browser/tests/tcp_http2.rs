@@ -63,7 +63,7 @@ fn finish_cancels_what_is_in_flight_and_reports_the_connection() {
     let config = config(server.origins.clone(), &server.spki_hash, Http1Mode::KeepAlive, 6);
     let mut transport = pagepath_browser::io::tcp::TcpTransport::new(config, TcpProtocol::Http2, events).unwrap();
     for (id, url) in urls(origin, &resources).into_iter().enumerate() {
-        pagepath_browser::io::transport::Transport::fetch(&mut transport, pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool: Pool::default() });
+        pagepath_browser::io::transport::Transport::fetch(&mut transport, pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, net_priority: None, pool: Pool::default() });
     }
     std::thread::sleep(std::time::Duration::from_millis(300));
     let asked = std::time::Instant::now();
@@ -82,7 +82,7 @@ fn connections_for_pools(name: &str, origin: &str, address: &str, pool: impl Fn(
     let fetches = urls(origin, &resources)
         .into_iter()
         .enumerate()
-        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, pool: pool(id) })
+        .map(|(id, url)| pagepath_browser::io::transport::Fetch { id, url, method: "GET".into(), priority: None, net_priority: None, pool: pool(id) })
         .collect();
     let outcome = run_fetches(config, TcpProtocol::Http2, fetches);
     for (id, r) in resources.iter().enumerate() {

@@ -31,7 +31,7 @@ fn preconnect_then_fetch(name: &str, origin: &str, address: &str, protocol: TcpP
     std::thread::sleep(Duration::from_millis(300));
     let http2_ahead = received.try_iter().filter(|e| matches!(e, Event::Http2Connection { origin: o, .. } if o == origin)).count();
     let url = urls(origin, &resources).remove(0);
-    transport.fetch(Fetch { id: 0, url, method: "GET".into(), priority: None, pool: Pool { privacy_mode, ..Pool::default() } });
+    transport.fetch(Fetch { id: 0, url, method: "GET".into(), priority: None, net_priority: None, pool: Pool { privacy_mode, ..Pool::default() } });
     let deadline = Instant::now() + Duration::from_secs(20);
     let mut got = Vec::new();
     while !got.iter().any(|e| matches!(e, Event::Done { .. } | Event::Failed { .. })) {

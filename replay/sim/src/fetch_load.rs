@@ -94,7 +94,7 @@ fn exchange(mut world: impl Network, events: &std::sync::mpsc::Receiver<Event>, 
     let us = |at: Instant| at.saturating_duration_since(started).as_micros() as u64;
     let mut responses: Vec<Response> = fetch.targets.iter().map(|t| Response { target: t.path.clone(), ..Response::default() }).collect();
     for (id, t) in fetch.targets.iter().enumerate() {
-        let request = Fetch { id, url: format!("{origin}{}", t.path), method: "GET".into(), priority: t.priority.clone(), pool: Pool::default() };
+        let request = Fetch { id, url: format!("{origin}{}", t.path), method: "GET".into(), priority: t.priority.clone(), net_priority: None, pool: Pool::default() };
         if let Err(e) = world.fetch(request, true) {
             return (responses, None, Some(format!("{}: {e}", t.path)));
         }

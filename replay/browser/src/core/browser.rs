@@ -77,6 +77,10 @@ pub struct Request {
     /// RFC 9218 urgency (0 most urgent .. 7) and incremental flag; None: send no priority.
     pub urgency: Option<u8>,
     pub incremental: bool,
+    /// Chromium's own priority of the request when it leaves, 0 VeryHigh .. 4 VeryLow, whatever
+    /// the priority scheme (None: not recorded): the order in which its connections take waiting
+    /// requests (io/transport.rs, `Fetch::net_priority`).
+    pub net_priority: Option<u8>,
     /// The recorded decoded body size, when known.
     pub expected_body_bytes: Option<u64>,
     /// An HTML document, whose download chunks finish as its bytes arrive.

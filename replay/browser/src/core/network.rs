@@ -336,6 +336,11 @@ impl Network {
         let node = match flight.purpose {
             Purpose::Resource(n) | Purpose::Document(n) => n,
         };
+        // A frame's document is a navigation, VeryHigh in Chromium.
+        flight.request.net_priority = match flight.purpose {
+            Purpose::Document(_) => Some(0),
+            Purpose::Resource(_) => flight.class.priority,
+        };
         Some((flight.request.clone(), node))
     }
 

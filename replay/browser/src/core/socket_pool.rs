@@ -11,8 +11,11 @@
 //! connection (two round trips, 200 ms) could have come up; two new connections then carried the
 //! next two requests. The emulated browser, binding each request to the connection it opened, had
 //! its two sheets wait out the handshakes, and its next two requests opened two more connections
-//! (ten in all against Chromium's eight). Which request waited longest goes first: Chromium orders
-//! its waiting requests by priority too, which the model does not yet.
+//! (ten in all against Chromium's eight).
+//!
+//! Waiting requests go highest priority first, the longest waiting first within one priority, as
+//! Chromium's pool keeps them in a priority queue; the HTTP/2 and QUIC connections take the requests
+//! that waited for their handshake in the same order (io/tcp/h2_origin.rs, io/quic/connection.rs).
 
 use std::collections::VecDeque;
 
@@ -34,8 +37,8 @@ enum State {
 
 pub struct SocketPool<R> {
     limit: usize,
-    /// Requests no connection has taken yet, the longest waiting first.
-    waiting: VecDeque<R>,
+    /// Requests no connection has taken yet with their priority (0 highest), in the order they go.
+    waiting: VecDeque<(u8, R)>,
     sockets: Vec<(u64, State)>,
     next: u64,
 }
@@ -46,8 +49,10 @@ impl<R> SocketPool<R> {
         SocketPool { limit: limit.max(1), waiting: VecDeque::new(), sockets: Vec::new(), next: 0 }
     }
 
-    pub fn request(&mut self, request: R) -> Vec<SocketAction<R>> {
-        self.waiting.push_back(request);
+    /// `priority`: 0 highest (Chromium's VeryHigh) .. 4.
+    pub fn request(&mut self, request: R, priority: u8) -> Vec<SocketAction<R>> {
+        let at = self.waiting.iter().position(|&(p, _)| p > priority).unwrap_or(self.waiting.len());
+        self.waiting.insert(at, (priority, request));
         self.dispatch()
     }
 
@@ -78,7 +83,7 @@ impl<R> SocketPool<R> {
     pub fn closed(&mut self, socket: u64, unanswered: Vec<R>) -> Vec<SocketAction<R>> {
         self.sockets.retain(|&(id, _)| id != socket);
         for request in unanswered.into_iter().rev() {
-            self.waiting.push_front(request);
+            self.waiting.push_front((0, request));
         }
         self.dispatch()
     }
@@ -88,7 +93,7 @@ impl<R> SocketPool<R> {
     /// for ever); the rest may start other connections.
     pub fn failed(&mut self, socket: u64) -> (Option<R>, Vec<SocketAction<R>>) {
         self.sockets.retain(|&(id, _)| id != socket);
-        let failed = self.waiting.pop_front();
+        let failed = self.waiting.pop_front().map(|(_, r)| r);
         (failed, self.dispatch())
     }
 
@@ -109,7 +114,7 @@ impl<R> SocketPool<R> {
         while !self.waiting.is_empty() {
             if let Some(s) = self.sockets.iter_mut().find(|(_, state)| *state == State::Idle) {
                 s.1 = State::Busy;
-                actions.push(SocketAction::Send { socket: s.0, request: self.waiting.pop_front().expect("a request waits") });
+                actions.push(SocketAction::Send { socket: s.0, request: self.waiting.pop_front().expect("a request waits").1 });
                 continue;
             }
             // One connection under way for each waiting request, as far as the limit allows.
@@ -131,25 +136,25 @@ mod tests {
     #[test]
     fn a_request_takes_the_connection_free_first_not_the_one_it_started() {
         let mut pool = SocketPool::new(6);
-        assert_eq!(pool.request("doc"), vec![Open { socket: 1 }]);
+        assert_eq!(pool.request("doc", 2), vec![Open { socket: 1 }]);
         assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "doc" }]);
         // Two requests while the document's connection is busy: one connection started for each.
-        assert_eq!(pool.request("a"), vec![Open { socket: 2 }]);
-        assert_eq!(pool.request("b"), vec![Open { socket: 3 }]);
+        assert_eq!(pool.request("a", 2), vec![Open { socket: 2 }]);
+        assert_eq!(pool.request("b", 2), vec![Open { socket: 3 }]);
         // The document's response ends before either is up: the longest waiting takes its connection.
         assert_eq!(pool.answered(1), vec![Send { socket: 1, request: "a" }]);
         assert_eq!(pool.ready(3), vec![Send { socket: 3, request: "b" }]);
         // The connection started for a comes up with nothing to send and waits for the next request.
         assert_eq!(pool.ready(2), vec![]);
-        assert_eq!(pool.request("c"), vec![Send { socket: 2, request: "c" }]);
+        assert_eq!(pool.request("c", 2), vec![Send { socket: 2, request: "c" }]);
     }
 
     #[test]
     fn no_more_connections_than_the_limit_nor_than_requests_waiting() {
         let mut pool = SocketPool::new(2);
-        assert_eq!(pool.request(1), vec![Open { socket: 1 }]);
-        assert_eq!(pool.request(2), vec![Open { socket: 2 }]);
-        assert_eq!(pool.request(3), vec![]);
+        assert_eq!(pool.request(1, 2), vec![Open { socket: 1 }]);
+        assert_eq!(pool.request(2, 2), vec![Open { socket: 2 }]);
+        assert_eq!(pool.request(3, 2), vec![]);
         assert_eq!(pool.ready(1), vec![Send { socket: 1, request: 1 }]);
         assert_eq!(pool.ready(2), vec![Send { socket: 2, request: 2 }]);
         assert_eq!(pool.answered(2), vec![Send { socket: 2, request: 3 }]);
@@ -162,29 +167,50 @@ mod tests {
         let mut pool = SocketPool::new(6);
         assert_eq!(pool.preconnect(1), vec![Open { socket: 1 }]);
         // The request finds a connection under way for it: it starts no other.
-        assert_eq!(pool.request("doc"), vec![]);
+        assert_eq!(pool.request("doc", 2), vec![]);
         assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "doc" }]);
     }
 
     #[test]
     fn a_navigation_opens_a_second_connection_that_takes_the_next_request_without_a_handshake() {
         let mut pool = SocketPool::new(6);
-        assert_eq!(pool.request("doc"), vec![Open { socket: 1 }]);
+        assert_eq!(pool.request("doc", 2), vec![Open { socket: 1 }]);
         assert_eq!(pool.preconnect(2), vec![Open { socket: 2 }]);
         assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "doc" }]);
         assert_eq!(pool.ready(2), vec![]);
         // The document's connection is busy: the style sheet goes on the spare at once.
-        assert_eq!(pool.request("css"), vec![Send { socket: 2, request: "css" }]);
+        assert_eq!(pool.request("css", 2), vec![Send { socket: 2, request: "css" }]);
         // Within the limit, whatever is asked for.
         let mut one = SocketPool::<&str>::new(1);
         assert_eq!(one.preconnect(2), vec![Open { socket: 1 }]);
     }
 
     #[test]
+    fn waiting_requests_go_highest_priority_first_then_longest_waiting() {
+        let mut pool = SocketPool::new(1);
+        assert_eq!(pool.request("doc", 0), vec![Open { socket: 1 }]);
+        assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "doc" }]);
+        // Asked for in document order while the one connection is busy: scripts, then the style sheet.
+        assert_eq!(pool.request("img", 3), vec![]);
+        assert_eq!(pool.request("script-1", 1), vec![]);
+        assert_eq!(pool.request("script-2", 1), vec![]);
+        assert_eq!(pool.request("css", 0), vec![]);
+        let mut order = Vec::new();
+        for _ in 0..4 {
+            for action in pool.answered(1) {
+                if let Send { request, .. } = action {
+                    order.push(request);
+                }
+            }
+        }
+        assert_eq!(order, vec!["css", "script-1", "script-2", "img"]);
+    }
+
+    #[test]
     fn unanswered_requests_of_a_closed_connection_go_first_and_a_failed_connect_fails_one_request() {
         let mut pool = SocketPool::new(1);
-        assert_eq!(pool.request("a"), vec![Open { socket: 1 }]);
-        assert_eq!(pool.request("b"), vec![]);
+        assert_eq!(pool.request("a", 2), vec![Open { socket: 1 }]);
+        assert_eq!(pool.request("b", 2), vec![]);
         assert_eq!(pool.ready(1), vec![Send { socket: 1, request: "a" }]);
         assert_eq!(pool.closed(1, vec!["a"]), vec![Open { socket: 2 }]);
         let (failed, actions) = pool.failed(2);

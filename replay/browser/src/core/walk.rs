@@ -206,6 +206,8 @@ impl Browser {
             frame: self.graph.frame_id(node).to_string(),
             urgency,
             incremental,
+            // Set as the request leaves (network.rs), from its priority then.
+            net_priority: None,
             expected_body_bytes: Some(fetch.body_size),
             document: n.kind == Kind::Download,
             pool: self.pool(node, fetch.privacy_mode),

@@ -63,6 +63,7 @@ struct InFlight {
     url: String,
     method: String,
     priority: Option<String>,
+    net_priority: Option<u8>,
     pool: Pool,
     hops: u32,
     redirect_to: Option<String>,
@@ -124,7 +125,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
                 phases: None,
             });
             let priority = req.urgency.map(|u| if req.incremental { format!("u={u}, i") } else { format!("u={u}") });
-            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, pool: req.pool, hops: 0, redirect_to: None, stamps: Stamps { asked: req.asked_ms.min(model_now), ..Stamps::default() } };
+            let flight = InFlight { record, url: req.url.clone(), method: req.method.clone(), priority, net_priority: req.net_priority, pool: req.pool, hops: 0, redirect_to: None, stamps: Stamps { asked: req.asked_ms.min(model_now), ..Stamps::default() } };
             if let Err(reason) = send(&mut network, names, &flight, req.id) {
                 browser.on_failed(req.id, &reason, model_now);
                 requests[record].end_ms = Some(model_now);
@@ -192,7 +193,7 @@ pub fn run_on(graph: &Graph, names: &NameMap, args: &RunArgs, mut network: impl 
 
 fn send(network: &mut impl Network, names: &NameMap, flight: &InFlight, id: RequestId) -> Result<(), String> {
     let origin = find_origin(&names.origins, &flight.url).ok_or_else(|| format!("{}: no replay server serves this origin", flight.url))?;
-    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone(), pool: flight.pool };
+    let fetch = Fetch { id, url: flight.url.clone(), method: flight.method.clone(), priority: flight.priority.clone(), net_priority: flight.net_priority, pool: flight.pool };
     network.fetch(fetch, origin.tls)
 }
 

@@ -56,8 +56,22 @@ pub struct Fetch {
     pub method: String,
     /// RFC 9218 `priority` header value (`u=2` or `u=3, i`), or None to send none.
     pub priority: Option<String>,
+    /// Chromium's priority of the request, 0 VeryHigh .. 4 VeryLow (None: unknown, taken as Low):
+    /// requests waiting for a connection go highest first, in the order asked within one
+    /// priority, as Chromium's socket pools and its HTTP/2 and QUIC session requests take them.
+    pub net_priority: Option<u8>,
     /// Which of the origin's connections it may use, as Chromium keys its connection pools.
     pub pool: Pool,
+}
+
+/// Chromium's Low, where a request's priority is unknown.
+const LOW: u8 = 3;
+
+impl Fetch {
+    /// Its place among requests waiting for a connection: 0 (VeryHigh) goes first.
+    pub fn waiting_rank(&self) -> u8 {
+        self.net_priority.unwrap_or(LOW)
+    }
 }
 
 /// How the connection a request opened was set up; only the request that opened it carries it, as

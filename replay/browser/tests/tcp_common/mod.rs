@@ -144,7 +144,7 @@ pub fn fetch_all(config: TransportConfig, protocol: TcpProtocol, urls: &[String]
     let fetches = urls
         .iter()
         .enumerate()
-        .map(|(id, url)| Fetch { id, url: url.clone(), method: "GET".into(), priority: priority.map(str::to_string), pool: Pool::default() })
+        .map(|(id, url)| Fetch { id, url: url.clone(), method: "GET".into(), priority: priority.map(str::to_string), net_priority: None, pool: Pool::default() })
         .collect();
     run_fetches(config, protocol, fetches)
 }

@@ -79,7 +79,7 @@ pub fn client_config(dir: &Path, local: IpAddr, started: Instant) -> TransportCo
 /// virtual time.
 pub fn fetch_all<N: Network>(net: &mut N, rx: &Receiver<Event>, started: Instant, sizes: &[usize]) -> Vec<f64> {
     for i in 0..sizes.len() {
-        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, pool: Pool::default() };
+        let fetch = Fetch { id: i, url: format!("https://sim.test/{i}"), method: "GET".into(), priority: None, net_priority: None, pool: Pool::default() };
         net.fetch(fetch, true).unwrap();
     }
     let mut done_ms = vec![f64::NAN; sizes.len()];

@@ -107,13 +107,17 @@ impl OriginConnection {
         self.send_queued(conn);
     }
 
-    /// Opens a request stream for each queued fetch, as far as the server's stream limit allows;
-    /// the rest wait until it raises the limit.
+    /// Opens a request stream for each queued fetch, highest priority first and in the order
+    /// queued within one priority (`Fetch::net_priority`), as far as the server's stream limit
+    /// allows; the rest wait until it raises the limit. On real-gentelella over HTTP/3 Chromium's
+    /// connection to the static host took its four waiting requests style sheet first, though the
+    /// sheet came last in the document, and the server's same-urgency streams go in stream order.
     pub fn send_queued(&mut self, conn: &mut Connection) {
         let Some(h3) = self.h3.as_mut() else { return };
         while !self.queued.is_empty() {
             let Ok(stream) = h3.stream_new(conn) else { return };
-            let Some(fetch) = self.queued.pop_front() else { return };
+            let Some(next) = (0..self.queued.len()).min_by_key(|&i| (self.queued[i].waiting_rank(), i)) else { return };
+            let Some(fetch) = self.queued.remove(next) else { return };
             let sent = request_head(&fetch).and_then(|head| match h3.send_headers(conn, stream, &head, true) {
                 Ok(()) => Ok(false),
                 Err(Http3Error::StreamBlocked) => Ok(true),

@@ -59,7 +59,8 @@ impl Pool {
     fn fetch(&mut self, request: Request) {
         match self.late.as_mut() {
             Some(late) => {
-                let actions = late.request(request);
+                let priority = request.net_priority;
+                let actions = late.request(request, priority);
                 self.act(actions, false);
             }
             None => self.waiting.push_back(request),

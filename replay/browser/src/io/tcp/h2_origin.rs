@@ -6,6 +6,7 @@ use super::h2_stream;
 use super::request::{Ask, Origin, Request};
 use super::shared::Shared;
 use super::TcpProtocol;
+use crate::core::RequestId;
 use crate::io::transport::Handshake;
 use bytes::Bytes;
 use h2::client::SendRequest;
@@ -20,6 +21,8 @@ struct Session {
     send: SendRequest<Bytes>,
     /// Until the request that opened the connection has gone out on it.
     handshake: Option<Handshake>,
+    /// That request, which DevTools shows the handshake on; None when a preconnect opened it.
+    opener: Option<RequestId>,
     ended: Arc<AtomicBool>,
     /// Names the connection in failures.
     name: String,
@@ -28,33 +31,52 @@ struct Session {
 pub(super) async fn run(shared: Arc<Shared>, origin: Arc<Origin>, mut requests: UnboundedReceiver<Ask>) {
     let mut session: Option<Session> = None;
     while let Some(ask) = requests.recv().await {
-        if session.as_ref().is_none_or(|s| s.ended.load(Ordering::Acquire)) {
-            match open(&shared, &origin).await {
-                Ok(s) => session = Some(s),
-                Err(reason) => {
-                    // Whatever was asked for while connecting waited for this connection.
-                    for asked in std::iter::once(ask).chain(std::iter::from_fn(|| requests.try_recv().ok())) {
-                        if let Ask::Fetch(r) = asked {
-                            shared.fail(r.id, &reason);
-                        }
-                    }
-                    session = None;
-                    continue;
+        if !session.as_ref().is_none_or(|s| s.ended.load(Ordering::Acquire)) {
+            take(&shared, &origin, session.as_mut(), ask).await;
+            continue;
+        }
+        let opened = open(&shared, &origin).await;
+        // Whatever was asked for while connecting waited for this connection: it goes highest
+        // priority first, in the order asked within one priority, as Chromium's requests waiting
+        // for an HTTP/2 session do (real-gentelella: the static host's style sheet went on
+        // stream 1 before the three module scripts the document names before it).
+        let opener = match &ask {
+            Ask::Fetch(r) => Some(r.id),
+            Ask::Preconnect(_) => None,
+        };
+        let mut waiting: Vec<Ask> = std::iter::once(ask).chain(std::iter::from_fn(|| requests.try_recv().ok())).collect();
+        waiting.sort_by_key(|a| match a {
+            Ask::Fetch(r) => r.net_priority,
+            Ask::Preconnect(_) => u8::MAX,
+        });
+        match opened {
+            Ok(mut s) => {
+                s.opener = opener;
+                session = Some(s);
+                for ask in waiting {
+                    take(&shared, &origin, session.as_mut(), ask).await;
                 }
             }
-        }
-        let Ask::Fetch(request) = ask else {
-            // One connection carries every request; routes.rs opens the others asked for.
-            // Opened ahead: no request shows its handshake, as in Chromium's phases.
-            if let Some(s) = session.as_mut() {
-                s.handshake = None;
+            Err(reason) => {
+                for ask in waiting {
+                    if let Ask::Fetch(r) = ask {
+                        shared.fail(r.id, &reason);
+                    }
+                }
+                session = None;
             }
-            continue;
-        };
-        let session = session.as_mut().expect("a session was opened above");
-        if let Err(reason) = send(&shared, &origin, session, &request).await {
-            shared.fail(request.id, &reason);
         }
+    }
+}
+
+/// Sends a fetch on the open session; the request that opened it shows its handshake.
+async fn take(shared: &Arc<Shared>, origin: &Origin, session: Option<&mut Session>, ask: Ask) {
+    let Some(session) = session else { return };
+    // A preconnect finds the session open (it opened it or a request did); one connection
+    // carries every request, and routes.rs opens the others asked for.
+    let Ask::Fetch(request) = ask else { return };
+    if let Err(reason) = send(shared, origin, session, &request).await {
+        shared.fail(request.id, &reason);
     }
 }
 
@@ -90,7 +112,7 @@ async fn open(shared: &Arc<Shared>, origin: &Origin) -> Result<Session, String> 
         flag.store(true, Ordering::Release);
         drop(record);
     });
-    Ok(Session { send, handshake, ended, name })
+    Ok(Session { send, handshake, opener: None, ended, name })
 }
 
 async fn send(shared: &Arc<Shared>, origin: &Origin, session: &mut Session, request: &Request) -> Result<(), String> {
@@ -105,7 +127,8 @@ async fn send(shared: &Arc<Shared>, origin: &Origin, session: &mut Session, requ
     let head = head.body(()).map_err(|e| format!("{}: cannot make an HTTP/2 request of {} {}: {e}", origin.named, request.method, request.target))?;
     std::future::poll_fn(|cx| session.send.poll_ready(cx)).await.map_err(|e| format!("{}: {e}", session.name))?;
     let (response, _) = session.send.send_request(head, true).map_err(|e| format!("{}: {e}", session.name))?;
-    let sent = h2_stream::Sent { at: tquic::clock::now(), handshake: session.handshake.take() };
+    let handshake = if session.opener == Some(request.id) { session.handshake.take() } else { None };
+    let sent = h2_stream::Sent { at: tquic::clock::now(), handshake };
     shared.spawn(h2_stream::receive(shared.clone(), session.name.clone(), request.id, sent, response));
     Ok(())
 }

@@ -20,6 +20,9 @@ pub(super) struct Request {
     /// Path and query, as on the request line.
     pub target: String,
     pub priority: Option<String>,
+    /// Chromium's priority (transport.rs, `Fetch::net_priority`), Low when unknown: the order in
+    /// which requests waiting for a connection take one.
+    pub net_priority: u8,
     /// Set by the connection that writes it: for the request's phases (run-result.md).
     pub sent: Option<Instant>,
     pub handshake: Option<Handshake>,

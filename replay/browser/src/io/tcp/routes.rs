@@ -47,7 +47,8 @@ impl Routes {
             return;
         };
         let queue = route.queues[fetch.pool.index()].get_or_insert_with(|| start(&self.shared, &route.origin, self.protocol));
-        let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority, sent: None, handshake: None };
+        let net_priority = fetch.waiting_rank();
+        let request = Request { id: fetch.id, method: fetch.method, target, priority: fetch.priority, net_priority, sent: None, handshake: None };
         if let Err(unsent) = queue.send(Ask::Fetch(request)) {
             if let Ask::Fetch(request) = unsent.0 {
                 self.shared.fail(request.id, &format!("cannot fetch {}: the transport is finishing", fetch.url));
