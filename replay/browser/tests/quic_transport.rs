@@ -333,6 +333,29 @@ fn quic_requests_without_credentials_get_a_connection_of_their_own() {
 }
 
 #[test]
+fn quic_sends_what_waited_for_its_handshake_highest_priority_first() {
+    // Three High requests and then a VeryHigh one, all before the handshake: the VeryHigh one gets
+    // the first stream, as Chromium's new connection took a style sheet before the scripts named
+    // before it (core/socket_pool.rs).
+    let a = "https://waiting.test:24436";
+    let urls = [format!("{a}/a.js"), format!("{a}/b.js"), format!("{a}/c.js"), format!("{a}/style.css")];
+    let refs: Vec<(&str, usize, u64)> = urls.iter().map(|u| (u.as_str(), 5_000, 0)).collect();
+    let replay = Replay::start("waiting", &refs, "127.0.1.14", "quic", &[]);
+    let (tx, rx) = channel();
+    let mut transport: Box<dyn Transport> = Box::new(QuicTransport::new(replay.config(&[], false), tx).unwrap());
+    for (id, url) in urls.iter().enumerate() {
+        transport.fetch(Fetch { net_priority: Some(if id == 3 { 0 } else { 1 }), ..get(id, url, None) });
+    }
+    let mut outcomes = HashMap::new();
+    wait_for(&rx, &mut outcomes, &[0, 1, 2, 3]);
+    transport.finish();
+    let mut streams = replay.stop();
+    streams.sort_by_key(|s| s["stream"].as_u64().unwrap());
+    let served: Vec<&str> = streams.iter().map(|s| s["url"].as_str().unwrap()).collect();
+    assert_eq!(served, [&urls[3], &urls[0], &urls[1], &urls[2]]);
+}
+
+#[test]
 fn a_quic_fetch_takes_the_connection_a_preconnect_opened() {
     let origin = "https://preconnect.test:24435";
     let url = format!("{origin}/font.woff2");
