@@ -1,5 +1,5 @@
-//! The connection records finish() returns: one per connection opened, numbered in the order
-//! they were opened, with what each path carried read from its counts (the kernel's, or the
+//! The connection records finish() returns: one per connection set up (a backup attempt dropped
+//! during its handshakes is not, connect.rs), numbered in the order their handshakes ended, with what each path carried read from its counts (the kernel's, or the
 //! simulator's) while the connection is open (every 20 ms) and as it closes. Reading only at the
 //! close is not enough: once the peer has closed an MPTCP connection its subflows, and their
 //! counts, can be gone. The simulator's counts stay, so a hosted transport reads them only at the
