@@ -1,6 +1,7 @@
 import type { ArchiveEntry, CdpEvent, RecordingManifest } from "@pagepath/profiler";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { findActivities } from "./activities.js";
+import { animationFrames } from "./animation-frames.js";
 import { buildActivityNodes } from "./activity-nodes.js";
 import type { BuildContext } from "./context.js";
 import { breakCycles } from "./cycles.js";
@@ -60,6 +61,8 @@ export function buildGraph(rec: RecordingInput): Graph {
     loadDispatches: [],
     mainPaints: [],
     mainRenders: [],
+    mainRestyles: [],
+    animationFrames: [],
     computations: [],
   };
   buildFrames(ctx, rec.body);
@@ -75,6 +78,8 @@ export function buildGraph(rec: RecordingInput): Graph {
     ctx.loadDispatches = thread.loadDispatches;
     ctx.mainPaints = thread.paints.get(mainFrameId) ?? [];
     ctx.mainRenders = thread.renders.get(mainFrameId) ?? [];
+    ctx.mainRestyles = thread.restyles.get(mainFrameId) ?? [];
+    ctx.animationFrames = animationFrames(rec.trace, navStart);
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
       if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);

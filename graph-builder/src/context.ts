@@ -1,3 +1,5 @@
+import type { AnimationFrame } from "./animation-frames.js";
+import type { Restyle } from "./trace-intervals.js";
 import type { ArchiveEntry, CdpEvent, RecordingManifest } from "@pagepath/profiler";
 import type { Activity, Segment } from "./activities.js";
 import type { Draft } from "./draft.js";
@@ -65,6 +67,10 @@ export interface BuildContext {
   mainPaints: number[];
   /** The main thread's tasks that painted the main frame, sorted (trace-intervals.ts `renders`). */
   mainRenders: Array<{ start: number; end: number }>;
+  /** When the main frame's style or layout was invalidated or updated (trace-intervals.ts `restyles`), sorted. */
+  mainRestyles: Restyle[];
+  /** The renderer main threads' animation frames, sorted by start; empty in traces without them. */
+  animationFrames: AnimationFrame[];
   /** URLs compiled as ES modules (urlKey), from the trace. */
   moduleUrls: Set<string>;
   /** URLs of dedicated workers' scripts (urlKey), from the trace (workers.ts). */

@@ -1,3 +1,4 @@
+import type { AnimationFrame } from "./animation-frames.js";
 import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
 import { chunkHolding, firstContentChunk } from "./first-content.js";
@@ -28,7 +29,7 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   and the parser-blocking scripts (sync and inline) that ended before it: Chromium does not paint
  *   until those are done, and the paint follows them on the main thread.
  * - Both: the computations of the main frame that ended between the frame painted before and the
- *   frame that showed the content (the trace's `Paint` events): one of them made the content (a
+ *   frame that showed the content (the trace's animation frames and `Paint` events): one of them made the content (a
  *   script inserting or revealing it, a timer, a handler), since the frame before did not show it;
  *   for FCP, not the parser's going on after the parsed content (later chunks, the script files it
  *   waited for), which blocks the parser and not the paint; for LCP,
@@ -86,8 +87,9 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     // as for LCP below: what else ran meanwhile did not make it (gen-pagepath-20: an async script
     // that ran between the two frames on loopback held the model's first paint at 25 Mbit/s 20 ms
     // until it arrived, 150 ms after Chromium had painted the parsed text).
-    const previous = previousFrame(ctx, at);
-    const parsedSince = parsed && previous !== undefined && content!.end > previous + EPS;
+    // With animation frames `made` holds only the frame's own work, which ran after the content was parsed.
+    const previous = previousFrame(ctx, painted);
+    const parsedSince = !shownFrame(ctx, at) && parsed && previous !== undefined && content!.end > previous + EPS;
     if (!parsedSince) for (const n of made.get(at)!) if (!parserAfter(n)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     timeRendering(ctx, fcp, painted);
   }
@@ -106,7 +108,7 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     // Content that arrived after the frame before was painted is why that frame lacked it: the
     // computations that merely ran meanwhile did not make it (gen-pagepath-17: a text paint held
     // for its block-display font, beside an async script that ran as the font came).
-    const previous = previousFrame(ctx, at);
+    const previous = previousFrame(ctx, painted);
     const arrived = previous !== undefined && content.some((c) => c.node.end > previous);
     if (!arrived) for (const n of made.get(at)!) if (!made.get(life.firstContentfulPaint ?? NaN)?.includes(n)) ctx.draft.edge(n, lcp, "paint-lcp", "inferred");
     for (const c of content) ctx.draft.edge(c.node, lcp, c.rule, "observed");
@@ -139,32 +141,57 @@ export function recordedPaints(ctx: BuildContext): { firstContentfulPaint: numbe
   };
 }
 
+/** A presentation this close to a paint mark is the one it reports (both are the compositor's time). */
+const PRESENTED_EPS = 0.05;
+
 /**
- * When the frame presented at `at` was painted: the trace's last main-frame `Paint` before it
- * (presentation comes a compositor frame or more later), or `at` without paint events.
+ * When the main frame's content presented at `at` was painted: the first main-frame `Paint` of the
+ * animation frame the compositor presented then (the earliest to begin, if several were presented
+ * together: the later ones only repainted). Chromium can present a frame long after painting it:
+ * on real-jquery-mobile the frame that ran the DOMContentLoaded handler revealing the page painted
+ * at 415 ms and was presented at 458 ms, after the load event (441 ms) and two later repaints, so
+ * the last `Paint` before the presentation is the wrong frame. Without animation frames in the
+ * trace, that last `Paint`; without paint events, `at`.
  */
 function paintedAt(ctx: BuildContext, at: number): number {
-  return ctx.mainPaints.filter((p) => p <= at + EPS).at(-1) ?? at;
+  const shown = shownFrame(ctx, at);
+  const from = shown ? (shown.render ?? shown.start) : undefined;
+  const own = from === undefined ? undefined : ctx.mainPaints.find((p) => p >= from - EPS && p <= at + EPS);
+  return own ?? ctx.mainPaints.filter((p) => p <= at + EPS).at(-1) ?? at;
+}
+
+/** The animation frame presented at `at`: the earliest to begin if several were presented together. */
+function shownFrame(ctx: BuildContext, at: number): AnimationFrame | undefined {
+  return ctx.animationFrames.find((f) => f.presented !== null && Math.abs(f.presented - at) <= PRESENTED_EPS);
 }
 
 /**
- * The computations that ended after the frame painted before the one presented at `at`, and no
- * later than that frame's paint. None when no earlier frame was painted: the first frame waits
- * for the parser and what blocks rendering, which the other edges give.
+ * The computations that may have made what the frame presented at `at` showed: those that ended
+ * after the frame painted before it and no later than its paint, and may have changed the main
+ * frame's style or layout: scheduled or forced that work, or ran while some was pending, which
+ * Chromium does not trace twice (a script that only inserts a script or sends an XHR, with nothing
+ * pending, changed nothing a paint shows); with animation frames in the trace, only those that ran in the frame
+ * presented (from its first task to its rendering). The main thread rendered nothing in between,
+ * so one of them may have made the content (real-jquery-mobile reveals its page from a
+ * DOMContentLoaded handler), while the work of earlier frames that painted nothing new did not
+ * (on gen-pagepath-20 an async script ran a frame before the text was parsed). None when no
+ * earlier frame was painted: the first frame waits for the parser and what blocks rendering,
+ * which the other edges give.
  */
 function madeSincePreviousFrame(ctx: BuildContext, nodes: GraphNode[], at: number): GraphNode[] {
-  const frame = ctx.mainPaints.filter((p) => p <= at + EPS).at(-1);
-  const previous = previousFrame(ctx, at);
-  if (frame === undefined || previous === undefined) return [];
+  const frame = paintedAt(ctx, at);
+  const previous = previousFrame(ctx, frame);
+  if (previous === undefined) return [];
+  const since = shownFrame(ctx, at)?.start ?? -Infinity;
   const computation = (n: GraphNode) => n.kind === "script" || n.kind === "timer" || n.kind === "event" || n.kind === "css" || n.kind === "parse";
-  return nodes.filter((n) => computation(n) && n.end > previous && n.end <= frame + EPS);
+  const restyled = (n: GraphNode) =>
+    ctx.mainRestyles.some((r) => r.at >= n.start - EPS && r.at <= n.end + EPS) || ctx.mainRestyles.filter((r) => r.at < n.start - EPS).at(-1)?.scheduled === true;
+  return nodes.filter((n) => computation(n) && n.end > previous && n.start >= since - EPS && n.end <= frame + EPS && restyled(n));
 }
 
-/** When the main frame painted the frame before the one presented at `at`; undefined if none did. */
-function previousFrame(ctx: BuildContext, at: number): number | undefined {
-  const painted = ctx.mainPaints.filter((p) => p <= at + EPS);
-  const frame = painted.at(-1);
-  return frame === undefined ? undefined : painted.filter((p) => p < frame - SAME_FRAME_MS).at(-1);
+/** When the main frame painted the frame before the one painted at `painted`; undefined if none did. */
+function previousFrame(ctx: BuildContext, painted: number): number | undefined {
+  return ctx.mainPaints.filter((p) => p < painted - SAME_FRAME_MS).at(-1);
 }
 
 /** Takes `nodes` and all they depend on into the emulated graph, whatever normalisation left out. */

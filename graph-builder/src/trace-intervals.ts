@@ -58,6 +58,17 @@ export interface MainThreadTrace {
   paints: Map<string, number[]>;
   /** The tasks that rendered a frame (styled, laid out or painted it), per frame id, sorted. */
   renders: Map<string, Array<{ start: number; end: number }>>;
+  /**
+   * When the thread scheduled (invalidated) or did each frame's style or layout work, per frame id,
+   * sorted: a computation that did neither, with none pending, changed nothing a paint could show.
+   */
+  restyles: Map<string, Restyle[]>;
+}
+
+export interface Restyle {
+  at: number;
+  /** Work scheduled (ScheduleStyleRecalculation, InvalidateLayout), not done (UpdateLayoutTree, Layout). */
+  scheduled: boolean;
 }
 
 type RawEvent = { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: Record<string, any> };
@@ -80,6 +91,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const tasks: Array<{ start: number; end: number }> = [];
   const loadDispatches: number[] = [];
   const paints = new Map<string, number[]>();
+  const restyles = new Map<string, Restyle[]>();
   const threadTasks = new Map<string, Array<{ start: number; end: number }>>();
   const threadRendering: Array<{ thread: string; frame: string; at: number }> = [];
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
@@ -103,6 +115,12 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
     }
     const rendered = e.args?.data?.frame ?? e.args?.beginData?.frame;
     if (RENDERING.has(e.name) && e.ph !== "E" && typeof rendered === "string") threadRendering.push({ thread, frame: rendered, at: ms(e.ts) });
+    if (RESTYLES.has(e.name) && e.ph !== "E" && typeof rendered === "string") {
+      const restyle = { at: ms(e.ts), scheduled: SCHEDULED.has(e.name) };
+      const times = restyles.get(rendered);
+      if (times) times.push(restyle);
+      else restyles.set(rendered, [restyle]);
+    }
     if (MARKS.has(e.name)) {
       marks.push({ name: e.name, at: ms(e.ts), args: e.args ?? {} });
     } else if (INTERVALS.has(e.name)) {
@@ -121,11 +139,16 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   tasks.sort((a, b) => a.start - b.start);
   loadDispatches.sort((a, b) => a - b);
   for (const at of paints.values()) at.sort((a, b) => a - b);
-  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadRendering) };
+  for (const list of restyles.values()) list.sort((a, b) => a.at - b.at);
+  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadRendering), restyles };
 }
 
 /** The rendering lifecycle's events: a task holding one rendered the frame. */
 export const RENDERING = new Set(["UpdateLayoutTree", "Layout", "Paint"]);
+
+/** A DOM or style change scheduling a frame's style or layout work, or that work done (forced, or rendering). */
+export const RESTYLES = new Set(["ScheduleStyleRecalculation", "InvalidateLayout", "UpdateLayoutTree", "Layout"]);
+const SCHEDULED = new Set(["ScheduleStyleRecalculation", "InvalidateLayout"]);
 
 /** Each frame's rendering tasks: the task of the same thread around each of its rendering events, once each. */
 function renderTasks(tasks: Map<string, Array<{ start: number; end: number }>>, rendering: Array<{ thread: string; frame: string; at: number }>): Map<string, Array<{ start: number; end: number }>> {

@@ -137,6 +137,17 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(!g.edges.some((e) => e.from === late.id && e.rule === "completion-load-raced"), "not raced against load");
   });
 
+  it("a page a DOMContentLoaded handler reveals: its first paint waits for the handler, which ran in the frame that showed the content after the text was parsed", () => {
+    const g = graphs.get("readyReveal")!;
+    const fcp = g.nodes.find((n) => n.kind === "fcp")!;
+    const into = g.edges.filter((e) => e.to === fcp.id).map((e) => g.nodes.find((n) => n.id === e.from)!);
+    const handler = into.filter((n) => n.kind === "event" && n.label.startsWith("DOMContentLoaded"));
+    assert.ok(handler.length > 0, `the first paint waits for the DOMContentLoaded handler: ${into.map((n) => n.label).join(", ")}`);
+    const handlerEnd = Math.max(...handler.map((n) => n.end));
+    assert.ok(handlerEnd - Math.min(...handler.map((n) => n.start)) >= 140, "the handler's 150 ms of work is in the graph");
+    assert.ok(fcp.start >= handlerEnd - 1e-3, `the paint's rendering (from ${fcp.start} ms) follows the handler (ends ${handlerEnd} ms)`);
+  });
+
   it("a preconnect: a node opening an anonymous connection to its origin once the bytes up to its tag are in, or the parser reaches it", () => {
     const g = graphs.get("preconnect")!;
     const hints = g.nodes.filter((n) => n.kind === "preconnect");

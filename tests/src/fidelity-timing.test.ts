@@ -14,7 +14,7 @@ import { netDown, netUp } from "./net-topology.js";
 
 const PAGES = Object.keys(FIDELITY_PAGES) as FidelityPage[];
 /** Pages whose point is a paint: their first and largest contentful paints are held to the same tolerance. */
-const PAINTED: FidelityPage[] = ["fontDisplay", "paintBeforeScript", "fontAuto", "fontBlock"];
+const PAINTED: FidelityPage[] = ["fontDisplay", "paintBeforeScript", "fontAuto", "fontBlock", "readyReveal"];
 const NET = "fid-4";
 
 /**
