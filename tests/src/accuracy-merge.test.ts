@@ -82,6 +82,39 @@ describe("merging sweeps", () => {
     assert.throws(() => mergeAccuracySamples([{ file: "A", doc: chromiumHere }, { file: "B", doc: emulatedElsewhere }]), /a at 1mbit-100ms over h2: A and B replayed different graphs of the site/);
   });
 
+  // Runs that name their recording: Chromium's depend on it alone, the emulated browser's on the graph built from it.
+  const recorded = (doc: AccuracySamples, recording: string, graph = "a") => ({ ...doc, samples: doc.samples.map((s) => ({ ...s, graphSha256: sha(graph), recordingSha256: sha(recording) })) });
+  const only = (doc: AccuracySamples, client: string) => ({ ...doc, samples: doc.samples.filter((s) => s.client === client) });
+
+  it("keeps Chromium's runs across a graph built anew from their recording, and takes the emulated runs from the later file that remade them", () => {
+    const before = recorded(slow, "r", "a");
+    const remade = only(recorded(sweep(["a", "b"], { rateMbit: 1, rttMs: 100 }, H2, "a", 1.2), "r", "d"), "emulated");
+    const m = mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: remade }]);
+    assert.equal(m.samples.length, 12);
+    assert.deepEqual([...new Set(m.samples.filter((s) => s.client === "emulated").map((s) => s.graphSha256))], [sha("d")]);
+    assert.deepEqual([...new Set(m.samples.filter((s) => s.client === "chromium").map((s) => s.graphSha256))], [sha("a")]);
+    // Chromium's runs and the remade emulated ones, kept apart, make the same cells.
+    assert.equal(mergeAccuracySamples([{ file: "A", doc: only(before, "chromium") }, { file: "B", doc: remade }]).samples.length, 12);
+  });
+
+  it("refuses a remade run of another recording, one of the same graph, and a cell whose emulated runs replayed two graphs", () => {
+    const before = recorded(slow, "r", "a");
+    assert.throws(() => mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: only(recorded(slow, "s", "d"), "emulated") }]), /emulated run 0 is in both A and B/);
+    assert.throws(() => mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: before }]), /chromium run 0 is in both A and B/);
+    const partly = { ...only(recorded(slow, "r", "d"), "emulated") };
+    partly.samples = partly.samples.filter((s) => s.run === 0);
+    assert.throws(() => mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: partly }]), /a at 1mbit-100ms over h2: B and A replayed different graphs of the site/);
+    const otherRecording = only(recorded(slow, "s", "a"), "emulated");
+    assert.throws(() => mergeAccuracySamples([{ file: "A", doc: only(before, "chromium") }, { file: "B", doc: otherRecording }]), /a at 1mbit-100ms over h2: A and B loaded different recordings of the site \(archive sha256\)/);
+  });
+
+  it("holds Chromium's runs to the graph when the servers ordered responses by it", () => {
+    const critical = { ...H2, priority: "critical-path" as const };
+    const before = recorded(sweep(["a"], { rateMbit: 1, rttMs: 100 }, critical, "a", 1.1), "r", "a");
+    const remade = only(recorded(sweep(["a"], { rateMbit: 1, rttMs: 100 }, critical, "a", 1.1), "r", "d"), "emulated");
+    assert.throws(() => mergeAccuracySamples([{ file: "A", doc: only(before, "chromium") }, { file: "B", doc: remade }]), /replayed different graphs of the site/);
+  });
+
   it("refuses Lantern predictions of two engines", () => {
     const newer = { ...h3, lantern: { ...h3.lantern!, engine: "@paulirish/trace_engine@0.0.99" } };
     assert.throws(() => mergeAccuracySamples([{ file: "A", doc: slow }, { file: "B", doc: newer }]), /in A come from @paulirish\/trace_engine@0.0.53, those in B from @paulirish\/trace_engine@0.0.99/);

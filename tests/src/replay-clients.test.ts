@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -161,6 +162,9 @@ describe("replay clients on corpus sites", () => {
     const samples = readAccuracySamplesFile(join(out, "samples.json")).samples;
     assert.equal(samples.length, 8);
     assert.ok(samples.every((x) => x.graphSha256 === samples[0]!.graphSha256 && typeof x.metrics.load === "number"), JSON.stringify(samples));
+    // Both clients name the recording the servers answered from, by its archive's hash.
+    const archive = createHash("sha256").update(readFileSync(join(data, "recordings", SITES[0]!, "archive.json"))).digest("hex");
+    assert.ok(samples.every((x) => x.recordingSha256 === archive), `every run names the recording ${archive}: ${JSON.stringify(samples.map((x) => x.recordingSha256))}`);
     assert.equal((readFileSync(join(out, "accuracy-load-h2.svg"), "utf8").match(/<circle/g) ?? []).length, 2);
     const again = await runCli(args, 120_000);
     assert.equal(again.code, 0, again.stderr);

@@ -161,7 +161,7 @@ against Chromium) and OUT/accuracy-by-condition-METRIC-PROTOCOL.svg. Needs root.
       conditions,
       runs,
       configurations,
-      samples: runsDone.map((r) => ({ ...accuracySample(r), run: r.run, graphSha256: r.site.graphSha256 })),
+      samples: runsDone.map((r) => ({ ...accuracySample(r), run: r.run, graphSha256: r.site.graphSha256, ...(r.site.recordingSha256 ? { recordingSha256: r.site.recordingSha256 } : {}) })),
       lantern: predictions && { engine: predictions.engine, cells: predictions.cells },
     };
     const loadsCompared = writeAccuracy(out, doc, wanted, predictions?.warnings ?? {}, failures);

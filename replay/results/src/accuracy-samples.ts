@@ -12,10 +12,12 @@ import { shapeProblems, versionProblem } from "./schema-check.js";
 
 export const ACCURACY_SAMPLES_SCHEMA_VERSION = 1;
 
-/** One run: its cell, its number there, the graph it replayed, and the times the report compares. */
+/** One run: its cell, its number there, the graph and recording it replayed, and the times the report compares. */
 export interface AccuracyRunSample extends AccuracySample {
   run: number;
   graphSha256: string;
+  /** The run result's site.recordingSha256; absent from runs made before it. */
+  recordingSha256?: string;
 }
 
 /** Lantern's predictions for one site under one condition (condition named as the runs name it). */

@@ -278,6 +278,11 @@ export interface RunResult {
     graph: string;
     /** SHA-256 of the graph file's bytes, so a result is tied to exactly the graph it replayed. */
     graphSha256: string;
+    /**
+     * SHA-256 of the served recording's archive.json, which names every body by its SHA-256: what
+     * the servers answered, whichever graph was built from it. Absent in results made before it.
+     */
+    recordingSha256?: string;
   };
   client: Client;
   configuration: RunConfiguration;

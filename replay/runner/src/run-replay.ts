@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { release } from "node:os";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { DEFAULT_CONGESTION, lcpElementSummary, transportRefusal, validateRunResult, RUN_RESULT_SCHEMA_VERSION, type Metrics, type PathBytes, type RunConfiguration, type RunResult } from "@pagepath/results";
-import { TOOL_VERSION } from "@pagepath/profiler";
+import { FILES, TOOL_VERSION } from "@pagepath/profiler";
 import { NET_BINARY } from "./binaries.js";
 import { runChromiumClient } from "./chromium-client.js";
 import type { ClientReport } from "./client-report.js";
@@ -79,7 +79,7 @@ export async function runReplay(r: ReplayRun): Promise<RunResult> {
   } finally {
     await server.stop();
   }
-  return assembleRunResult(r, configuration, report, paths, graph);
+  return assembleRunResult(r, configuration, report, paths, graph, recording);
 }
 
 /**
@@ -92,13 +92,14 @@ export function assembleRunResult(
   report: ClientReport,
   paths: PathBytes[],
   graph: ReturnType<typeof checkReplayInputs>["graph"],
+  recording: string,
 ): RunResult {
   const summary = r.detail === "summary";
   const result: RunResult = {
     schemaVersion: RUN_RESULT_SCHEMA_VERSION,
     kind: "pagepath-run",
     experiment: r.experiment ?? null,
-    site: { name: r.site ?? siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: fileSha256(r.graphFile) },
+    site: { name: r.site ?? siteName(r.graphFile), graph: relative(dirname(resolve(r.resultFile)), resolve(r.graphFile)), graphSha256: fileSha256(r.graphFile), recordingSha256: fileSha256(join(recording, FILES.archive)) },
     client: r.client,
     configuration,
     run: r.run ?? 0,

@@ -55,7 +55,7 @@ const clientAddresses = (paths: number) => Array.from({ length: paths }, (_, i) 
  * pagepath-sim's arguments for a run, with what its run result is made of; the servers' folder
  * emptied and the topology written into it. Bad input throws.
  */
-export function simulationCommand(r: SimulationRun): { args: string[]; configuration: RunConfiguration; topology: Topology; graph: ReturnType<typeof checkReplayInputs>["graph"] } {
+export function simulationCommand(r: SimulationRun): { args: string[]; configuration: RunConfiguration; topology: Topology; graph: ReturnType<typeof checkReplayInputs>["graph"]; recording: string } {
   const refusal = transportRefusal("simulated", r.configuration.transport);
   if (refusal) throw new Error(`the simulated client over ${r.configuration.transport}: ${refusal}`);
   const { graph, recording } = checkedInputs(r.graphFile, r.recording);
@@ -77,7 +77,7 @@ export function simulationCommand(r: SimulationRun): { args: string[]; configura
   const coupling = coupled ? ["--coupled", coupled] : [];
   // What a summary run leaves out the simulator need not write, nor this process parse.
   const summary = r.detail === "summary" ? ["--summary"] : [];
-  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...tick, ...mptcpSchedulerArgs(configuration), ...coupling, ...summary, ...serve, "--", ...browse], configuration, topology, graph };
+  return { args: ["--topology", topologyFile, "--seed", String(r.seed), ...profile, ...tick, ...mptcpSchedulerArgs(configuration), ...coupling, ...summary, ...serve, "--", ...browse], configuration, topology, graph, recording };
 }
 
 /** The simulator's MPTCP scheduler: the kernel's in a real replay, so the simulator's own option. */
@@ -94,12 +94,12 @@ function mptcpSchedulerArgs(c: RunConfiguration): string[] {
  * Bad input throws before anything runs.
  */
 export async function runSimulation(r: SimulationRun): Promise<{ result: RunResult; simulation: SimulationReport["simulation"] }> {
-  const { args, configuration, topology, graph } = simulationCommand(r);
+  const { args, configuration, topology, graph, recording } = simulationCommand(r);
   // Virtual time ends the run at its timeout too; the guard only catches a hang of the simulator.
   const report = await simulateInBatch<SimulationReport>(requireBinary(SIM_BINARY), args, r.timeoutMs + 30_000);
   const paths: PathBytes[] = report.simulation.paths.map((p) => ({ path: p.path, bytesUp: p.bytesUp, bytesDown: p.bytesDown }));
   const versions = { ...report.versions, simulator: `pagepath-sim ${report.simulation.version}` };
-  const result = assembleRunResult({ ...r, client: "simulated", topology }, configuration, { ...report, versions }, paths, graph);
+  const result = assembleRunResult({ ...r, client: "simulated", topology }, configuration, { ...report, versions }, paths, graph, recording);
   return { result, simulation: report.simulation };
 }
 
