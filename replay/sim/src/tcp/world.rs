@@ -18,7 +18,7 @@ use pagepath_browser::core::Pool;
 use pagepath_browser::io::driver::{self, Network};
 use pagepath_browser::io::origins::read_origins;
 use pagepath_browser::io::tcp::dialer::{Counts, Dialed, Dialer, Dialing};
-use pagepath_browser::io::tcp::tls::client_configs_with;
+use pagepath_browser::io::tcp::tls::{client_configs_with, real_client_configs};
 use pagepath_browser::io::tcp::{Hosted, Spawner, TcpProtocol, TcpTransport};
 use pagepath_runtime::VirtualExecutor;
 use pagepath_browser::io::transport::{ConnectionRecord, Event, Events, Fetch, PathBytes, Transport, TransportConfig};
@@ -106,10 +106,11 @@ impl TcpWorld {
     pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>, crypto: TlsCrypto, certificate: &[u8]) -> Result<(), String> {
         let mptcp = self.net.lock().mptcp.is_some();
         let dialer = Box::new(SimDialer { net: self.net.clone(), locals, mptcp });
-        let tls = match stand_ins(crypto) {
-            Some((provider, _)) => Some(client_configs_with(provider, Arc::new(StandInVerifier::new(certificate)))?),
-            None => None,
-        };
+        // Without the hybrid key share a replay's browser offers: simulator.md, *Known gaps*.
+        let tls = Some(match stand_ins(crypto) {
+            Some((provider, _)) => client_configs_with(provider, None, Arc::new(StandInVerifier::new(certificate)))?,
+            None => real_client_configs(&config.spki_hash, None)?,
+        });
         let hosted = Hosted { spawner: Spawner::Virtual, dialer, on_event: self.woken.clone(), tls };
         self.transport = Some(TcpTransport::hosted(config, protocol, events, hosted)?);
         Ok(())

@@ -11,6 +11,7 @@ mod h1_pool;
 mod h1_response;
 mod h2_origin;
 mod h2_stream;
+pub mod hybrid_key_share;
 mod paths;
 mod records;
 mod request;

@@ -5,7 +5,9 @@
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine;
 use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
-use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, WebPkiSupportedAlgorithms};
+use super::hybrid_key_share::{EveryHelloHybrid, X25519MlKem768};
+use rustls::client::Resumption;
+use rustls::crypto::{verify_tls12_signature, verify_tls13_signature, SupportedKxGroup, WebPkiSupportedAlgorithms};
 use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
 use rustls::server::ParsedCertificate;
 use rustls::{ClientConfig, DigitallySignedStruct, SignatureScheme};
@@ -18,18 +20,30 @@ pub struct TlsConfigs {
 }
 
 pub(super) fn client_configs(spki_hash: &str) -> Result<TlsConfigs, String> {
+    real_client_configs(spki_hash, Some(&X25519MlKem768))
+}
+
+/// The browser's settings with ring's crypto, offering `hybrid` first if given (the simulator
+/// offers none yet: simulator.md, *Known gaps*).
+pub fn real_client_configs(spki_hash: &str, hybrid: Option<&'static dyn SupportedKxGroup>) -> Result<TlsConfigs, String> {
     match STANDARD.decode(spki_hash) {
         Ok(digest) if digest.len() == 32 => {}
         _ => return Err(format!("spki_hash {spki_hash:?} is not a base64 SHA-256 digest (44 characters ending in '=')")),
     }
     let provider = rustls::crypto::ring::default_provider();
     let verifier = ReplayKeyVerifier { spki_hash: spki_hash.to_string(), algorithms: provider.signature_verification_algorithms };
-    client_configs_with(provider, Arc::new(verifier))
+    client_configs_with(provider, hybrid, Arc::new(verifier))
 }
 
-/// The browser's settings on another crypto provider and certificate check (the simulator's).
-pub fn client_configs_with(provider: rustls::crypto::CryptoProvider, verifier: Arc<dyn ServerCertVerifier>) -> Result<TlsConfigs, String> {
-    let provider = Arc::new(chromium_order(provider));
+/// The browser's settings on another crypto provider, hybrid key share (offered first, as
+/// Chromium offers X25519MLKEM768: hybrid_key_share.rs) and certificate check (the simulator's).
+pub fn client_configs_with(provider: rustls::crypto::CryptoProvider, hybrid: Option<&'static dyn SupportedKxGroup>, verifier: Arc<dyn ServerCertVerifier>) -> Result<TlsConfigs, String> {
+    let mut provider = chromium_order(provider);
+    if let Some(hybrid) = hybrid {
+        provider.kx_groups.insert(0, hybrid);
+    }
+    let provider = Arc::new(provider);
+    let sessions = Arc::new(EveryHelloHybrid::default());
     let config = |alpn: &[u8]| -> Result<Arc<ClientConfig>, String> {
         let mut config = ClientConfig::builder_with_provider(provider.clone())
             .with_safe_default_protocol_versions()
@@ -38,6 +52,7 @@ pub fn client_configs_with(provider: rustls::crypto::CryptoProvider, verifier: A
             .with_custom_certificate_verifier(verifier.clone())
             .with_no_client_auth();
         config.alpn_protocols = vec![alpn.to_vec()];
+        config.resumption = Resumption::store(sessions.clone());
         Ok(Arc::new(config))
     };
     Ok(TlsConfigs { http1: config(b"http/1.1")?, http2: config(b"h2")? })
