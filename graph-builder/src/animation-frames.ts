@@ -1,5 +1,3 @@
-import { MAIN_THREAD } from "./trace-intervals.js";
-
 /**
  * One rendering of a renderer main thread's frames, as the trace's Long Animation Frames events
  * (`AnimationFrame` async begin/end, `AnimationFrame::Render` inside it, and
@@ -18,23 +16,19 @@ export interface AnimationFrame {
 /** The trace events animationFrames reads, on the renderer main threads. */
 export const ANIMATION_FRAME_EVENTS = new Set(["AnimationFrame", "AnimationFrame::Render", "AnimationFrame::Presentation"]);
 
-type RawEvent = { name: string; ph: string; ts: number; pid: number; tid: number; args?: Record<string, any> };
+type FrameEvent = { name: string; ph: string; ts: number; pid: number; tid: number; args?: Record<string, any> };
 
 /**
- * The animation frames of the renderer main threads, sorted by start. A frame's `AnimationFrame`
- * begin and end come on its thread in sequence, so a `Render` begin belongs to the frame open on
- * that thread. Pure.
+ * The animation frames of the renderer main threads' `events` (ANIMATION_FRAME_EVENTS, as
+ * mainThreadTrace collects them), sorted by start; `ms` turns a trace time into ms since
+ * navigation start. A frame's `AnimationFrame` begin and end come on its thread in sequence, so a
+ * `Render` begin belongs to the frame open on that thread. Pure.
  */
-export function animationFrames(trace: unknown[], navStartMonotonicS: number): AnimationFrame[] {
-  const events = trace as RawEvent[];
-  const mainThreads = new Set<string>();
-  for (const e of events) if (e.name === "thread_name" && e.args?.name === MAIN_THREAD) mainThreads.add(`${e.pid}:${e.tid}`);
-  const ms = (us: number) => (us - navStartMonotonicS * 1e6) / 1000;
+export function animationFrames(events: FrameEvent[], ms: (us: number) => number): AnimationFrame[] {
   const byId = new Map<string, AnimationFrame>();
   const open = new Map<string, AnimationFrame>();
   // A trace need not be in time order; a stable sort keeps a begin and end of one time in theirs.
-  const mine = events.filter((e) => ANIMATION_FRAME_EVENTS.has(e.name) && mainThreads.has(`${e.pid}:${e.tid}`)).sort((a, b) => a.ts - b.ts);
-  for (const e of mine) {
+  for (const e of [...events].sort((a, b) => a.ts - b.ts)) {
     const thread = `${e.pid}:${e.tid}`;
     if (e.name === "AnimationFrame" && e.ph === "b" && typeof e.args?.id === "string") {
       const frame: AnimationFrame = { start: ms(e.ts), render: null, presented: null };

@@ -1,7 +1,6 @@
 import type { ArchiveEntry, CdpEvent, RecordingManifest } from "@pagepath/profiler";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { findActivities } from "./activities.js";
-import { animationFrames } from "./animation-frames.js";
 import { buildActivityNodes } from "./activity-nodes.js";
 import type { BuildContext } from "./context.js";
 import { breakCycles } from "./cycles.js";
@@ -79,7 +78,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     ctx.mainPaints = thread.paints.get(mainFrameId) ?? [];
     ctx.mainRenders = thread.renders.get(mainFrameId) ?? [];
     ctx.mainRestyles = thread.restyles.get(mainFrameId) ?? [];
-    ctx.animationFrames = animationFrames(rec.trace, navStart);
+    ctx.animationFrames = thread.animationFrames;
     const installs = new Map<number, Mark>();
     for (const m of thread.marks) {
       if (m.name === "TimerInstall") installs.set(Number(m.args.data?.timerId), m);

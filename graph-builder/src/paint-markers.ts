@@ -29,8 +29,9 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   and the parser-blocking scripts (sync and inline) that ended before it: Chromium does not paint
  *   until those are done, and the paint follows them on the main thread.
  * - Both: the computations of the main frame that ended between the frame painted before and the
- *   frame that showed the content (the trace's animation frames and `Paint` events): one of them made the content (a
- *   script inserting or revealing it, a timer, a handler), since the frame before did not show it;
+ *   frame that showed the content (the trace's animation frames and `Paint` events): one of them
+ *   made the content (a script inserting or revealing it, a timer, a handler), since the frame
+ *   before did not show it;
  *   for FCP, not the parser's going on after the parsed content (later chunks, the script files it
  *   waited for), which blocks the parser and not the paint; for LCP,
  *   unless the element's content (its image, or the fonts its text waited for) arrived in that
@@ -170,8 +171,8 @@ function shownFrame(ctx: BuildContext, at: number): AnimationFrame | undefined {
  * after the frame painted before it and no later than its paint, and may have changed the main
  * frame's style or layout: scheduled or forced that work, or ran while some was pending, which
  * Chromium does not trace twice (a script that only inserts a script or sends an XHR, with nothing
- * pending, changed nothing a paint shows); with animation frames in the trace, only those that ran in the frame
- * presented (from its first task to its rendering). The main thread rendered nothing in between,
+ * pending, changed nothing a paint shows); with animation frames in the trace, only those that ran
+ * in the frame presented (from its first task to its rendering). The main thread rendered nothing in between,
  * so one of them may have made the content (real-jquery-mobile reveals its page from a
  * DOMContentLoaded handler), while the work of earlier frames that painted nothing new did not
  * (on gen-pagepath-20 an async script ran a frame before the text was parsed). None when no

@@ -1,3 +1,4 @@
+import { ANIMATION_FRAME_EVENTS, animationFrames, type AnimationFrame } from "./animation-frames.js";
 import { urlKey } from "./url-key.js";
 
 /**
@@ -63,6 +64,8 @@ export interface MainThreadTrace {
    * sorted: a computation that did neither, with none pending, changed nothing a paint could show.
    */
   restyles: Map<string, Restyle[]>;
+  /** The threads' animation frames (animation-frames.ts), sorted by start. */
+  animationFrames: AnimationFrame[];
 }
 
 export interface Restyle {
@@ -92,6 +95,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   const loadDispatches: number[] = [];
   const paints = new Map<string, number[]>();
   const restyles = new Map<string, Restyle[]>();
+  const frameEvents: RawEvent[] = [];
   const threadTasks = new Map<string, Array<{ start: number; end: number }>>();
   const threadRendering: Array<{ thread: string; frame: string; at: number }> = [];
   const open = new Map<string, RawEvent[]>(); // B/E pairs, per thread and name
@@ -107,6 +111,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
       else threadTasks.set(thread, [task]);
     }
     if (e.name === "EventDispatch" && e.args?.data?.type === "load" && e.ph !== "E") loadDispatches.push(ms(e.ts));
+    if (ANIMATION_FRAME_EVENTS.has(e.name)) frameEvents.push(e);
     const frame = e.args?.data?.frame;
     if (e.name === "Paint" && typeof frame === "string") {
       const times = paints.get(frame);
@@ -140,7 +145,7 @@ export function mainThreadTrace(trace: unknown[], navStartMonotonicS: number): M
   loadDispatches.sort((a, b) => a - b);
   for (const at of paints.values()) at.sort((a, b) => a - b);
   for (const list of restyles.values()) list.sort((a, b) => a.at - b.at);
-  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadRendering), restyles };
+  return { roots: nest(flat, marks), marks, tasks, loadDispatches, paints, renders: renderTasks(threadTasks, threadRendering), restyles, animationFrames: animationFrames(frameEvents, ms) };
 }
 
 /** The rendering lifecycle's events: a task holding one rendered the frame. */

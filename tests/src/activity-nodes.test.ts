@@ -100,7 +100,7 @@ describe("activities: which other frames an activity reached into", () => {
       name: "EventDispatch", start: 0, end: 0.061, args: { data: { type: "load" } }, children: [call],
       marks: [mark("MarkLoad", 0.061, "child"), mark("MarkDOMContent", 0.061, "child"), mark("ResourceSendRequest", 0.03, "other"), mark("TimerInstall", 0.04, "third")],
     };
-    const { activities } = findActivities({ roots: [dispatch], marks: [], tasks: [], loadDispatches: [], paints: new Map(), renders: new Map(), restyles: new Map() });
+    const { activities } = findActivities({ roots: [dispatch], marks: [], tasks: [], loadDispatches: [], paints: new Map(), renders: new Map(), restyles: new Map(), animationFrames: [] });
     assert.equal(activities.length, 1);
     assert.equal(activities[0]!.kind, "event");
     assert.deepEqual([...activities[0]!.touchedFrames].filter((f) => f !== F).sort(), ["other", "third"]);

@@ -106,7 +106,7 @@ impl TcpWorld {
     pub fn open_client(&mut self, config: TransportConfig, protocol: TcpProtocol, events: Events, locals: Vec<IpAddr>, crypto: TlsCrypto, certificate: &[u8]) -> Result<(), String> {
         let mptcp = self.net.lock().mptcp.is_some();
         let dialer = Box::new(SimDialer { net: self.net.clone(), locals, mptcp });
-        // Without the hybrid key share a replay's browser offers: simulator.md, *Known gaps*.
+        // Without the hybrid key share a replay's browser offers: simulator.md, *What it does not do yet*.
         let tls = Some(match stand_ins(crypto) {
             Some((provider, _)) => client_configs_with(provider, None, Arc::new(StandInVerifier::new(certificate)))?,
             None => real_client_configs(&config.spki_hash, None)?,

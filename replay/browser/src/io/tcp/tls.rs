@@ -24,7 +24,7 @@ pub(super) fn client_configs(spki_hash: &str) -> Result<TlsConfigs, String> {
 }
 
 /// The browser's settings with ring's crypto, offering `hybrid` first if given (the simulator
-/// offers none yet: simulator.md, *Known gaps*).
+/// offers none yet: simulator.md, *What it does not do yet*).
 pub fn real_client_configs(spki_hash: &str, hybrid: Option<&'static dyn SupportedKxGroup>) -> Result<TlsConfigs, String> {
     match STANDARD.decode(spki_hash) {
         Ok(digest) if digest.len() == 32 => {}
