@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser } from "puppeteer-core";
@@ -34,7 +34,9 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
   // and let the process go on, which would record the interrupted load as one that failed.
   let launched: Browser | undefined;
   const forget = atProcessEnd(() => {
-    killChromium(launched?.process()?.pid);
+    const pid = launched?.process()?.pid;
+    killChromium(pid);
+    awaitGroupGone(pid);
     removeProfile(profileDir);
   });
   const args = [
@@ -94,10 +96,6 @@ export async function launchChromium(o: ChromiumOptions): Promise<LaunchedChromi
 }
 
 /**
- * After a crash, Chromium's helper processes may still be writing into the profile for a moment:
- * retry, and never let a leftover temporary directory cost the recording.
- */
-/**
  * Chromium and every process it started (renderers, network service, GPU), which hold files in
  * its profile: puppeteer starts it as the leader of a process group of its own.
  */
@@ -113,6 +111,41 @@ function killChromium(pid: number | undefined): void {
   }
 }
 
+/**
+ * A killed process still finishes the system call it was in (a write, a mkdir of a cache folder)
+ * before it goes; on a loaded machine that can outlast a removal's retries. Synchronous, as a
+ * signal's cleanup must be; bounded, as a process stuck in the kernel must not hold the exit.
+ */
+function awaitGroupGone(pid: number | undefined): void {
+  if (pid === undefined) return;
+  const tick = new Int32Array(new SharedArrayBuffer(4));
+  for (let waited = 0; waited < 5_000 && groupRunning(pid); waited += 20) Atomics.wait(tick, 0, 0, 20);
+}
+
+/**
+ * Whether a process of group `pgid` has not yet exited. Not kill(-pgid, 0): Chromium's own process
+ * is our child, a zombie that only this process's event loop reaps, and that counts as alive there.
+ */
+function groupRunning(pgid: number): boolean {
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+    } catch {
+      continue; // gone meanwhile
+    }
+    // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (Number(pgrp) === pgid && state !== "Z" && state !== "X") return true;
+  }
+  return false;
+}
+
+/**
+ * After a crash, Chromium's helper processes may still be writing into the profile for a moment:
+ * retry, and never let a leftover temporary directory cost the recording.
+ */
 function removeProfile(dir: string): void {
   try {
     rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });

@@ -58,7 +58,7 @@ describe("an interrupted run leaves no temporary folders and no topologies", () 
         await interrupt(group, signal, signal === "SIGINT" ? "group" : "leader");
         assert.ok(diedOf(group, signal), `exit ${group.child.exitCode ?? group.child.signalCode}: ${group.output()}`);
         await assertNoneMarked(mark, group.output);
-        assert.ok(!existsSync(profile), `Chromium's profile folder ${profile} is still there`);
+        assert.ok(!existsSync(profile), `Chromium's profile folder ${profile} is still there, holding ${existsSync(profile) ? readdirSync(profile, { recursive: true }).slice(0, 20).join(", ") : "?"}; output:\n${group.output()}`);
         const left = existsSync(out) ? readdirSync(out) : [];
         assert.deepEqual(left.filter((d) => d.endsWith(".partial") || existsSync(join(out, d, "manifest.json"))), [], `a recording was left behind: ${left.join(", ")}`);
       } finally {
