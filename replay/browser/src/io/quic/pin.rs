@@ -16,6 +16,13 @@ const SSL_VERIFY_PEER: c_int = 1;
 /// enum ssl_verify_result_t.
 const VERIFY_OK: c_int = 0;
 const VERIFY_INVALID: c_int = 1;
+/// The key-share groups Chromium offers, in its order: a post-quantum hybrid, then X25519.
+/// Chromium's hybrid is X25519MLKEM768 (0x11ec), which the BoringSSL tquic bundles predates; its
+/// X25519Kyber768Draft00 (0x6399) has a key share of the same 1,216 bytes, so the ClientHello has
+/// Chromium's size and spans two Initial packets, as Chromium's does, which also doubles the bytes
+/// the server may send before the client's address is validated (RFC 9000 §8.1). The replay's
+/// server supports neither hybrid and picks X25519 for both clients alike.
+const OFFERED_GROUPS: [u16; 2] = [0x6399, 0x001d];
 
 type ExFree = extern "C" fn(*mut c_void, *mut c_void, *mut c_void, c_int, c_long, *mut c_void);
 type Verify = extern "C" fn(*mut c_void, *mut u8) -> c_int;
@@ -25,6 +32,7 @@ extern "C" {
     fn SSL_CTX_new(method: *const c_void) -> *mut c_void;
     fn SSL_CTX_free(ctx: *mut c_void);
     fn SSL_CTX_set_custom_verify(ctx: *mut c_void, mode: c_int, callback: Verify);
+    fn SSL_CTX_set1_group_ids(ctx: *mut c_void, group_ids: *const u16, num_group_ids: usize) -> c_int;
     fn SSL_CTX_get_ex_new_index(argl: c_long, argp: *mut c_void, unused: *mut c_void, dup: *mut c_void, free: ExFree) -> c_int;
     fn SSL_CTX_set_ex_data(ctx: *mut c_void, index: c_int, data: *mut c_void) -> c_int;
     fn SSL_CTX_get_ex_data(ctx: *const c_void, index: c_int) -> *mut c_void;
@@ -67,6 +75,10 @@ impl Pin {
                 return Err("BoringSSL cannot attach the expected certificate hash to the TLS context".into());
             }
             SSL_CTX_set_custom_verify(ctx, SSL_VERIFY_PEER, verify);
+            if SSL_CTX_set1_group_ids(ctx, OFFERED_GROUPS.as_ptr(), OFFERED_GROUPS.len()) != 1 {
+                SSL_CTX_free(ctx);
+                return Err("BoringSSL refuses the key-share groups Chromium offers (X25519Kyber768Draft00, X25519)".into());
+            }
         }
         Ok(Pin { ctx, expected })
     }
