@@ -97,7 +97,17 @@ describe("merging sweeps", () => {
     assert.equal(mergeAccuracySamples([{ file: "A", doc: only(before, "chromium") }, { file: "B", doc: remade }]).samples.length, 12);
   });
 
-  it("refuses a remade run of another recording, one of the same graph, and a cell whose emulated runs replayed two graphs", () => {
+  it("takes the emulated runs a new model made on the same graph from the later file", () => {
+    const before = recorded(slow, "r", "a");
+    const newModel = only(recorded(sweep(["a", "b"], { rateMbit: 1, rttMs: 100 }, H2, "a", 1.3), "r", "a"), "emulated");
+    const m = mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: newModel }]);
+    assert.equal(m.samples.length, 12);
+    const emulated = (d: AccuracySamples) => d.samples.filter((s) => s.client === "emulated").map((s) => JSON.stringify(s.metrics)).sort();
+    assert.deepEqual(emulated(m), emulated(newModel));
+    assert.notDeepEqual(emulated(m), emulated(before));
+  });
+
+  it("refuses a remade run of another recording, the same run listed twice, and a cell whose emulated runs replayed two graphs", () => {
     const before = recorded(slow, "r", "a");
     assert.throws(() => mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: only(recorded(slow, "s", "d"), "emulated") }]), /emulated run 0 is in both A and B/);
     assert.throws(() => mergeAccuracySamples([{ file: "A", doc: before }, { file: "B", doc: before }]), /chromium run 0 is in both A and B/);

@@ -13,9 +13,9 @@ interface Kept {
  * Sweeps made on different machines replayed different recordings of the corpus: a cell is only
  * compared when both clients loaded the same recording there. Chromium's runs depend on the
  * recording the servers answered from, the emulated browser's on the graph built from it, so after
- * a new graph builder only the emulated runs need making again: a run found in two files is taken
- * from the later one when both replayed the same recording through different graphs (the later
- * sweep remade it), and refused otherwise. A cell is refused, naming the files, when its Chromium
+ * a new graph builder or model only the emulated runs need making again: a run found in two files
+ * is taken from the later one when both loaded the same recording and the later is another load
+ * (the later sweep remade it), and refused otherwise. A cell is refused, naming the files, when its Chromium
  * runs answered from two recordings, its emulated runs replayed two graphs, or the two clients
  * loaded different recordings (for runs made before samples named the recording: different
  * graphs). Lantern's prediction for a site and condition comes from the first file that has one.
@@ -34,7 +34,7 @@ export function mergeAccuracySamples(files: readonly { file: string; doc: Accura
     for (const s of doc.samples) {
       const run = `${cellOf(s)}, ${s.client} run ${s.run}`;
       const earlier = runs.get(run);
-      if (earlier && !remade(earlier.sample, s)) throw new Error(`${run} is in both ${earlier.file} and ${file}: merge sweeps of different cells, or leave one of the two out (a run is taken from the later file only when it replayed the same recording through a graph built anew)`);
+      if (earlier && !remade(earlier.sample, s)) throw new Error(`${run} is in both ${earlier.file} and ${file}: merge sweeps of different cells, or leave one of the two out (a run is taken from the later file only when it is another load of the same recording)`);
       runs.set(run, { sample: s, file });
     }
     if (doc.lantern) {
@@ -57,9 +57,13 @@ export function mergeAccuracySamples(files: readonly { file: string; doc: Accura
   };
 }
 
-/** Whether `later` remade `earlier`: the same recording, a graph built anew from it. */
+/**
+ * Whether `later` remade `earlier`: the same recording, loaded again (through a graph built anew,
+ * or by a new model of the browser on the same graph). The very same run twice is a sweep listed
+ * twice, not a remake.
+ */
 function remade(earlier: AccuracyRunSample, later: AccuracyRunSample): boolean {
-  return earlier.recordingSha256 !== undefined && earlier.recordingSha256 === later.recordingSha256 && earlier.graphSha256 !== later.graphSha256;
+  return earlier.recordingSha256 !== undefined && earlier.recordingSha256 === later.recordingSha256 && JSON.stringify(earlier) !== JSON.stringify(later);
 }
 
 /** Whether the servers ordered responses by the graph's ranks, so that Chromium's runs depend on the graph too. */
