@@ -89,6 +89,13 @@ describe("the first contentful paint's parents, from the trace's animation frame
     assert.deepEqual(fcpParents("async script", false, { animationFrames: [blank, early, late], betweenAt: [23, 25], restyles: [{ at: 24, scheduled: true }] }), ["a.css", "p0"]);
   });
 
+  it("of frames presented together, the first painted after the content was parsed, not a blank one before it", () => {
+    // A busy machine: the blank frame, painted at 20 before the text was parsed (21-25), was
+    // presented at 45 together with the frame that painted the text at 40.
+    const blankTogether: AnimationFrame = { start: 5, render: 18, presented: 45 };
+    assert.deepEqual(fcpParents("timer", true, { animationFrames: [blankTogether, shown] }), ["a.css", "p0", "timer"]);
+  });
+
   it("the frame's own paint, not a later repaint before the presentation: what ran after it is no parent", () => {
     const paints = [20, 40, 43];
     assert.deepEqual(fcpParents("timer", false, { animationFrames: [blank, shown], paints, betweenAt: [41, 42], restyles: [{ at: 41.5, scheduled: true }] }), ["a.css", "p0"]);
