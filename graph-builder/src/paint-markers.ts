@@ -54,9 +54,11 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
   const life = ctx.manifest.lifecycle;
   const main = ctx.frames.get(ctx.mainFrameId)!;
   const inMain = ctx.draft.nodes.filter((n) => n.frameId === main.id);
+  // The document's first content, parsed from its source once: which frame a paint showed turns on it.
+  const firstContent = firstContentChunk(main.docs[0]!);
   const made = new Map<number, GraphNode[]>();
   for (const at of [life.firstContentfulPaint, life.largestContentfulPaint]) {
-    if (at !== null && !made.has(at)) made.set(at, madeSincePreviousFrame(ctx, inMain, at));
+    if (at !== null && !made.has(at)) made.set(at, madeSincePreviousFrame(ctx, firstContent, inMain, at));
   }
   emulateWithAncestors(ctx, [...made.values()].flat());
   const emulated = inMain.filter((n) => n.excluded === null);
@@ -68,10 +70,9 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
   if (life.firstContentfulPaint !== null) {
     const at = life.firstContentfulPaint;
     fcp = ctx.draft.add({ kind: "fcp", frameId: main.id, label: "first contentful paint", start: at, end: at, duration: 0 });
-    const painted = paintedAt(ctx, at);
-    const content = firstContentChunk(main.docs[0]!);
-    const parsed = content !== undefined && content.excluded === null && content.end <= painted + EPS;
-    const chunk = parsed ? content : lastParse(painted);
+    const painted = paintedAt(ctx, firstContent, at);
+    const parsed = firstContent !== undefined && firstContent.excluded === null && firstContent.end <= painted + EPS;
+    const chunk = parsed ? firstContent : lastParse(painted);
     ctx.draft.edge(chunk, fcp, "paint-fcp", "inferred");
     // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
     const sheetBlocks = renderBlockingSheets(ctx);
@@ -83,14 +84,14 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     // (81 KB) ran just before the first paint on loopback, and over 100 Mbit/s 80 ms Chromium
     // painted 300 ms before it had arrived.
     const parserAfter = (n: GraphNode) =>
-      parsed && n.start >= content!.end - EPS && (n.kind === "parse" || (n.kind === "script" && n.script!.type === "sync"));
+      parsed && n.start >= firstContent!.end - EPS && (n.kind === "parse" || (n.kind === "script" && n.script!.type === "sync"));
     // Content the parser produced after the frame before was painted is why that frame lacked it,
     // as for LCP below: what else ran meanwhile did not make it (gen-pagepath-20: an async script
     // that ran between the two frames on loopback held the model's first paint at 25 Mbit/s 20 ms
     // until it arrived, 150 ms after Chromium had painted the parsed text).
     // With animation frames `made` holds only the frame's own work, which ran after the content was parsed.
     const previous = previousFrame(ctx, painted);
-    const parsedSince = !shownFrame(ctx, at) && parsed && previous !== undefined && content!.end > previous + EPS;
+    const parsedSince = !shownFrame(ctx, firstContent, at) && parsed && previous !== undefined && firstContent!.end > previous + EPS;
     if (!parsedSince) for (const n of made.get(at)!) if (!parserAfter(n)) ctx.draft.edge(n, fcp, "paint-fcp", "inferred");
     timeRendering(ctx, fcp, painted);
   }
@@ -100,9 +101,9 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     const lcp = ctx.draft.add({ kind: "lcp", frameId: main.id, label: `largest contentful paint (${describe(element)})`, start: at, end: at, duration: 0, lcp: element });
     ctx.draft.edge(fcp, lcp, "paint-lcp", "inferred");
     // The element's own chunk where the source tells it; else whatever was parsed by its frame.
-    const painted = paintedAt(ctx, at);
+    const painted = paintedAt(ctx, firstContent, at);
     const own = element ? chunkHolding(main.docs[0]!, element.nodeName) : undefined;
-    const sameFrame = life.firstContentfulPaint !== null && paintedAt(ctx, life.firstContentfulPaint) === painted;
+    const sameFrame = life.firstContentfulPaint !== null && paintedAt(ctx, firstContent, life.firstContentfulPaint) === painted;
     const chunk = own && own.excluded === null && own.end <= painted + EPS ? own : sameFrame ? undefined : lastParse(painted);
     ctx.draft.edge(chunk, lcp, "paint-lcp", "inferred");
     const content = contentOf(ctx, element, before(at), emulated.filter((n) => n.start <= at + EPS), body);
@@ -153,8 +154,8 @@ const PRESENTED_EPS = 0.05;
  * the last `Paint` before the presentation is the wrong frame. Without animation frames in the
  * trace, that last `Paint`; without paint events, `at`.
  */
-function paintedAt(ctx: BuildContext, at: number): number {
-  const shown = shownFrame(ctx, at);
+function paintedAt(ctx: BuildContext, content: GraphNode | undefined, at: number): number {
+  const shown = shownFrame(ctx, content, at);
   return (shown && framePaint(ctx, shown, at)) ?? ctx.mainPaints.filter((p) => p <= at + EPS).at(-1) ?? at;
 }
 
@@ -166,14 +167,13 @@ function framePaint(ctx: BuildContext, frame: AnimationFrame, at: number): numbe
 
 /**
  * The animation frame presented at `at`: of several presented together, the earliest to begin
- * whose paint came after the document's first content was parsed (the later ones only
+ * whose paint came after the document's first content (`content`) was parsed (the later ones only
  * repainted). No paint before that shows content: on a busy machine a frame painted blank before
  * the rule fixture thesis-example's text was parsed, and the next, painted with it, were
  * presented at once.
  */
-function shownFrame(ctx: BuildContext, at: number): AnimationFrame | undefined {
+function shownFrame(ctx: BuildContext, content: GraphNode | undefined, at: number): AnimationFrame | undefined {
   const together = ctx.animationFrames.filter((f) => f.presented !== null && Math.abs(f.presented - at) <= PRESENTED_EPS);
-  const content = firstContentChunk(ctx.frames.get(ctx.mainFrameId)!.docs[0]!);
   const parsedBy = content !== undefined && content.excluded === null ? content.end : -Infinity;
   return together.find((f) => (framePaint(ctx, f, at) ?? Infinity) >= parsedBy - EPS) ?? together.at(-1);
 }
@@ -191,11 +191,11 @@ function shownFrame(ctx: BuildContext, at: number): AnimationFrame | undefined {
  * earlier frame was painted: the first frame waits for the parser and what blocks rendering,
  * which the other edges give.
  */
-function madeSincePreviousFrame(ctx: BuildContext, nodes: GraphNode[], at: number): GraphNode[] {
-  const frame = paintedAt(ctx, at);
+function madeSincePreviousFrame(ctx: BuildContext, content: GraphNode | undefined, nodes: GraphNode[], at: number): GraphNode[] {
+  const frame = paintedAt(ctx, content, at);
   const previous = previousFrame(ctx, frame);
   if (previous === undefined) return [];
-  const since = shownFrame(ctx, at)?.start ?? -Infinity;
+  const since = shownFrame(ctx, content, at)?.start ?? -Infinity;
   const computation = (n: GraphNode) => n.kind === "script" || n.kind === "timer" || n.kind === "event" || n.kind === "css" || n.kind === "parse";
   const restyled = (n: GraphNode) =>
     ctx.mainRestyles.some((r) => r.at >= n.start - EPS && r.at <= n.end + EPS) || ctx.mainRestyles.filter((r) => r.at < n.start - EPS).at(-1)?.scheduled === true;
