@@ -1,4 +1,4 @@
-import type { ArchiveEntry, CdpEvent, RecordingManifest } from "@pagepath/profiler";
+import type { ArchiveEntry, CdpEvent, PageLayout, RecordingManifest } from "@pagepath/profiler";
 import { TOOL_VERSION } from "@pagepath/profiler";
 import { findActivities } from "./activities.js";
 import { buildActivityNodes } from "./activity-nodes.js";
@@ -15,6 +15,7 @@ import { addSourceImports, moduleUrls } from "./modules.js";
 import { workerUrls } from "./workers.js";
 import { normalise } from "./normalise.js";
 import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
+import { buildLcpCandidates } from "./lcp-candidates.js";
 import { assignPriorities } from "./priorities.js";
 import { buildPreconnects } from "./preconnects.js";
 import { schemefulSite } from "./site.js";
@@ -30,6 +31,8 @@ export interface RecordingInput {
   trace: unknown[] | null;
   archive: ArchiveEntry[];
   body(sha256: string): Buffer | null;
+  /** The main document's layout after the load (recording.md, layout.json); null or absent without one. */
+  layout?: PageLayout | null;
 }
 
 /** A recording in, its PCP dependency graph out (seed 001 §3.5). Pure apart from reading bodies. */
@@ -101,6 +104,7 @@ export function buildGraph(rec: RecordingInput): Graph {
   breakCycles(ctx.draft);
   normalise(ctx);
   buildPaintMarkers(ctx, rec.body);
+  const lcpCandidates = mode === "full" && ctx.manifest.lifecycle.largestContentfulPaint !== null ? buildLcpCandidates(ctx, rec.layout, rec.body) : undefined;
 
   const main = ctx.frames.get(mainFrameId)!;
   const root = main.docs[0]?.chunks[0];
@@ -130,6 +134,7 @@ export function buildGraph(rec: RecordingInput): Graph {
     edges: ctx.draft.edges,
     criticalPath: { nodes: [], totalMs: 0, breakdown: { network: 0, script: 0, parse: 0, css: 0, other: 0 } },
     recorded: { domContentLoaded: rec.manifest.lifecycle.domContentLoaded, load: rec.manifest.lifecycle.load, ...recordedPaints(ctx) },
+    ...(lcpCandidates ? { lcpCandidates } : {}),
     warnings: ctx.draft.warnings,
   };
   if (rec.manifest.status !== "complete") graph.warnings.unshift(`the recording is incomplete: ${rec.manifest.reason}`);

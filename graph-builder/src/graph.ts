@@ -231,8 +231,32 @@ export interface Graph {
     largestContentfulPaint?: number | null;
     largestContentfulPaintMissing?: string | null;
   };
+  /**
+   * The main frame's largest contentful paint candidates, from the recording's layout
+   * (lcp-candidates.ts); absent when the recording has none (made before it, or imported).
+   */
+  lcpCandidates?: LcpCandidate[];
   /** Things the builder noticed and handled: broken cycles, unattributed requests, fallbacks. */
   warnings: string[];
+}
+
+/**
+ * An element the largest contentful paint may name. It paints in the first frame after its first
+ * `sizes` chunk and its `waitsFor` are done (the recorded element: when the `lcp` marker does), at
+ * the size of the last `sizes` entry whose chunk was done when that frame began.
+ */
+export interface LcpCandidate {
+  type: "image" | "text";
+  /** As Chromium names the node: `IMG`, `BODY`, `P class='intro'`. */
+  nodeName: string;
+  /** The image's URL; null for text. */
+  url: string | null;
+  /** Area in CSS pixels once the parse chunk `after` is done, growing; `after` null: from the start (the recorded element without a layout). */
+  sizes: Array<{ after: string | null; size: number }>;
+  /** Nodes the paint waits for besides its chunk and the first contentful paint: an image's resource, a text's web fonts that keep it invisible. */
+  waitsFor: string[];
+  /** The element the recording named: its paint is the `lcp` marker's. */
+  recorded: boolean;
 }
 
 /** Named rules beyond Table 3.1's numbers. */

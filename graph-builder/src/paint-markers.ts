@@ -266,7 +266,7 @@ function textFonts(element: LcpElement, done: GraphNode[], started: GraphNode[],
 }
 
 /** The `@font-face` rules of the main frame's style sheets and documents (`<style>` elements). */
-function mainFrameFaces(ctx: BuildContext, body: (sha256: string) => Buffer | null): FontFaceRule[] {
+export function mainFrameFaces(ctx: BuildContext, body: (sha256: string) => Buffer | null): FontFaceRule[] {
   const out: FontFaceRule[] = [];
   for (const e of ctx.archive) {
     if (e.frameId !== ctx.mainFrameId || !e.body || (e.resourceType !== "Stylesheet" && e.resourceType !== "Document")) continue;

@@ -9,7 +9,8 @@ export {
   type ProfileResult,
 } from "./record-page.js";
 export { profileBatch, type BatchEvent, type BatchItemResult } from "./batch.js";
-export { readRecording, readManifest, readArchive, readBody, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
+export { readRecording, readManifest, readArchive, readBody, readLayout, writeRecording, listRecordings, RecordingError, FILES } from "./recording-store.js";
+export { captureLayout, MAX_LAYOUT_TEXTS, type PageLayout, type LayoutBlock, type LayoutText, type LayoutImage, type Rect } from "./layout.js";
 export { traceEvents, traceFileText, type TraceSelection } from "./trace-file.js";
 export { toHar } from "./har.js";
 export { requestChains } from "./archive.js";

@@ -7,6 +7,7 @@ import { applyConditions, computedFont, endTracing, evaluate, fetchBody, navigat
 import { launchChromium, type ChromiumOptions } from "./chromium.js";
 import { extractLifecycle, toFrameTree } from "./lifecycle.js";
 import { lcpTextNode } from "./lcp.js";
+import { captureLayout, type PageLayout } from "./layout.js";
 import { mergePasses } from "./merge-passes.js";
 import {
   RECORDING_SCHEMA_VERSION,
@@ -98,7 +99,10 @@ export async function recordPage(url: string, o: ProfileOptions): Promise<Profil
     const asyncStacks = (o.instrument ?? FULL_INSTRUMENTATION).asyncStacks;
     const timing = await recordPass(url, { ...o, instrument: { ...TIMING_PASS, asyncStacks } });
     const content = await recordPass(url, { ...o, instrument: { ...FULL_INSTRUMENTATION, asyncStacks } });
-    return { recording: mergePasses(content.recording, timing.recording), pageLoadMs: timing.pageLoadMs };
+    // The timing pass's layout: both passes load the same page, and its trace is the one kept.
+    const merged = mergePasses(content.recording, timing.recording);
+    const layout = timing.recording.layout ?? null;
+    return { recording: { ...merged, layout, manifest: { ...merged.manifest, files: { ...merged.manifest.files, layout: layout !== null } } }, pageLoadMs: timing.pageLoadMs };
   }
   return recordPass(url, o);
 }
@@ -123,6 +127,7 @@ async function recordPass(url: string, o: ProfileOptions): Promise<ProfileResult
   const early: Promise<void>[] = [];
   let trace: unknown[] | null = null;
   let lcpFont: LcpFont | null | undefined;
+  let layout: PageLayout | null = null;
   let failure: string | null = null;
   let stoppedBy: RecordingManifest["stoppedBy"] = "quiet";
   let frameTree: unknown;
@@ -247,6 +252,7 @@ async function recordPass(url: string, o: ProfileOptions): Promise<ProfileResult
         if (tracing) trace = await endTracing(session);
         const textNode = lcpTextNode(trace, mainFrameId);
         if (textNode !== null) lcpFont = await computedFont(session, textNode);
+        if (tracing) layout = await captureLayout(session);
       }
     } catch (e) {
       failure ??= browserGone ? "Chromium exited or was killed during the load" : `profiling failed: ${(e as Error).message}`;
@@ -296,7 +302,7 @@ async function recordPass(url: string, o: ProfileOptions): Promise<ProfileResult
       stoppedBy,
       redaction: { enabled: o.redact, headers: o.redact ? CREDENTIAL_HEADERS : [] },
       traceCategories: TRACE_CATEGORIES,
-      files: { events: true, trace: trace !== null, archive: true },
+      files: { events: true, trace: trace !== null, archive: true, layout: layout !== null },
       lifecycle,
       frameTree: toFrameTree(frameTree as any),
       clock: { wallMinusMonotonicS: Math.round(wallMinusMonotonicS * 1e6) / 1e6 },
@@ -308,6 +314,6 @@ async function recordPass(url: string, o: ProfileOptions): Promise<ProfileResult
         failedRequests: archive.filter((e) => e.failure).length,
       },
     };
-    return { manifest, events, trace, archive, bodies: store };
+    return { manifest, events, trace, archive, bodies: store, layout };
   }
 }

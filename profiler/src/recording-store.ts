@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, s
 import { join } from "node:path";
 import { schemaProblems } from "@pagepath/formats";
 import { RECORDING_SCHEMA_VERSION, type ArchiveEntry, type CdpEvent, type Recording, type RecordingManifest } from "./recording.js";
+import type { PageLayout } from "./layout.js";
 import { parseJson, RecordingError } from "./recording-error.js";
 import { traceEvents, traceFileText, type TraceSelection } from "./trace-file.js";
 
@@ -10,6 +11,7 @@ export const FILES = {
   events: "events.jsonl",
   trace: "trace.json",
   archive: "archive.json",
+  layout: "layout.json",
   bodies: "bodies",
 } as const;
 
@@ -27,6 +29,7 @@ export function writeRecording(dir: string, r: Recording): void {
     writeFileSync(join(tmp, FILES.events), r.events.map((e) => JSON.stringify(e)).join("\n") + (r.events.length ? "\n" : ""));
     if (r.trace) writeFileSync(join(tmp, FILES.trace), traceFileText(r.trace));
     writeFileSync(join(tmp, FILES.archive), JSON.stringify(r.archive, null, 1));
+    if (r.layout) writeFileSync(join(tmp, FILES.layout), JSON.stringify(r.layout) + "\n");
     for (const [sha, data] of r.bodies) writeFileSync(join(tmp, FILES.bodies, sha), data);
     writeFileSync(join(tmp, FILES.manifest), JSON.stringify(r.manifest, null, 2) + "\n");
   } catch (e) {
@@ -81,7 +84,19 @@ export function readRecording(dir: string, options: { traceSelection?: TraceSele
       throw new RecordingError(join(dir, FILES.bodies, e.body.sha256), `body of entry ${i} (${e.url}) is missing`);
     }
   });
-  return { manifest, events, trace, archive };
+  return { manifest, events, trace, archive, layout: readLayout(dir) };
+}
+
+/**
+ * A recording's layout.json, or null without one. Read whenever the file is there, so a layout
+ * captured later from a replay of an older recording (docs/formats/recording.md) is used as well.
+ */
+export function readLayout(dir: string): PageLayout | null {
+  const file = join(dir, FILES.layout);
+  if (!existsSync(file)) return null;
+  const layout = parseJson(file, readFileSync(file, "utf8")) as PageLayout;
+  checkShape(file, layout, "recording.schema.json#/$defs/layout");
+  return layout;
 }
 
 /** A recording's archive alone (the manifest checked first), for readers that need no trace. */

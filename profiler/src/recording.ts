@@ -1,3 +1,4 @@
+import type { PageLayout } from "./layout.js";
 /**
  * The recording format (DESIGN.md contract 1), as TypeScript types. The written description is
  * docs/formats/recording.md; bump RECORDING_SCHEMA_VERSION on any incompatible change.
@@ -122,7 +123,8 @@ export interface RecordingManifest {
   redaction: { enabled: boolean; headers: string[] };
   traceCategories: string[];
   /** Files present; a missing trace is recorded here, not hidden. */
-  files: { events: boolean; trace: boolean; archive: boolean };
+  /** `layout`: layout.json is there (absent in recordings made before it, and false in imported ones). */
+  files: { events: boolean; trace: boolean; archive: boolean; layout?: boolean };
   lifecycle: Lifecycle;
   frameTree: FrameTreeNode | null;
   counts: { events: number; traceEvents: number; requests: number; bodies: number; failedRequests: number };
@@ -241,4 +243,6 @@ export interface Recording {
   trace: unknown[] | null;
   archive: ArchiveEntry[];
   bodies: Map<string, Buffer>;
+  /** The main document's layout after the load (layout.ts); absent or null when not captured. */
+  layout?: PageLayout | null;
 }

@@ -77,6 +77,33 @@ describe("first and largest contentful paint: recorded by the profiler in Chromi
     assert.deepEqual(g.recorded, { domContentLoaded: life.domContentLoaded, load: life.load, firstContentfulPaint: life.firstContentfulPaint, largestContentfulPaint: life.largestContentfulPaint, largestContentfulPaintMissing: null });
   });
 
+  it("lcp-image: the recording's layout.json places the text and the image, and the graph makes them LCP candidates", () => {
+    const rec = recs.get("lcp-image")!;
+    const layout = rec.layout;
+    assert.ok(layout && rec.manifest.files.layout === true, "the profiler wrote layout.json");
+    assert.ok(layout.viewport.width > 600 && layout.viewport.height > 300, JSON.stringify(layout.viewport));
+    const hero = layout.images.find((i) => i.url === HERO);
+    assert.ok(hero?.rect, JSON.stringify(layout.images));
+    assert.equal((hero.rect[2] - hero.rect[0]) * (hero.rect[3] - hero.rect[1]), 600 * 300, "the image's box, as Chromium sized the candidate");
+    assert.deepEqual(hero.natural, [600, 300]);
+    const line = layout.texts.find((t) => t.head.startsWith("This line paints first"));
+    assert.ok(line?.rect && layout.blocks[line.block]!.nodeName === "P", JSON.stringify(layout.texts));
+
+    const g = graphs.get("lcp-image")!;
+    const candidates = g.lcpCandidates ?? [];
+    const image = candidates.find((c) => c.url === HERO);
+    assert.ok(image, JSON.stringify(candidates));
+    assert.equal(image.recorded, true, "the recorded element is the image");
+    assert.deepEqual(image.sizes.map((s) => s.size), [180000]);
+    const heroNode = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === HERO)!;
+    assert.deepEqual(image.waitsFor, [heroNode.id]);
+    const text = candidates.find((c) => c.type === "text" && c.nodeName === "P");
+    assert.ok(text && !text.recorded && text.waitsFor.length === 0, JSON.stringify(candidates));
+    const chunk = g.nodes.find((n) => n.id === text.sizes[0]!.after)!;
+    assert.equal(chunk.kind, "parse", "the paragraph's size counts from the parse chunk that parsed it");
+    assert.ok(text.sizes[0]!.size > 0 && text.sizes[0]!.size < 180000);
+  });
+
   it("no-contentful-paint: no FCP, no LCP, and the recording and graph say why", () => {
     const rec = recs.get("no-contentful-paint")!;
     const life = rec.manifest.lifecycle;
@@ -96,6 +123,7 @@ describe("first and largest contentful paint: recorded by the profiler in Chromi
     const g = buildGraph({ ...rec, manifest: { ...rec.manifest, lifecycle: older } as RecordingManifest });
     const lcp = only(g, "lcp");
     assert.equal(lcp.lcp, null);
+    assert.equal(g.lcpCandidates, undefined, "without the recorded element's size the marker alone decides");
     assert.ok(parentsOf(g, lcp).some((p) => p.node.kind === "fcp"));
     assert.deepEqual(validateGraph(JSON.parse(JSON.stringify(g)), "older"), []);
   });

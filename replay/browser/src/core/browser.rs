@@ -3,6 +3,7 @@
 
 use super::connection_pool::Pool;
 use super::graph::{Graph, Kind, Preconnect};
+use super::lcp_candidates::LcpElement;
 use super::network::Network;
 use super::priority::Urgency;
 use super::ready::Readiness;
@@ -114,6 +115,10 @@ pub struct Metrics {
     pub largest_contentful_paint_ms: Option<Ms>,
     /// Why there is no largest contentful paint marker: the recording's reason when it gave one.
     pub largest_contentful_paint_missing: Option<String>,
+    /// The element the largest contentful paint showed, chosen among the graph's candidates;
+    /// None without them (the run result then names the graph's `lcp` marker's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub largest_contentful_paint_element: Option<LcpElement>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

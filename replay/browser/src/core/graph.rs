@@ -5,6 +5,7 @@
 use super::connection_pool::Pool;
 use super::font_display::FontDisplay;
 use super::json::At;
+use super::lcp_candidates::{read_candidates, Candidate};
 use super::dispatch_latency::set_dispatch_latency;
 use super::request_start_spacing::recorded_start_spacing;
 use std::collections::BTreeMap;
@@ -174,6 +175,8 @@ pub(crate) struct Paints {
     pub lcp: Option<usize>,
     /// Why the recording has no largest contentful paint (`recorded.largestContentfulPaintMissing`).
     pub lcp_missing: Option<String>,
+    /// The elements the largest contentful paint may name (`lcpCandidates`); empty in graphs without them.
+    pub candidates: Vec<Candidate>,
 }
 
 /// The emulated part of a page's dependency graph.
@@ -274,7 +277,8 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
             }
         }
     }
-    let paints = paints_of(&top, &nodes, main_frame)?;
+    let mut paints = paints_of(&top, &nodes, main_frame)?;
+    paints.candidates = read_candidates(&top, &index)?;
     let request_start_spacing_ms = recorded_start_spacing(&nodes);
     let early_bodies = (0..nodes.len()).filter(|&n| nodes[n].body_chunk.is_some()).collect();
     Ok(Graph { nodes, frames, root, main_frame, paints, request_start_spacing_ms, early_bodies })
@@ -287,5 +291,5 @@ fn paints_of(top: &At, nodes: &[Node], main_frame: usize) -> Result<Paints, Stri
         Some(recorded) => recorded.optional("largestContentfulPaintMissing")?.map(|m| m.string()).transpose()?,
         None => None,
     };
-    Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing })
+    Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing, candidates: Vec::new() })
 }

@@ -10,6 +10,7 @@ mod font_display;
 mod graph;
 mod graph_nodes;
 mod json;
+mod lcp_candidates;
 mod navigation_preconnect;
 mod network;
 mod priority;
@@ -26,6 +27,7 @@ mod walk;
 pub use browser::{Browser, Completion, Metrics, NodeTiming, Options, Outcome, PriorityScheme, Request, RequestId};
 pub use connection_pool::Pool;
 pub use graph::{parse_graph, Graph, Preconnect};
+pub use lcp_candidates::LcpElement;
 pub use socket_pool::{SocketAction, SocketPool};
 
 /// Virtual time, ms since the run's start (the main document's request).

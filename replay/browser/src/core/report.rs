@@ -2,6 +2,7 @@
 
 use super::browser::{Browser, Metrics, Outcome, Phase};
 use super::graph::Kind;
+use super::lcp_candidates::{largest, LcpElement, Painted};
 
 /// How many waiting nodes a stall report names.
 const EXAMPLES: usize = 5;
@@ -65,6 +66,20 @@ impl Browser {
         lines
     }
 
+    /// The largest contentful paint among the graph's candidates (lcp_candidates.rs), once the
+    /// first contentful paint is done; None without candidates.
+    fn largest_candidate(&self) -> Option<(f64, LcpElement)> {
+        let paints = &self.graph.paints;
+        if paints.candidates.is_empty() {
+            return None;
+        }
+        let painted = |m: usize| Some(Painted { frame_start: self.states[m].start?, at: self.states[m].end? });
+        let fcp = painted(paints.fcp?)?;
+        let lcp = paints.lcp.and_then(painted);
+        let render_ms = paints.lcp.map_or(0.0, |m| self.graph.nodes[m].duration);
+        largest(&paints.candidates, |n| self.states[n].end, fcp, lcp, render_ms)
+    }
+
     pub fn outcome(&self) -> Outcome {
         let frame = &self.graph.frames[self.graph.main_frame];
         let end = |marker: Option<usize>| marker.and_then(|m| self.states[m].end);
@@ -73,14 +88,19 @@ impl Browser {
             Some(_) => None,
             None => Some(paints.lcp_missing.clone().unwrap_or_else(|| "the graph has no emulated largest contentful paint marker".into())),
         };
+        let (lcp_ms, lcp_element) = match self.largest_candidate() {
+            Some((at, element)) => (Some(at), Some(element)),
+            None => (end(paints.lcp), None),
+        };
         Outcome {
             metrics: Metrics {
                 dom_content_loaded_ms: end(frame.dcl),
                 load_ms: end(frame.load),
                 graph_complete_ms: self.graph_complete,
                 first_contentful_paint_ms: end(paints.fcp),
-                largest_contentful_paint_ms: end(paints.lcp),
+                largest_contentful_paint_ms: lcp_ms,
                 largest_contentful_paint_missing: lcp_missing,
+                largest_contentful_paint_element: lcp_element,
             },
             node_timings: self.timings.clone(),
             warnings: self.warnings.clone(),

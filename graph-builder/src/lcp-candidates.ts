@@ -1,0 +1,174 @@
+import type { PageLayout, Rect } from "@pagepath/profiler";
+import { parse, type DefaultTreeAdapterMap } from "parse5";
+import type { BuildContext } from "./context.js";
+import { blocksText, matchFaces } from "./font-faces.js";
+import type { GraphNode, LcpCandidate, LcpElement } from "./graph.js";
+import { mainFrameFaces } from "./paint-markers.js";
+import { urlKey } from "./url-key.js";
+
+type P5Node = DefaultTreeAdapterMap["node"];
+type P5Element = DefaultTreeAdapterMap["element"];
+
+/** How far ahead in the source a text node of the page is looked for (script-made nodes are skipped over). */
+const MATCH_WINDOW = 64;
+
+/** Of several blocks named as the recorded text element, the one whose size differs by less than this share is it. */
+const SAME_TEXT_SHARE = 0.25;
+
+/**
+ * The largest contentful paint's candidates (W3C Largest Contentful Paint §2; Chromium's
+ * TextPaintTimingDetector and ImagePaintTimingDetector) of the main document, from the recording's
+ * layout: each `<img>` in view, and each block container's text, sized as a paint after each parse
+ * chunk would have sized it. Chromium sizes a block's text once, at the block's first paint, as the
+ * union of the text laid out by then, so the same page can name a different element: the body's
+ * loose text (the whitespace between inline images) measured 2,176 px on the recording of
+ * gen-pagepath-22, painted after 8 images were parsed, and 129,238 px in a replay whose first paint
+ * came after two iframes' lines, beating the paragraph the recording named.
+ *
+ * Text nodes and images are placed in the source with parse5 (the HTML standard's tree
+ * construction, with source locations) and matched to the layout's, which lists the DOM's in
+ * document order, by their text (images: their URL); a node a script made has no place in the
+ * source and is left out. Undefined without a layout, a main document source or parse line ranges.
+ */
+export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null | undefined, body: (sha256: string) => Buffer | null): LcpCandidate[] | undefined {
+  const main = ctx.frames.get(ctx.mainFrameId);
+  const doc = main?.docs[0];
+  if (!layout || !doc?.body || doc.parses.some((p) => p.parse!.startLine === null || p.parse!.endLine === null)) return undefined;
+  const emulated = (n: GraphNode | undefined) => (n && n.excluded === null ? n : undefined);
+  const chunkAt = (line: number) => emulated(doc.parses.filter((p) => p.parse!.startLine! <= line && line <= p.parse!.endLine!).at(-1));
+  const source = placeInSource(doc.body.toString("utf8"));
+  const candidates: LcpCandidate[] = [];
+
+  // Text: per block, the union of its text nodes' boxes after each chunk.
+  const faces = mainFrameFaces(ctx, body);
+  const fonts = ctx.draft.nodes.filter((n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && n.resource!.resourceType === "Font");
+  const perBlock = new Map<number, { chunk: GraphNode; rect: Rect }[]>();
+  matchTexts(layout, source.texts).forEach((line, i) => {
+    const t = layout.texts[i]!;
+    const chunk = line === null || t.rect === null ? undefined : chunkAt(line);
+    if (chunk) perBlock.set(t.block, [...(perBlock.get(t.block) ?? []), { chunk, rect: t.rect! }]);
+  });
+  for (const [block, parts] of perBlock) {
+    const b = layout.blocks[block]!;
+    const waited = new Set(matchFaces(faces, b.font).filter(blocksText).flatMap((f) => f.urls.map(urlKey)));
+    parts.sort((x, y) => x.chunk.end - y.chunk.end);
+    let union: Rect | null = null;
+    const sizes: LcpCandidate["sizes"] = [];
+    for (const { chunk, rect } of parts) {
+      union = union ? [Math.min(union[0], rect[0]), Math.min(union[1], rect[1]), Math.max(union[2], rect[2]), Math.max(union[3], rect[3])] : rect;
+      const size = round(area(union));
+      if (sizes.at(-1)?.after === chunk.id) sizes.at(-1)!.size = size;
+      else if (size > (sizes.at(-1)?.size ?? 0)) sizes.push({ after: chunk.id, size });
+    }
+    candidates.push({ type: "text", nodeName: b.nodeName, url: null, sizes, waitsFor: fonts.filter((f) => waited.has(urlKey(f.resource!.url))).map((f) => f.id), recorded: false });
+  }
+
+  // Images: the visible area, scaled down when upscaled (LCP §2.3: an image counts at most its own pixels).
+  const lines = matchImages(layout, source.images, doc.url);
+  layout.images.forEach((img, i) => {
+    const line = lines[i];
+    const chunk = line === null || line === undefined ? undefined : chunkAt(line);
+    if (!img.rect || !img.url || !chunk) return;
+    const shown = area(img.rect);
+    const natural = img.natural[0] * img.natural[1];
+    const displayed = img.displayed[0] * img.displayed[1];
+    const size = round(natural > 0 && displayed > natural ? shown * (natural / displayed) : shown);
+    const fetched = img.url.startsWith("data:") ? undefined : imageResource(ctx, img.url);
+    if (!img.url.startsWith("data:") && !fetched) return;
+    candidates.push({ type: "image", nodeName: img.nodeName, url: img.url, sizes: [{ after: chunk.id, size }], waitsFor: fetched ? [fetched.id] : [], recorded: false });
+  });
+
+  // Without the recorded element's size the lcp marker could not compete: keep to the marker.
+  if (!markRecorded(ctx, candidates)) return undefined;
+  return candidates.filter((c) => c.sizes.length > 0);
+}
+
+/** The recording's own LCP element among the candidates, or added as one of its recorded size; false when the recording does not name it. */
+function markRecorded(ctx: BuildContext, candidates: LcpCandidate[]): boolean {
+  const element: LcpElement | null | undefined = ctx.manifest.lifecycle.largestContentfulPaintElement;
+  const at = ctx.manifest.lifecycle.largestContentfulPaint;
+  if (!element || at === null) return false;
+  const sizeAt = (c: LcpCandidate) => c.sizes.filter((s) => s.after === null || ctx.draft.byId.get(s.after)!.end <= at).at(-1)?.size ?? 0;
+  const named = candidates.filter((c) => c.type === element.type && (element.type === "image" ? urlKey(c.url) === urlKey(element.url) : c.nodeName === element.nodeName));
+  const same = named.map((c) => ({ c, off: Math.abs(sizeAt(c) - element.size) / Math.max(1, element.size) })).sort((x, y) => x.off - y.off)[0];
+  // One block of that name is the element whatever its size (the recording may have painted it
+  // partway through a chunk); of several, the one whose size is close to the recorded.
+  if (same && (element.type === "image" || named.length === 1 || same.off < SAME_TEXT_SHARE)) same.c.recorded = true;
+  else candidates.push({ type: element.type, nodeName: element.nodeName, url: element.url, sizes: [{ after: null, size: element.size }], waitsFor: [], recorded: true });
+  return true;
+}
+
+function imageResource(ctx: BuildContext, url: string): GraphNode | undefined {
+  const key = urlKey(url);
+  return ctx.draft.nodes.find(
+    (n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && (urlKey(n.resource!.url) === key || n.resource!.redirects.some((r) => urlKey(r) === key)),
+  );
+}
+
+interface SourceText {
+  value: string;
+  line: number;
+}
+
+interface SourceImage {
+  src: string | null;
+  line: number;
+}
+
+/** The body's text nodes and images in document order, with their 0-based source lines, as the HTML parser builds them. */
+function placeInSource(html: string): { texts: SourceText[]; images: SourceImage[] } {
+  const texts: SourceText[] = [];
+  const images: SourceImage[] = [];
+  const document = parse(html, { sourceCodeLocationInfo: true });
+  const html_ = document.childNodes.find((n): n is P5Element => n.nodeName === "html");
+  const bodyEl = html_?.childNodes.find((n): n is P5Element => n.nodeName === "body");
+  const walk = (n: P5Node) => {
+    const loc = (n as { sourceCodeLocation?: { startLine: number } | null }).sourceCodeLocation;
+    // Nodes the parser made up (an implied <tbody>) have no location: their children still do.
+    if (n.nodeName === "#text") {
+      if (loc) texts.push({ value: (n as DefaultTreeAdapterMap["textNode"]).value, line: loc.startLine - 1 });
+      return;
+    }
+    if (n.nodeName === "img" && loc) images.push({ src: (n as P5Element).attrs.find((a) => a.name === "src")?.value ?? null, line: loc.startLine - 1 });
+    for (const c of (n as P5Element).childNodes ?? []) walk(c);
+  };
+  if (bodyEl) walk(bodyEl);
+  return { texts, images };
+}
+
+/** For each layout text, the source line of the text node it is, or null (made by a script). */
+function matchTexts(layout: PageLayout, source: SourceText[]): (number | null)[] {
+  let from = 0;
+  return layout.texts.map((t) => {
+    for (let j = from; j < Math.min(source.length, from + MATCH_WINDOW); j++) {
+      const s = source[j]!;
+      if (s.value.length === t.length && s.value.slice(0, t.head.length) === t.head) {
+        from = j + 1;
+        return s.line;
+      }
+    }
+    return null;
+  });
+}
+
+/** For each layout image, the source line of its `<img>`, matched by URL in order, or null. */
+function matchImages(layout: PageLayout, source: SourceImage[], base: string): (number | null)[] {
+  const resolved = source.map((s) => {
+    try {
+      return s.src === null ? null : urlKey(new URL(s.src, base).href);
+    } catch {
+      return null;
+    }
+  });
+  let from = 0;
+  return layout.images.map((img) => {
+    const key = img.url === null ? null : urlKey(img.url);
+    const j = resolved.findIndex((r, k) => k >= from && r === key);
+    if (j < 0) return null;
+    from = j + 1;
+    return source[j]!.line;
+  });
+}
+
+const area = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1]);
+const round = (x: number) => Math.round(x * 1000) / 1000;
