@@ -63,6 +63,10 @@ function referenceProblems(g: Graph): string[] {
     for (const k of ["firstDownload", "lastDownload", "dcl", "load"] as const) needNode(`/frames/${i}/${k}`, f[k]);
   });
   g.nodes.forEach((n, i) => needFrame(`/nodes/${i}/frameId`, n.frameId));
+  g.lcpCandidates?.forEach((c, i) => {
+    c.sizes.forEach((s, j) => needNode(`/lcpCandidates/${i}/sizes/${j}/after`, s.after));
+    c.waitsFor.forEach((id, j) => needNode(`/lcpCandidates/${i}/waitsFor/${j}`, id));
+  });
 
   const edgeKeys = new Set<string>();
   g.edges.forEach((e, i) => {
