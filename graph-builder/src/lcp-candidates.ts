@@ -36,14 +36,14 @@ export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null 
   if (!layout || !doc?.body || doc.parses.some((p) => p.parse!.startLine === null || p.parse!.endLine === null)) return undefined;
   const emulated = (n: GraphNode | undefined) => (n && n.excluded === null ? n : undefined);
   const chunkAt = (line: number) => emulated(doc.parses.filter((p) => p.parse!.startLine! <= line && line <= p.parse!.endLine!).at(-1));
-  const source = placeInSource(doc.body.toString("utf8"));
+  const placed = sourceLines(doc.body.toString("utf8"), layout, doc.url);
   const candidates: LcpCandidate[] = [];
 
   // Text: per block, the union of its text nodes' boxes after each chunk.
   const faces = mainFrameFaces(ctx, body);
   const fonts = ctx.draft.nodes.filter((n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && n.resource!.resourceType === "Font");
   const perBlock = new Map<number, { chunk: GraphNode; rect: Rect }[]>();
-  matchTexts(layout, source.texts).forEach((line, i) => {
+  placed.texts.forEach((line, i) => {
     const t = layout.texts[i]!;
     const chunk = line === null || t.rect === null ? undefined : chunkAt(line);
     if (chunk) perBlock.set(t.block, [...(perBlock.get(t.block) ?? []), { chunk, rect: t.rect! }]);
@@ -64,9 +64,8 @@ export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null 
   }
 
   // Images: the visible area, scaled down when upscaled (LCP §2.3: an image counts at most its own pixels).
-  const lines = matchImages(layout, source.images, doc.url);
   layout.images.forEach((img, i) => {
-    const line = lines[i];
+    const line = placed.images[i];
     const chunk = line === null || line === undefined ? undefined : chunkAt(line);
     if (!img.rect || !img.url || !chunk) return;
     const shown = area(img.rect);
@@ -105,6 +104,15 @@ function imageResource(ctx: BuildContext, url: string): GraphNode | undefined {
   );
 }
 
+/**
+ * For each of the layout's text nodes and images, the 0-based line of the main document's source
+ * where the parser made it, or null when it is not in the source (a script made it).
+ */
+export function sourceLines(html: string, layout: Pick<PageLayout, "texts" | "images">, base: string): { texts: (number | null)[]; images: (number | null)[] } {
+  const source = placeInSource(html);
+  return { texts: matchTexts(layout, source.texts), images: matchImages(layout, source.images, base) };
+}
+
 interface SourceText {
   value: string;
   line: number;
@@ -137,7 +145,7 @@ function placeInSource(html: string): { texts: SourceText[]; images: SourceImage
 }
 
 /** For each layout text, the source line of the text node it is, or null (made by a script). */
-function matchTexts(layout: PageLayout, source: SourceText[]): (number | null)[] {
+function matchTexts(layout: Pick<PageLayout, "texts">, source: SourceText[]): (number | null)[] {
   let from = 0;
   return layout.texts.map((t) => {
     for (let j = from; j < Math.min(source.length, from + MATCH_WINDOW); j++) {
@@ -152,7 +160,7 @@ function matchTexts(layout: PageLayout, source: SourceText[]): (number | null)[]
 }
 
 /** For each layout image, the source line of its `<img>`, matched by URL in order, or null. */
-function matchImages(layout: PageLayout, source: SourceImage[], base: string): (number | null)[] {
+function matchImages(layout: Pick<PageLayout, "images">, source: SourceImage[], base: string): (number | null)[] {
   const resolved = source.map((s) => {
     try {
       return s.src === null ? null : urlKey(new URL(s.src, base).href);
