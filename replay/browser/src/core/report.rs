@@ -84,13 +84,13 @@ impl Browser {
         let frame = &self.graph.frames[self.graph.main_frame];
         let end = |marker: Option<usize>| marker.and_then(|m| self.states[m].end);
         let paints = &self.graph.paints;
-        let lcp_missing = match paints.lcp {
-            Some(_) => None,
-            None => Some(paints.lcp_missing.clone().unwrap_or_else(|| "the graph has no emulated largest contentful paint marker".into())),
-        };
         let (lcp_ms, lcp_element) = match self.largest_candidate() {
             Some((at, element)) => (Some(at), Some(element)),
             None => (end(paints.lcp), None),
+        };
+        let lcp_missing = match (paints.lcp, &lcp_element) {
+            (None, None) => Some(paints.lcp_missing.clone().unwrap_or_else(|| "the graph has no emulated largest contentful paint marker".into())),
+            _ => None,
         };
         Outcome {
             metrics: Metrics {
