@@ -15,12 +15,17 @@ export function renumbered(g: Graph, prefix: string): Graph {
     nodes: g.nodes.map((n) => ({ ...n, id: id(n.id), frameId: id(n.frameId) })),
     edges: g.edges.map((e) => ({ ...e, from: id(e.from), to: id(e.to) })),
     criticalPath: { ...g.criticalPath, nodes: g.criticalPath.nodes.map(id) },
+    ...(g.lcpCandidates ? { lcpCandidates: g.lcpCandidates.map((c) => ({ ...c, sizes: c.sizes.map((s) => ({ ...s, after: maybe(s.after) })), waitsFor: c.waitsFor.map(id) })) } : {}),
   };
 }
 
-/** The graph without one node and its edges (the node must not be on the critical path or name a frame's marker). */
+/** The graph without one node, its edges and the LCP candidates that wait for it (the node must not be on the critical path or name a frame's marker). */
 export function withoutNode(g: Graph, nodeId: string): Graph {
-  return { ...g, nodes: g.nodes.filter((n) => n.id !== nodeId), edges: g.edges.filter((e) => e.from !== nodeId && e.to !== nodeId) };
+  const lcpCandidates = g.lcpCandidates
+    ?.filter((c) => !c.waitsFor.includes(nodeId))
+    .map((c) => ({ ...c, sizes: c.sizes.filter((s) => s.after !== nodeId) }))
+    .filter((c) => c.sizes.length > 0);
+  return { ...g, nodes: g.nodes.filter((n) => n.id !== nodeId), edges: g.edges.filter((e) => e.from !== nodeId && e.to !== nodeId), ...(lcpCandidates ? { lcpCandidates } : {}) };
 }
 
 /** The graph with one node's recorded start and end moved by `ms`. */
