@@ -46,7 +46,10 @@ export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null 
   placed.texts.forEach((line, i) => {
     const t = layout.texts[i]!;
     const chunk = line === null || t.rect === null ? undefined : chunkAt(line);
-    if (chunk) perBlock.set(t.block, [...(perBlock.get(t.block) ?? []), { chunk, rect: t.rect! }]);
+    if (!chunk) return;
+    const parts = perBlock.get(t.block);
+    if (parts) parts.push({ chunk, rect: t.rect! });
+    else perBlock.set(t.block, [{ chunk, rect: t.rect! }]);
   });
   for (const [block, parts] of perBlock) {
     const b = layout.blocks[block]!;
