@@ -49,6 +49,10 @@ export function chunkHolding(doc: DocumentState, nodeName: string): GraphNode | 
     return found !== undefined && attrs.every((a) => new RegExp(`\\b${escape(a.name)}\\s*=\\s*["']?${escape(a.value)}["'\\s>]`, "i").test(found));
   });
   if (line < 0) return undefined;
-  // Chunks share their boundary lines (a chunk ends partway through one): the later one is sure to hold it.
+  return chunkAtLine(doc, line);
+}
+
+/** The parse chunk holding a 0-based source line. Chunks share their boundary lines (a chunk ends partway through one): the later one is sure to hold it. */
+export function chunkAtLine(doc: DocumentState, line: number): GraphNode | undefined {
   return doc.parses.filter((p) => p.parse!.startLine !== null && p.parse!.endLine !== null && p.parse!.startLine <= line && line <= p.parse!.endLine).at(-1);
 }

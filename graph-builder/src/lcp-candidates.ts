@@ -1,6 +1,7 @@
 import type { PageLayout, Rect } from "@pagepath/profiler";
 import { parse, type DefaultTreeAdapterMap } from "parse5";
 import type { BuildContext } from "./context.js";
+import { chunkAtLine } from "./first-content.js";
 import { blocksText, matchFaces } from "./font-faces.js";
 import type { GraphNode, LcpCandidate, LcpElement } from "./graph.js";
 import { mainFrameFaces } from "./paint-markers.js";
@@ -35,7 +36,7 @@ export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null 
   const doc = main?.docs[0];
   if (!layout || !doc?.body || doc.parses.some((p) => p.parse!.startLine === null || p.parse!.endLine === null)) return undefined;
   const emulated = (n: GraphNode | undefined) => (n && n.excluded === null ? n : undefined);
-  const chunkAt = (line: number) => emulated(doc.parses.filter((p) => p.parse!.startLine! <= line && line <= p.parse!.endLine!).at(-1));
+  const chunkAt = (line: number) => emulated(chunkAtLine(doc, line));
   const placed = sourceLines(doc.body.toString("utf8"), layout, doc.url);
   const candidates: LcpCandidate[] = [];
 
