@@ -289,7 +289,7 @@ export const RULES: Record<string, string> = {
   continuation: "a re-entrant computation resumes after its nested child (split around children)",
   "completion-dcl": "last parse chunk and deferred scripts -> DOMContentLoaded marker (Fig 3.9)",
   "completion-load": "resources, the evaluation of late scripts and style sheets among them, subframes and DOMContentLoaded -> load marker (Fig 3.9)",
-  "completion-load-raced": "a resource rendering asked for (a CSS image or font, a lazy image) -> load marker: load waits for it only if it was requested before everything else load waits for was done",
+  "completion-load-raced": "a resource rendering asked for (a CSS image or font, a lazy image), or a timer set in motion -> load marker: load waits for it only if it was requested before everything else load waits for was done",
   "completion-event": "completion marker -> its event handler (DOMContentLoaded, load)",
   "fetch-callback": "fetched resource -> the promise or XHR callback that consumes it (as Appendix A's XHR events)",
   preload: "DownloadChunk -> Resource or preconnect (the preload scanner found the tag before the parser reached it)",

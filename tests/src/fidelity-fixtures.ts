@@ -31,6 +31,7 @@ export const FIDELITY_PAGES = {
   importBeforeScript: "https://www.fidelity.test/import-before-script.html",
   timerImage: "https://www.fidelity.test/timer-image.html",
   timerAfterParse: "https://www.fidelity.test/timer-after-parse.html",
+  timerBeforeLoad: "https://www.fidelity.test/timer-before-load.html",
   readyReveal: "https://www.fidelity.test/ready-reveal.html",
 } as const;
 

@@ -128,6 +128,17 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(!g.criticalPath.nodes.includes(late.id), "the recorded load did not wait for it");
   });
 
+  it("an image a timer requested before the recording's load: raced against load, not held by it", () => {
+    const g = graphs.get("timerBeforeLoad")!;
+    const raced = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("img/timer-raced.png"))!;
+    assert.ok(raced, "the timer's image is in the graph");
+    const load = g.frames.find((f) => f.id === g.mainFrame)!.load;
+    assert.ok(raced.start < g.recorded.load!, `on loopback the timer's image was requested (${raced.start} ms) before load (${g.recorded.load} ms)`);
+    assert.deepEqual(g.edges.filter((e) => e.from === raced.id && e.to === load).map((e) => e.rule), ["completion-load-raced"]);
+    const held = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("img/timer-held.png"))!;
+    assert.deepEqual(g.edges.filter((e) => e.from === held.id && e.to === load).map((e) => e.rule), ["completion-load"], "the parser's image holds load");
+  });
+
   it("a script a loader's timer requests once load waits for nothing more from the network: left out after load, not raced", () => {
     const g = graphs.get("timerAfterParse")!;
     const late = g.nodes.find((n) => n.kind === "resource" && n.resource!.url === cdn("js/head-2.js"))!;
