@@ -141,14 +141,17 @@ function evaluationsOfFiles(ctx: BuildContext): Map<string, GraphNode[]> {
 }
 
 /**
- * Whether a timer's callback set the node in motion: a timer among its ancestors, short of the
- * parser and rendering, whose work always comes before load. A timer does not delay the load event
- * (HTML's "delay the load event" names no timers), so what its callback requests holds load only if
- * the callback ran before the rest of what load waits for was done: a race, whichever way the
- * recording's link decided it. On gen-pagepath-4 an async script's 110 ms timer asked for an image
+ * Whether a timer's callback set the node in motion: a timer of more than 0 ms among its
+ * ancestors, short of the parser and rendering, whose work always comes before load. A timer does
+ * not delay the load event (HTML's "delay the load event" names no timers), so what its callback
+ * requests holds load only if the callback ran before the rest of what load waits for was done: a
+ * race, whichever way the recording's link decided it. On gen-pagepath-4 an async script's 110 ms timer asked for an image
  * 120 ms before the recording's load; over HTTP/1.1 at 100 Mbit/s 80 ms Chromium's load fired before
  * the timer did (the image reached the server 130 ms after the script's last byte left it), while a
- * graph that made load wait for the image ended the model's load 30% late.
+ * graph that made load wait for the image ended the model's load 30% late. A timer of 0 ms is not
+ * such a race: its callback runs before the load event that its installer's end lets go. On
+ * real-mathjax the loader's 0 ms timer, set by an async script load waits for, asked for a script
+ * that held Chromium's load in every replay (six conditions, three protocols).
  */
 function setOffByTimer(ctx: BuildContext): (n: GraphNode) => boolean {
   const parents = new Map<string, GraphNode[]>();
@@ -162,7 +165,7 @@ function setOffByTimer(ctx: BuildContext): (n: GraphNode) => boolean {
     const known = found.get(n.id);
     if (known !== undefined) return known;
     found.set(n.id, false);
-    const set = n.kind === "timer" || (!BEFORE_ANY_TIMER.has(n.kind) && (parents.get(n.id) ?? []).some(byTimer));
+    const set = (n.kind === "timer" && n.timer!.timeoutMs > 0) || (!BEFORE_ANY_TIMER.has(n.kind) && (parents.get(n.id) ?? []).some(byTimer));
     found.set(n.id, set);
     return set;
   };
