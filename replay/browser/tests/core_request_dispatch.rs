@@ -431,3 +431,35 @@ fn the_parser_reaches_the_body_as_the_bytes_up_to_its_tag_arrive() {
     // In the second chunk: past it when that chunk is in.
     assert_eq!(body_image_sent_at(600), 200.0);
 }
+
+#[test]
+fn requests_to_one_host_are_sent_in_the_order_they_were_taken_up_not_the_recorded_send_order() {
+    // p0 ended at 1 in the recording and asked for a head script (High) and then a style sheet
+    // (VeryHigh). The network service took the script up first (at 3, the sheet at 4), but the
+    // recording's one HTTP/2 connection sent the sheet first (at 10, the script at 11): the
+    // script goes no later than the sheet. A style sheet to another host keeps its own send.
+    let mut page = one_parse_page();
+    let mut add = |id: &str, priority: &str, url: &str, taken_up: f64, sent: f64| {
+        let r = page.resource(id, MAIN, url, 2);
+        r["start"] = 2.0.into();
+        r["resource"]["priority"] = priority.into();
+        r["resource"]["resourceType"] = (if priority == "VeryHigh" { "Stylesheet" } else { "Script" }).into();
+        r["resource"]["phases"] = phases(2.0, taken_up, None, sent);
+        r["resource"]["networkStartMs"] = taken_up.into();
+        r["resource"]["connection"] = json!({"id": 1, "reused": true});
+    };
+    add("script", "High", "https://a.test/script.js", 3.0, 11.0);
+    add("sheet", "VeryHigh", "https://a.test/sheet.css", 4.0, 10.0);
+    add("other", "VeryHigh", "https://b.test/other.css", 5.0, 6.0);
+    for id in ["script", "sheet", "other"] {
+        page.edges("R1", &[("p0", id)]);
+        page.edges("completion-load", &[(id, "load")]);
+    }
+    let mut sim = Sim::new(&page.graph(), Options { dispatch_latency: true, ..Options::default() }, latency(|_| 20.0));
+    sim.run();
+    // The document is in at 20 and p0 runs 20..21: the script goes 10 ms after, as recorded.
+    let (script, sheet) = (sim.issued_at("https://a.test/script.js"), sim.issued_at("https://a.test/sheet.css"));
+    assert_eq!(script, 31.0);
+    assert!(sheet > script && sheet < script + 0.01, "the sheet right after the script, not at 30: {sheet}");
+    assert_eq!(sim.issued_at("https://b.test/other.css"), 26.0, "another host's request keeps its recorded send");
+}
