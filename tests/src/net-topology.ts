@@ -45,7 +45,9 @@ export function probe(name: string, side: "client" | "server", args: string[]): 
   child.stdout!.on("data", (d) => (out += d));
   child.stderr!.on("data", (d) => (err += d));
   const done = new Promise((resolve, reject) => {
-    child.on("exit", (code) => {
+    // "close", not "exit": a child's exit can come before the last of its output has been read,
+    // and on a busy machine the echo server's report was then found empty.
+    child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`probe ${args.join(" ")} in ${name}/${side} exited ${code}: ${err.trim()}`));
       try {
         resolve(JSON.parse(out.trim().split("\n").at(-1)!));
