@@ -5,7 +5,7 @@ import { chunkAtLine } from "./first-content.js";
 import { blocksText, matchFaces } from "./font-faces.js";
 import type { GraphNode, LcpCandidate, LcpElement } from "./graph.js";
 import { mainFrameFaces } from "./paint-markers.js";
-import { urlKey } from "./url-key.js";
+import { fetchedFor, urlKey } from "./url-key.js";
 
 type P5Node = DefaultTreeAdapterMap["node"];
 type P5Element = DefaultTreeAdapterMap["element"];
@@ -102,10 +102,7 @@ function markRecorded(ctx: BuildContext, candidates: LcpCandidate[]): boolean {
 }
 
 function imageResource(ctx: BuildContext, url: string): GraphNode | undefined {
-  const key = urlKey(url);
-  return ctx.draft.nodes.find(
-    (n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && (urlKey(n.resource!.url) === key || n.resource!.redirects.some((r) => urlKey(r) === key)),
-  );
+  return ctx.draft.nodes.find((n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && fetchedFor(n.resource!, url));
 }
 
 /**

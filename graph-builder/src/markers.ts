@@ -80,12 +80,11 @@ export function buildMarkers(ctx: BuildContext): void {
     const loadAt = Math.min(frame.load.start, firing.get(frame.id) ?? Infinity);
     if (renderBound(r)) {
       if (r.start <= loadAt || boundBefore(ctx, r, loadAt)) d.edge(r, frame.load, "completion-load-raced", "inferred");
-    } else if (r.start <= loadAt && byTimer(r)) {
-      d.edge(r, frame.load, "completion-load-raced", "inferred");
-      for (const run of evaluations.get(r.id) ?? []) if (run.end <= loadAt + 1e-6) d.edge(run, frame.load, "completion-load-raced", "inferred");
     } else if (r.start <= loadAt) {
-      d.edge(r, frame.load, "completion-load", "observed");
-      for (const run of evaluations.get(r.id) ?? []) if (run.end <= loadAt + 1e-6) d.edge(run, frame.load, "completion-load", "inferred");
+      const raced = byTimer(r);
+      const rule = raced ? "completion-load-raced" : "completion-load";
+      d.edge(r, frame.load, rule, raced ? "inferred" : "observed");
+      for (const run of evaluations.get(r.id) ?? []) if (run.end <= loadAt + 1e-6) d.edge(run, frame.load, rule, "inferred");
     } else if (r.resource!.initiatorType === "script" && !afterLoad(frame.load).has(r.id)) {
       late.push({ r, load: frame.load, loadAt });
     }
@@ -98,11 +97,10 @@ export function buildMarkers(ctx: BuildContext): void {
   // itself asks for after load, a favicon, never holds it.)
   if (late.length > 0) {
     // The raced edges added here lead into load markers, so neither index below changes as they are.
-    const parents = new Map<string, GraphNode[]>();
+    const parents = parentsOf(ctx);
     const lastArrival = new Map<string, number>();
     for (const e of d.edges) {
       const from = d.byId.get(e.from)!;
-      parents.set(e.to, [...(parents.get(e.to) ?? []), from]);
       if (e.rule === "completion-load" && from.kind === "resource") lastArrival.set(e.to, Math.max(lastArrival.get(e.to) ?? -Infinity, from.end));
     }
     for (const { r, load, loadAt } of late) {
@@ -155,12 +153,7 @@ function evaluationsOfFiles(ctx: BuildContext): Map<string, GraphNode[]> {
  * that held Chromium's load in every replay (six conditions, three protocols).
  */
 function setOffByTimer(ctx: BuildContext): (n: GraphNode) => boolean {
-  const parents = new Map<string, GraphNode[]>();
-  for (const e of ctx.draft.edges) {
-    const list = parents.get(e.to);
-    if (list) list.push(ctx.draft.byId.get(e.from)!);
-    else parents.set(e.to, [ctx.draft.byId.get(e.from)!]);
-  }
+  const parents = parentsOf(ctx);
   const found = new Map<string, boolean>();
   const byTimer = (n: GraphNode): boolean => {
     const known = found.get(n.id);
@@ -171,6 +164,17 @@ function setOffByTimer(ctx: BuildContext): (n: GraphNode) => boolean {
     return set;
   };
   return byTimer;
+}
+
+/** Each node's parents by node id, as the draft's edges stand now. */
+function parentsOf(ctx: BuildContext): Map<string, GraphNode[]> {
+  const parents = new Map<string, GraphNode[]>();
+  for (const e of ctx.draft.edges) {
+    const list = parents.get(e.to);
+    if (list) list.push(ctx.draft.byId.get(e.from)!);
+    else parents.set(e.to, [ctx.draft.byId.get(e.from)!]);
+  }
+  return parents;
 }
 
 /** Kinds of node whose work is the parser's or rendering's, which a timer never sets in motion. */

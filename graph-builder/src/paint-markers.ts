@@ -5,7 +5,7 @@ import { chunkHolding, firstContentChunk } from "./first-content.js";
 import { blocksText, matchFaces, scanFontFaces, type FontFaceRule } from "./font-faces.js";
 import type { GraphNode, LcpElement } from "./graph.js";
 import { renderBlockingSheets } from "./style-recalc.js";
-import { urlKey } from "./url-key.js";
+import { fetchedFor, urlKey } from "./url-key.js";
 
 /** Paint marks are presentation times; what ended this close before still came before. */
 const EPS = 1e-3;
@@ -239,7 +239,7 @@ function contentOf(ctx: BuildContext, element: LcpElement | null, done: GraphNod
   const font = (n: GraphNode) => n.kind === "resource" && n.resource!.resourceType === "Font";
   if (element.type === "text") return textFonts(element, fetched.filter(font), started.filter(font), mainFrameFaces(ctx, body));
   if (!element.url) return [];
-  const image = fetched.filter((n) => n.resource!.url === element.url || n.resource!.redirects.includes(element.url!)).at(-1);
+  const image = fetched.filter((n) => fetchedFor(n.resource!, element.url!)).at(-1);
   if (!image) ctx.draft.warnings.push(`the largest contentful paint's image ${element.url} has no emulated resource that finished before it: its marker waits only for the first paint and the parser`);
   return image ? [{ node: image, rule: "paint-lcp" }] : [];
 }

@@ -25,3 +25,9 @@ export function urlKey(url: string | null | undefined): string {
 export function sameUrl(a: string | null | undefined, b: string | null | undefined): boolean {
   return !!a && !!b && urlKey(a) === urlKey(b);
 }
+
+/** Whether a resource was fetched for `url`: its own URL or one it was redirected from. */
+export function fetchedFor(resource: { url: string; redirects: string[] }, url: string): boolean {
+  const key = urlKey(url);
+  return urlKey(resource.url) === key || resource.redirects.some((r) => urlKey(r) === key);
+}

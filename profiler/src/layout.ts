@@ -76,16 +76,24 @@ function measure(maxTexts: number): PageLayout {
     if (cls) s += ` class='${cls.trim().split(/\s+/).join(" ")}'`;
     return s;
   };
+  // One computed style per element: a text's parent is asked about by its block, its visibility
+  // and its opacity, and a big page has tens of thousands of texts.
+  const styles = new Map<Element, CSSStyleDeclaration>();
+  const style = (e: Element) => {
+    let s = styles.get(e);
+    if (!s) styles.set(e, (s = getComputedStyle(e)));
+    return s;
+  };
   const blocks: LayoutBlock[] = [];
   const blockIndex = new Map<Element, number>();
   const blockOf = (t: Text): number => {
     let e = t.parentElement;
     // Inline boxes (and display: contents) pass their text to the block they sit in.
-    while (e && e.parentElement && /^(inline|contents|ruby)$/.test(getComputedStyle(e).display)) e = e.parentElement;
+    while (e && e.parentElement && /^(inline|contents|ruby)$/.test(style(e).display)) e = e.parentElement;
     const el = e ?? document.body;
     let i = blockIndex.get(el);
     if (i === undefined) {
-      const s = getComputedStyle(el);
+      const s = style(el);
       i = blocks.push({ nodeName: name(el), font: { family: s.fontFamily, weight: String(s.fontWeight), style: s.fontStyle } }) - 1;
       blockIndex.set(el, i);
     }
@@ -97,13 +105,13 @@ function measure(maxTexts: number): PageLayout {
     if (!e) return false;
     let h = hiddenMemo.get(e);
     if (h === undefined) {
-      const s = getComputedStyle(e);
+      const s = style(e);
       h = s.opacity === "0" || hidden(e.parentElement);
       hiddenMemo.set(e, h);
     }
     return h;
   };
-  const invisible = (t: Text) => !t.parentElement || getComputedStyle(t.parentElement).visibility !== "visible" || hidden(t.parentElement);
+  const invisible = (t: Text) => !t.parentElement || style(t.parentElement).visibility !== "visible" || hidden(t.parentElement);
   const texts: LayoutText[] = [];
   let truncated = false;
   if (document.body) {
@@ -121,7 +129,7 @@ function measure(maxTexts: number): PageLayout {
   const images: LayoutImage[] = [];
   for (const img of document.body ? Array.from(document.body.getElementsByTagName("img")) : []) {
     const box = img.getBoundingClientRect();
-    const shown = getComputedStyle(img).visibility === "visible" && !hidden(img);
+    const shown = style(img).visibility === "visible" && !hidden(img);
     images.push({ nodeName: name(img), url: img.currentSrc || img.src || null, rect: shown ? union([box]) : null, natural: [img.naturalWidth, img.naturalHeight], displayed: [round(box.width), round(box.height)] });
   }
   return { viewport: { width: vw, height: vh }, blocks, texts, images, truncated };

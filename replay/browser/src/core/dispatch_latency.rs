@@ -23,9 +23,9 @@
 
 use super::graph::{Kind, Link, NetworkTimes, Node};
 use super::network_stack_scheduler::host_of;
-use std::collections::HashMap;
 use super::resource_scheduler::RequestClass;
 use super::Ms;
+use std::collections::HashMap;
 
 /// Sets each fetch's dispatch latency from the recording: its recorded send (above) less the
 /// moment its parents let it go (for a preloaded fetch, the earlier of its scanned download chunk
