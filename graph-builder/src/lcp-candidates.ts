@@ -43,18 +43,20 @@ export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null 
   // Text: per block, the union of its text nodes' boxes after each chunk.
   const faces = mainFrameFaces(ctx, body);
   const fonts = ctx.draft.nodes.filter((n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && n.resource!.resourceType === "Font");
-  const perBlock = new Map<number, { chunk: GraphNode; rect: Rect }[]>();
+  const perBlock = new Map<number, { chunk: GraphNode; rect: Rect; blank: boolean }[]>();
   placed.texts.forEach((line, i) => {
     const t = layout.texts[i]!;
     const chunk = line === null || t.rect === null ? undefined : chunkAt(line);
     if (!chunk) return;
+    const part = { chunk, rect: t.rect!, blank: t.blank ?? (t.length <= t.head.length && BLANK.test(t.head)) };
     const parts = perBlock.get(t.block);
-    if (parts) parts.push({ chunk, rect: t.rect! });
-    else perBlock.set(t.block, [{ chunk, rect: t.rect! }]);
+    if (parts) parts.push(part);
+    else perBlock.set(t.block, [part]);
   });
-  for (const [block, parts] of perBlock) {
+  for (const [block, inOrder] of perBlock) {
     const b = layout.blocks[block]!;
     const waited = new Set(matchFaces(faces, b.font).filter(blocksText).flatMap((f) => f.urls.map(urlKey)));
+    const parts = paintedWith(inOrder).map((chunk, i) => ({ chunk, rect: inOrder[i]!.rect }));
     parts.sort((x, y) => x.chunk.end - y.chunk.end);
     let union: Rect | null = null;
     const sizes: LcpCandidate["sizes"] = [];
@@ -84,6 +86,22 @@ export function buildLcpCandidates(ctx: BuildContext, layout: PageLayout | null 
   // Without the recorded element's size the lcp marker could not compete: keep to the marker.
   if (!markRecorded(ctx, candidates)) return undefined;
   return candidates.filter((c) => c.sizes.length > 0);
+}
+
+/** Collapsible white space (CSS Text §4.1): spaces, tabs and line breaks, not U+00A0, which paints. */
+const BLANK = /^[ \t\n\r\f]*$/;
+
+/**
+ * The parse chunk after which each of a block's text nodes, in document order, is painted. White
+ * space paints only between inline content (CSS Text §4.1.3: white space at the end of a line hangs
+ * and is not drawn), so a blank node is drawn once what follows it on its line is parsed, which in
+ * the final layout is the block's next text with a box or an element before it: the next part's
+ * chunk. On gen-pagepath-17 the line break after an iframe, the last thing its parse chunk laid
+ * out, counted in the final layout (332 px right of the body's first space); Chromium's first paint
+ * sized the body's text at 85 px, one space, and the paragraph painted after it became the LCP.
+ */
+export function paintedWith<T>(parts: { chunk: T; blank: boolean }[]): T[] {
+  return parts.map((p, i) => (p.blank && i + 1 < parts.length ? parts[i + 1]!.chunk : p.chunk));
 }
 
 /** The recording's own LCP element among the candidates, or added as one of its recorded size; false when the recording does not name it. */

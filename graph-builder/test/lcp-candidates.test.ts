@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { LayoutImage, LayoutText } from "@pagepath/profiler";
-import { sourceLines } from "../src/lcp-candidates.js";
+import { paintedWith, sourceLines } from "../src/lcp-candidates.js";
 
 const text = (data: string): LayoutText => ({ block: 0, length: data.length, head: data.slice(0, 24), rect: [0, 0, 10, 10] });
 const image = (url: string): LayoutImage => ({ nodeName: "IMG", url, rect: [0, 0, 10, 10], natural: [10, 10], displayed: [10, 10] });
@@ -33,5 +33,18 @@ describe("LCP candidates: the layout's text nodes and images placed in the docum
     const html = "<body>\n<img src=/x.png>\n<img src=y.png>\n<img src=/x.png>\n</body>";
     const placed = sourceLines(html, { texts: [], images: [image("https://a.test/x.png"), image("https://a.test/d/y.png"), image("https://a.test/x.png")] }, "https://a.test/d/page.html");
     assert.deepEqual(placed.images, [1, 2, 3]);
+  });
+});
+
+describe("LCP candidates: when a block's white space is painted", () => {
+  it("a blank text node waits for the next part of its block; words and the block's last node keep their own chunk", () => {
+    const parts = [
+      { chunk: "c2", blank: true },
+      { chunk: "c2", blank: true },
+      { chunk: "c4", blank: false },
+      { chunk: "c4", blank: true },
+      { chunk: "c6", blank: true },
+    ];
+    assert.deepEqual(paintedWith(parts), ["c2", "c4", "c4", "c6", "c6"]);
   });
 });

@@ -35,6 +35,8 @@ export interface LayoutText {
   /** The node's `data` length and its first characters: what matches it to the document's source. */
   length: number;
   head: string;
+  /** Only collapsible white space (space, tab, line breaks), which paints only between inline content. Absent in older layouts. */
+  blank?: boolean;
   /** The union of the node's line boxes clipped to the viewport, `[left, top, right, bottom]`; null when none is visible (also `visibility` other than `visible`, or an `opacity: 0` ancestor). */
   rect: Rect | null;
 }
@@ -123,7 +125,7 @@ function measure(maxTexts: number): PageLayout {
         break;
       }
       range.selectNodeContents(n);
-      texts.push({ block: blockOf(n), length: n.data.length, head: n.data.slice(0, 24), rect: invisible(n) ? null : union(range.getClientRects()) });
+      texts.push({ block: blockOf(n), length: n.data.length, head: n.data.slice(0, 24), blank: /^[ \t\n\r\f]*$/.test(n.data), rect: invisible(n) ? null : union(range.getClientRects()) });
     }
   }
   const images: LayoutImage[] = [];
