@@ -88,6 +88,8 @@ describe("first and largest contentful paint: recorded by the profiler in Chromi
     assert.deepEqual(hero.natural, [600, 300]);
     const line = layout.texts.find((t) => t.head.startsWith("This line paints first"));
     assert.ok(line?.rect && layout.blocks[line.block]!.nodeName === "P", JSON.stringify(layout.texts));
+    assert.equal(line.blank, false, "a line of words is not blank");
+    assert.ok(layout.texts.some((t) => t.blank === true && /^\s+$/.test(t.head)), "the line breaks between the body's tags are blank text nodes");
 
     const g = graphs.get("lcp-image")!;
     const candidates = g.lcpCandidates ?? [];

@@ -12,7 +12,7 @@ const F = "main";
  * task (15-20 ms), with `between` run after p0 and before the rendering, and a web font the
  * rendering asked for at `fontAt` if given.
  */
-function page(between: "async" | "inline" | null, fontAt: number | null) {
+function page(between: "async" | "sync" | "inline" | null, fontAt: number | null) {
   const d = new Draft();
   const parse = (start: number, end: number, index: number) =>
     d.add({ kind: "parse", frameId: F, label: `p${index}`, start, end, duration: end - start, parse: { url: "https://a.test/", startLine: index, endLine: index, index, last: index === 1 } });
@@ -35,7 +35,7 @@ function page(between: "async" | "inline" | null, fontAt: number | null) {
   const renders = d.nodes.filter((n) => n.kind === "render");
   const edge = (from: GraphNode | null | undefined, to: GraphNode | null | undefined, rule: string) =>
     d.edges.some((e) => e.from === from?.id && e.to === to?.id && e.rule === rule);
-  return { renders, p1, font, edge };
+  return { renders, p0, p1, script, font, edge };
 }
 
 describe("render nodes: the main frame's renderings", () => {
@@ -71,10 +71,20 @@ describe("render nodes: the main frame's renderings", () => {
     } as unknown as BuildContext;
     buildRenderNodes(ctx);
     const [afterScript, afterParser] = d.nodes.filter((n) => n.kind === "render");
-    const edge = (from: GraphNode | undefined, to: GraphNode | undefined) => d.edges.some((e) => e.from === from?.id && e.to === to?.id && e.rule === "render");
-    assert.ok(edge(script, afterScript), "the script's rendering waits for the script");
+    const edge = (from: GraphNode | undefined, to: GraphNode | undefined, rule = "render") => d.edges.some((e) => e.from === from?.id && e.to === to?.id && e.rule === rule);
+    assert.ok(edge(script, afterScript, "render-raced") && edge(p0, afterScript), "the script's rendering waits for the script if it had started, and for the parser's chunk before it");
     assert.ok(edge(p1, afterParser) && edge(afterParser, p2), "the parser yields to the rendering after p1 and resumes after it");
     assert.ok(!edge(afterScript, afterParser), "the script arriving late does not hold that rendering, nor the parser behind it");
+  });
+
+  it("a rendering after a script from a file waits for it only if it had started, and for the computation before it", () => {
+    for (const between of ["sync", "async"] as const) {
+      const { renders, p0, script, edge } = page(between, null);
+      assert.ok(edge(script, renders[0], "render-raced") && !edge(script, renders[0], "render"), `${between}: raced, not held`);
+      assert.ok(edge(p0, renders[0], "render"), `${between}: the rendering still shows the parser's first chunk`);
+    }
+    const { renders, script, edge } = page("inline", null);
+    assert.ok(edge(script, renders[0], "render") && !edge(script, renders[0], "render-raced"), "an inline script came with the document: held");
   });
 
   it("a rendering that asked for a font is cut after the request: the font waits for the first part only", () => {

@@ -37,6 +37,7 @@ export const RULE_MEANING: Record<string, string> = {
   preload: "the preload scanner found a resource or a preconnect in arriving bytes",
   "session-cache": "served from the cache after the first fetch",
   render: "style, layout and paint, and what they find",
+  "render-raced": "the rendering waits for this script only if it was running by then",
   "style-recalc": "resolving styles needs every render-blocking sheet",
   "lazy-binding": "layout found a lazy image or CSS resource",
   "sync-xhr": "a synchronous request blocks the main thread",

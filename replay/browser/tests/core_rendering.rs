@@ -49,3 +49,46 @@ fn a_rendering_holds_the_main_thread_so_a_parser_not_waiting_for_it_still_runs_a
     assert_eq!(outcome.metrics.dom_content_loaded_ms, Some(40.0));
     assert_eq!(outcome.metrics.load_ms, Some(87.0));
 }
+
+/// sync_script_page plus a head sheet (c.css, 50 ms) whose evaluation lets a rendering go; the
+/// rendering ran after the body's sync script on the recording (`render-raced`) and its layout
+/// asks for a lazy image (10 ms).
+fn rendering_after_a_sync_script(script_ms: f64) -> (Page, impl Fn(&str) -> f64) {
+    let mut page = sync_script_page();
+    page.resource("sheet", MAIN, "https://a.test/c.css", 1);
+    page.css("c", MAIN, 2.0);
+    page.render("r", 10.0);
+    page.resource("lazy", MAIN, "https://a.test/lazy.png", 3);
+    page.edges("R1", &[("p0", "sheet")]);
+    page.edges("R11", &[("sheet", "c")]);
+    page.edges("render", &[("p0", "r"), ("c", "r"), ("r", "lazy")]);
+    page.edges("render-raced", &[("s", "r")]);
+    let latency = move |url: &str| match url {
+        "https://a.test/a.js" => script_ms,
+        "https://a.test/c.css" => 50.0,
+        "https://a.test/lazy.png" => 10.0,
+        other => sync_script_latency(other),
+    };
+    (page, latency)
+}
+
+#[test]
+fn a_rendering_goes_without_a_sync_script_whose_file_is_still_on_its_way() {
+    // The sheet is in at 75 and evaluated by 77; a.js arrives at 225: the frame does not wait.
+    let (page, answer) = rendering_after_a_sync_script(200.0);
+    let mut sim = Sim::new(&page.graph(), Options::default(), latency(answer));
+    let outcome = sim.run();
+    assert_times(&outcome, "r", 77.0, 87.0);
+    assert_eq!(sim.issued_at("https://a.test/lazy.png"), 87.0);
+    assert_times(&outcome, "s", 225.0, 233.0);
+}
+
+#[test]
+fn a_rendering_waits_for_a_sync_script_that_was_under_way_when_the_rest_was_done() {
+    // a.js arrives at 76, while the sheet is evaluated (75-77): the script runs first, 77-85, and the
+    // frame after it, as on the recording.
+    let (page, answer) = rendering_after_a_sync_script(51.0);
+    let outcome = Sim::new(&page.graph(), Options::default(), latency(answer)).run();
+    assert_times(&outcome, "s", 77.0, 85.0);
+    assert_times(&outcome, "r", 85.0, 95.0);
+}

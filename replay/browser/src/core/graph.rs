@@ -53,8 +53,8 @@ pub(crate) enum Link {
     Preload,
     /// An `R1` edge from the parse chunk holding the tag.
     ParserTag,
-    /// A `completion-load-raced` edge: the load event waits for this parent only if it has
-    /// started by the time everything else the event waits for is done.
+    /// A `completion-load-raced` or `render-raced` edge: the load event (a rendering) waits for
+    /// this parent only if it has started by the time everything else it waits for is done.
     IfStarted,
     /// A `font-display-*` edge: a text paint waits for its web font until the face's block
     /// period ends (font_display.rs).

@@ -7,7 +7,7 @@ use super::json::At;
 use std::collections::BTreeMap;
 
 /// Rules graph.md names besides Table 3.1's R1..R25.
-const NAMED_RULES: [&str; 18] = [
+const NAMED_RULES: [&str; 19] = [
     "continuation",
     "completion-dcl",
     "completion-load",
@@ -26,6 +26,7 @@ const NAMED_RULES: [&str; 18] = [
     "font-display-auto",
     "style-recalc",
     "render",
+    "render-raced",
 ];
 
 fn is_rule(rule: &str) -> bool {
@@ -221,7 +222,7 @@ impl<'f> NodeReader<'f> {
         }
         let link = match rule.as_str() {
             "preload" => Link::Preload,
-            "completion-load-raced" => Link::IfStarted,
+            "completion-load-raced" | "render-raced" => Link::IfStarted,
             "font-display-block" => Link::Font(FontDisplay::Block),
             "font-display-auto" => Link::Font(FontDisplay::Auto),
             "R1" if self.nodes[from].kind == Kind::Parse => Link::ParserTag,

@@ -1,7 +1,7 @@
 //! When a node is ready (Algorithm 3): all its parents are complete, except that a resource the
 //! preload scanner found needs only one of its tag's parse chunk and its `preload` download chunk
-//! (graph.md, `preload` rule), that a `completion-load-raced` parent counts only once it has
-//! started (graph.md, *Completion markers*), and that a text paint stops waiting for its web font
+//! (graph.md, `preload` rule), that a `completion-load-raced` or `render-raced` parent counts
+//! only once it has started (graph.md, *Completion markers*, `render-raced`), and that a text paint stops waiting for its web font
 //! when the face's block period ends (`font-display-*`, font_display.rs). Without the preloader,
 //! `preload` edges do not count.
 
