@@ -303,6 +303,6 @@ export const RULES: Record<string, string> = {
   "font-display-block": "Resource(web font of a font-display: block face) -> largest contentful paint of text in it, which waits for the font at most 3 s from its request",
   "font-display-auto": "Resource(web font of a font-display: auto face) -> largest contentful paint of text in it, which waits for the font at most until 2 s after navigation start (Chromium)",
   "style-recalc": "render-blocking style sheet parsed before it -> a resource CSS references (Chromium resolves styles only once every render-blocking sheet is in)",
-  "render-raced": "a script from a file that ran just before a rendering -> the rendering: it waits for the script only if the script had started by then",
   render: "the frame rendered before, the main frame's last computation before it and the render-blocking sheets parsed by then -> a rendering; a rendering -> what its layout requested (CSS-referenced resources, lazy images) and the parse chunk the parser resumed with after it",
+  "render-raced": "a script from a file that ran just before a rendering -> the rendering: it waits for the script only if the script had started by then",
 };
