@@ -145,9 +145,9 @@ function evaluationsOfFiles(ctx: BuildContext): Map<string, GraphNode[]> {
  * requests holds load only if the callback ran before the rest of what load waits for was done: a
  * race, whichever way the recording's link decided it. On gen-pagepath-4 an async script's 110 ms
  * timer asked for an image 120 ms before the recording's load; over HTTP/1.1 at 100 Mbit/s 80 ms
- * Chromium's load fired before
- * the timer did (the image reached the server 130 ms after the script's last byte left it), while a
- * graph that made load wait for the image ended the model's load 30% late. A timer of 0 ms is not
+ * Chromium's load fired before the timer did (the image reached the server 130 ms after the
+ * script's last byte left it), while a graph that made load wait for the image ended the model's
+ * load 30% late. A timer of 0 ms is not
  * such a race: its callback runs before the load event that its installer's end lets go. On
  * real-mathjax the loader's 0 ms timer, set by an async script load waits for, asked for a script
  * that held Chromium's load in every replay (six conditions, three protocols).

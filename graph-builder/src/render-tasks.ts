@@ -36,6 +36,7 @@ export function buildRenderNodes(ctx: BuildContext): void {
   const inMain = ctx.computations.filter((c) => c.frameId === main.id);
   const blocks = renderBlockingSheets(ctx);
   const sheets = inMain.filter((c) => c.kind === "css" && blocks(c));
+  const withoutFetchedScripts = inMain.filter((c) => !fetchedScript(c));
   const chunkPairs = main.docs.flatMap((doc) => doc.parses.slice(1).map((p, i) => [doc.parses[i]!, p] as const));
   const renderBound = d.nodes.filter((n) => n.kind === "resource" && n.frameId === main.id && n.resource!.lazyBound);
   let previous: GraphNode | undefined;
@@ -65,7 +66,7 @@ export function buildRenderNodes(ctx: BuildContext): void {
     // before the body's 82 KB sync script, and its layout asked for three lazy images with it.
     if (before && fetchedScript(before)) {
       d.edge(before, render, "render-raced", "inferred");
-      d.edge(latestEnded(inMain.filter((c) => !fetchedScript(c)), task.start), render, "render", "inferred");
+      d.edge(latestEnded(withoutFetchedScripts, task.start), render, "render", "inferred");
     } else d.edge(before, render, "render", "inferred");
     const sheetsBefore = sheets.filter((sheet) => sheet.end <= task.start + EPS && sheet.end > (previous?.start ?? -Infinity));
     for (const sheet of sheetsBefore) d.edge(sheet, render, "render", "inferred");
