@@ -15,6 +15,7 @@ import { addSourceImports, moduleUrls } from "./modules.js";
 import { workerUrls } from "./workers.js";
 import { normalise } from "./normalise.js";
 import { buildPaintMarkers, recordedPaints } from "./paint-markers.js";
+import { markViewportImages } from "./viewport-images.js";
 import { buildLcpCandidates } from "./lcp-candidates.js";
 import { assignPriorities } from "./priorities.js";
 import { buildPreconnects } from "./preconnects.js";
@@ -104,6 +105,7 @@ export function buildGraph(rec: RecordingInput): Graph {
   breakCycles(ctx.draft);
   normalise(ctx);
   buildPaintMarkers(ctx, rec.body);
+  markViewportImages(ctx, rec.layout);
   const lcpCandidates = mode === "full" && ctx.manifest.lifecycle.largestContentfulPaint !== null ? buildLcpCandidates(ctx, rec.layout, rec.body) : undefined;
 
   const main = ctx.frames.get(mainFrameId)!;

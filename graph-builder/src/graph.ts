@@ -133,6 +133,11 @@ export interface ResourceInfo {
    * laid out in the viewport is raised, Low to High); absent in graphs made before the field.
    */
   initialPriority?: string | null;
+  /**
+   * An image of the main frame that the final layout drew in the viewport: Chromium raises it to
+   * High at a layout that places it while it loads, whatever the recording shows. Absent when not.
+   */
+  inViewport?: boolean;
   /** Made by a `<link rel=preload>` (CDP's `isLinkPreload`): Chromium's renderer-side scheduler does not hold it. Absent when not. */
   linkPreload?: boolean;
   /**

@@ -119,7 +119,8 @@ function markRecorded(ctx: BuildContext, candidates: LcpCandidate[]): boolean {
   return true;
 }
 
-function imageResource(ctx: BuildContext, url: string): GraphNode | undefined {
+/** The main frame's fetch of the image at `url`, as the browser compares URLs. */
+export function imageResource(ctx: BuildContext, url: string): GraphNode | undefined {
   return ctx.draft.nodes.find((n) => n.kind === "resource" && n.frameId === ctx.mainFrameId && n.excluded === null && fetchedFor(n.resource!, url));
 }
 

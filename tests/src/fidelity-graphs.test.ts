@@ -74,6 +74,18 @@ describe("graphs of the fidelity fixture pages, profiled in Chromium", () => {
     assert.ok(chunk.startLine! <= 6 && chunk.endLine! >= 6, `chunk L${chunk.startLine}-${chunk.endLine} holds the <body> line`);
   });
 
+  it("many images behind blocking head scripts: each image the final layout drew in the viewport is marked so, whether or not the recording saw it raised", () => {
+    const g = graphs.get("manyImages")!;
+    const layout = readRecording(recordings.get("manyImages")!).layout;
+    assert.ok(layout, "the recording has a layout");
+    const inView = new Set(layout.images.filter((i) => i.rect !== null && i.rect[2] > i.rect[0] && i.rect[3] > i.rect[1]).map((i) => i.url));
+    const images = g.nodes.filter((n) => n.kind === "resource" && n.resource!.resourceType === "Image");
+    assert.ok(inView.size >= 3 && inView.size < images.length, `${inView.size} of ${images.length} images in view: some in, some below`);
+    const marked = images.filter((n) => n.resource!.inViewport).map((n) => n.resource!.url);
+    assert.deepEqual(new Set(marked), inView);
+    for (const n of images) if (!n.resource!.inViewport) assert.equal(n.resource!.inViewport, undefined, `${n.resource!.url}: absent when not in view`);
+  });
+
   it("a font found by CSS: it hangs off the style sheet that names it, the parse chunk that used it and the rendering whose layout asked for it", () => {
     const g = graphs.get("fontCss")!;
     const parents = parentsOf(g, cdn("font.woff2"));

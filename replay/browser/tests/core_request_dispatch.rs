@@ -68,6 +68,14 @@ fn image_sent_at(made_as: &str, raised_to: &str) -> f64 {
     image_sent_at_with_tag(made_as, raised_to, false)
 }
 
+fn image_in_viewport_sent_at(made_as: &str, raised_to: &str) -> f64 {
+    let mut page = head_page(made_as, raised_to, false);
+    page.set("img", "/resource/inViewport", true.into());
+    let mut sim = Sim::new(&page.graph(), Options::default(), latency(head_latency));
+    sim.run();
+    sim.issued_at("https://a.test/i.png")
+}
+
 fn image_sent_at_with_tag(made_as: &str, raised_to: &str, tag_in_p1: bool) -> f64 {
     let mut sim = Sim::new(&head_page(made_as, raised_to, tag_in_p1).graph(), Options::default(), latency(head_latency));
     sim.run();
@@ -81,6 +89,15 @@ fn an_image_a_layout_raises_goes_when_the_page_is_rendered() {
     assert_eq!(image_sent_at("Low", "High"), 28.0, "raised to High by r0's layout, 25..28: it goes then");
     assert_eq!(image_sent_at("Low", "Low"), 85.0, "never raised: it waits until fewer than two head requests are in flight (both scripts end at 85)");
     assert_eq!(image_sent_at("High", "High"), 25.0, "made High: it goes when asked for");
+}
+
+#[test]
+fn a_rendering_raises_an_image_in_the_viewport_the_recording_never_raised() {
+    // The recording's layout came after the image had loaded, so it shows no raise; the final
+    // layout drew it in the viewport, so r0's layout (25..28) raises it as Chromium would.
+    assert_eq!(image_in_viewport_sent_at("Low", "Low"), 28.0, "raised to High by r0's layout: it goes then, not at 85");
+    assert_eq!(image_in_viewport_sent_at("Low", "Medium"), 28.0, "the recorded raise to Medium would not have let it go");
+    assert_eq!(image_in_viewport_sent_at("VeryHigh", "VeryHigh"), 25.0, "an image made above High is never lowered");
 }
 
 #[test]

@@ -84,6 +84,9 @@ pub(crate) struct Fetch {
     pub privacy_mode: bool,
     /// Made by a `<link rel=preload>` (graph `linkPreload`).
     pub link_preload: bool,
+    /// An image the recording's final layout drew in the viewport (graph `inViewport`): a
+    /// rendering that lays it out raises it to High, whether or not the recording saw the raise.
+    pub in_viewport: bool,
     /// Where the recorded fetch met the network stack; None in graphs without phases.
     pub network: Option<NetworkTimes>,
 }

@@ -91,6 +91,7 @@ fn fetch_of(at: &At) -> Result<Fetch, String> {
         resource_type: at.optional("resourceType")?.map(|t| t.string()).transpose()?.unwrap_or_default(),
         privacy_mode: at.optional("privacyMode")?.map(|p| p.bool()).transpose()?.unwrap_or(false),
         link_preload: at.optional("linkPreload")?.map(|p| p.bool()).transpose()?.unwrap_or(false),
+        in_viewport: at.optional("inViewport")?.map(|p| p.bool()).transpose()?.unwrap_or(false),
         network: network_times(at)?,
     })
 }

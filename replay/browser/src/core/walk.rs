@@ -217,15 +217,22 @@ impl Browser {
     }
 
     /// What Chromium's schedulers know of a request when it is made, and what they know once a
-    /// rendering raised its priority, if one did in the recording.
+    /// rendering raised its priority: as it did in the recording, or to High for an image the
+    /// layout puts in the viewport (the recording shows that raise only for images still loading
+    /// at its layout; graph.md, `inViewport`).
     fn request_classes(&self, node: usize) -> (RequestClass, Option<RequestClass>) {
         let fetch = self.graph.nodes[node].fetch.as_ref().expect("fetch nodes carry their resource");
-        let class = |priority: &Option<String>| {
-            let class = RequestClass::new(priority.as_deref(), &fetch.resource_type, host_of(&fetch.first_url));
+        let class = |priority: Option<&str>| {
+            let class = RequestClass::new(priority, &fetch.resource_type, host_of(&fetch.first_url));
             if fetch.link_preload { class.unthrottled() } else { class }
         };
-        let (made, last) = (class(&fetch.initial_priority), class(&fetch.chrome_priority));
-        let raised = made.priority.zip(last.priority).is_some_and(|(m, l)| l < m).then_some(last);
+        let made = class(fetch.initial_priority.as_deref());
+        let laid_out = fetch.in_viewport.then(|| class(Some("High")));
+        let raised = [Some(class(fetch.chrome_priority.as_deref())), laid_out]
+            .into_iter()
+            .flatten()
+            .filter(|c| made.priority.zip(c.priority).is_some_and(|(m, c)| c < m))
+            .min_by_key(|c| c.priority);
         (made, raised)
     }
 

@@ -119,10 +119,14 @@ impl Page {
         frame[field] = value;
     }
 
-    /// Sets the field at JSON `pointer` (e.g. "/priority/criticalPathRank") of node `id`.
+    /// Sets the field at JSON `pointer` (e.g. "/priority/criticalPathRank") of node `id`, adding
+    /// it if its parent object has no such field yet.
     pub fn set(&mut self, id: &str, pointer: &str, value: Value) {
         let node = self.nodes.iter_mut().find(|n| n["id"] == id).unwrap_or_else(|| panic!("no node {id}"));
-        *node.pointer_mut(pointer).unwrap_or_else(|| panic!("{id} has no {pointer}")) = value;
+        let (parent, field) = pointer.rsplit_once('/').unwrap_or_else(|| panic!("{pointer} is not a JSON pointer"));
+        let parent = if parent.is_empty() { Some(node) } else { node.pointer_mut(parent) };
+        let object = parent.and_then(|p| p.as_object_mut()).unwrap_or_else(|| panic!("{id} has no object at {pointer}'s parent"));
+        object.insert(field.to_owned(), value);
     }
 
     pub fn json(&self) -> String {
