@@ -94,4 +94,27 @@ describe("render nodes: the main frame's renderings", () => {
     assert.ok(edge(renders[0], renders[1], "continuation"));
     assert.ok(edge(renders[1], p1, "render"), "the parser waits for the whole rendering");
   });
+  it("a rendering's time leaves out a synchronous request its task waited for: that wait is the request's", () => {
+    // One task 10-100 ms holds a rendering and an event handler in two pieces, 12-14 and 80-82,
+    // between which the main thread waited for a sync XHR (sent at 14, in at 80).
+    const d = new Draft();
+    const p0 = d.add({ kind: "parse", frameId: F, label: "p0", start: 0, end: 5, duration: 5, parse: { url: "https://a.test/", startLine: 0, endLine: 0, index: 0, last: true } });
+    const sent = d.add({ kind: "event", frameId: F, label: "handler", start: 12, end: 14, duration: 2 });
+    const xhr = d.add({ kind: "resource", frameId: F, label: "xhr", start: 14, end: 80, duration: 66, resource: { lazyBound: false } as unknown as GraphNode["resource"] });
+    const rest = d.add({ kind: "event", frameId: F, label: "handler (part 2)", start: 80, end: 82, duration: 2 });
+    d.edge(sent, xhr, "R2", "observed");
+    d.edge(sent, rest, "continuation", "observed");
+    d.edge(xhr, rest, "sync-xhr", "observed");
+    const load = d.add({ kind: "load", frameId: F, label: "load", start: 200, end: 200, duration: 0 });
+    const ctx = {
+      draft: d,
+      mainFrameId: F,
+      frames: new Map([[F, { id: F, parentId: null, url: "https://a.test/", docs: [{ parses: [p0] }], load, recordedDcl: null, recordedLoad: 200 }]]),
+      computations: [p0, sent, rest],
+      mainRenders: [{ start: 10, end: 100 }],
+    } as unknown as BuildContext;
+    buildRenderNodes(ctx);
+    const render = d.nodes.find((n) => n.kind === "render")!;
+    assert.equal(Math.round(render.duration * 1000) / 1000, 90 - 2 - 2 - 66, "the task's 90 ms less the handler's two pieces and the 66 ms wait");
+  });
 });
