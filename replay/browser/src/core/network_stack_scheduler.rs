@@ -21,9 +21,9 @@
 //! (kMaxNumDelayableRequestsPerHostPerClient, max_delayable_requests); docs/emulated-browser.md.
 //! Chromium lowers the cap to 8, and counts each non-delayable request in flight as 3 delayable
 //! ones, when its network quality estimator puts the connection at 3G or slower. In the replays it
-//! never does: the estimator leaves out what it measures of private addresses, which every replay
-//! server has, and Chromium's net log of gen-pagepath-6 at 1 Mbit/s 100 ms as at 25 Mbit/s 20 ms
-//! holds no `NETWORK_QUALITY_CHANGED`, so the cap stays 10 at every condition.
+//! never does: Chromium's net log of gen-pagepath-6 at 1 Mbit/s 100 ms, as at 25 Mbit/s 20 ms,
+//! holds no `NETWORK_QUALITY_CHANGED` (the estimator is meant to leave out private addresses, and
+//! every replay server has one), so the cap stays 10 at every condition.
 
 use super::browser::RequestId;
 use super::resource_scheduler::RequestClass;
