@@ -69,6 +69,11 @@ export interface GraphNode {
   timer?: { timerId: number; timeoutMs: number; singleShot: boolean; fire: number; segment: number };
   /** kind "event": DOM event type and what it targets as far as the trace tells. */
   event?: { type: string; target: "document" | "window" | "element" | "xhr" | "message" | "other"; segment: number };
+  /**
+   * kind "fcp", when the document's first content is images only: the images asked for by the
+   * first paint, of which the first to arrive makes the first contentful paint. Absent otherwise.
+   */
+  fcp?: { firstImages: string[] };
   /** kind "lcp": what the largest contentful paint painted; null when the recording does not say. */
   lcp?: LcpElement | null;
   /** kind "preconnect": the origin a connection is opened to, and whether without credentials (`crossorigin`), as the pools Chromium keeps apart. */

@@ -1,7 +1,7 @@
 import type { AnimationFrame } from "./animation-frames.js";
 import type { BuildContext } from "./context.js";
 import { urlTail } from "./context.js";
-import { chunkHolding, firstContentChunk } from "./first-content.js";
+import { chunkHolding, firstContentChunk, showsOnlyImages } from "./first-content.js";
 import { blocksText, matchFaces, scanFontFaces, type FontFaceRule } from "./font-faces.js";
 import type { GraphNode, LcpElement } from "./graph.js";
 import { renderBlockingSheets } from "./style-recalc.js";
@@ -27,7 +27,10 @@ const LCP_UNSAID = "the recording does not say (made before pagepath recorded wh
  *   first content by then; what blocked the parser before comes through that chunk's parents),
  *   the style sheets that block rendering (every sheet of the main frame not inserted by a script)
  *   and the parser-blocking scripts (sync and inline) that ended before it: Chromium does not paint
- *   until those are done, and the paint follows them on the main thread.
+ *   until those are done, and the paint follows them on the main thread. Where the document's
+ *   first content is images only (`showsOnlyImages`), the marker is the first paint and names the
+ *   images asked for by then (`fcp.firstImages`): the first contentful paint is the first frame
+ *   after one of them has arrived.
  * - Both: the computations of the main frame that ended between the frame painted before and the
  *   frame that showed the content (the trace's animation frames and `Paint` events): one of them
  *   made the content (a script inserting or revealing it, a timer, a handler), since the frame
@@ -74,6 +77,14 @@ export function buildPaintMarkers(ctx: BuildContext, body: (sha256: string) => B
     const parsed = firstContent !== undefined && firstContent.excluded === null && firstContent.end <= painted + EPS;
     const chunk = parsed ? firstContent : lastParse(painted);
     ctx.draft.edge(chunk, fcp, "paint-fcp", "inferred");
+    // Images alone are contentful once one of them is painted: the first to arrive of those asked
+    // for by then. Not a dependency of the marker, whose frame is the first paint, which the LCP
+    // candidates start from (gen-pagepath-29's LCP is the white space between its images, painted
+    // at 305 ms, its FCP the first image, at 432 ms).
+    if (parsed && showsOnlyImages(main.docs[0]!, firstContent)) {
+      const asked = emulated.filter((n) => n.kind === "resource" && n.resource!.resourceType === "Image" && n.start <= painted + EPS);
+      if (asked.length > 0) fcp.fcp = { firstImages: asked.map((n) => n.id) };
+    }
     // Sheets block every paint; scripts only those before the content: a script after it blocks the parser, not the paint.
     const sheetBlocks = renderBlockingSheets(ctx);
     const blocking = before(painted).filter((n) => blocksRendering(sheetBlocks, n) && (n.kind === "css" || n.end <= (chunk?.start ?? Infinity) + EPS));

@@ -62,7 +62,10 @@ function referenceProblems(g: Graph): string[] {
     needFrame(`/frames/${i}/parentId`, f.parentId);
     for (const k of ["firstDownload", "lastDownload", "dcl", "load"] as const) needNode(`/frames/${i}/${k}`, f[k]);
   });
-  g.nodes.forEach((n, i) => needFrame(`/nodes/${i}/frameId`, n.frameId));
+  g.nodes.forEach((n, i) => {
+    needFrame(`/nodes/${i}/frameId`, n.frameId);
+    n.fcp?.firstImages.forEach((id, j) => needNode(`/nodes/${i}/fcp/firstImages/${j}`, id));
+  });
   g.lcpCandidates?.forEach((c, i) => {
     c.sizes.forEach((s, j) => needNode(`/lcpCandidates/${i}/sizes/${j}/after`, s.after));
     c.waitsFor.forEach((id, j) => needNode(`/lcpCandidates/${i}/waitsFor/${j}`, id));

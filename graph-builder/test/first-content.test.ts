@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import type { DocumentState } from "../src/context.js";
-import { chunkHolding, hasContent } from "../src/first-content.js";
+import { chunkHolding, hasContent, showsOnlyImages } from "../src/first-content.js";
 import type { GraphNode } from "../src/graph.js";
 
 describe("what a first contentful paint counts as content, in HTML source", () => {
@@ -39,5 +39,26 @@ describe("the parse chunk holding the element Chromium names", () => {
   it("says nothing for a bare tag or one the source lacks", () => {
     assert.equal(chunkHolding(doc, "P"), undefined);
     assert.equal(chunkHolding(doc, "H2 class='title'"), undefined);
+  });
+});
+
+describe("a first content of images only", () => {
+  const chunk = (startLine: number, endLine: number, bodyReached: boolean) => ({ id: `p${startLine}`, parse: { startLine, endLine, bodyReached } }) as unknown as GraphNode;
+  const page = (lines: string[]) => {
+    const parses = [chunk(0, 1, false), chunk(1, 3, true), chunk(3, 5, false)];
+    return { parses, body: Buffer.from(lines.join("\n")) } as unknown as DocumentState;
+  };
+
+  it("images, iframes and the white space between them, up to the chunk: images only", () => {
+    const doc = page(["<html><head><title>t</title>", "</head><body>", '<img src=a.png> <iframe src="f.html"></iframe>', '<img src="b.png">', "<p>words</p>"]);
+    assert.equal(showsOnlyImages(doc, doc.parses[1]!), true);
+    assert.equal(showsOnlyImages(doc, doc.parses[2]!), false, "the next chunk brings text");
+  });
+
+  it("text, SVG or a form control beside the images is content at once", () => {
+    for (const beside of ["<p>hello</p>", "<svg viewBox='0 0 1 1'></svg>", "<input>"]) {
+      const doc = page(["<html><head>", "</head><body>", `<img src=a.png>${beside}`, "", ""]);
+      assert.equal(showsOnlyImages(doc, doc.parses[1]!), false, beside);
+    }
   });
 });

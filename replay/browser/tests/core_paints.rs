@@ -47,6 +47,24 @@ fn paints_complete_when_what_they_wait_for_has() {
 }
 
 #[test]
+fn a_first_content_of_images_only_is_painted_in_the_first_frame_after_one_of_them_arrived() {
+    // The marker is the first paint (66); a thumbnail asked for with the hero arrives at 86, the
+    // hero at 116: the first contentful paint is the thumbnail's frame, the largest still the hero's.
+    let mut page = painted_page();
+    page.resource("thumb", MAIN, "https://a.test/thumb.png", 3);
+    page.edges("R1", &[("p1", "thumb")]);
+    page.set("fcp", "/fcp", serde_json::json!({"firstImages": ["hero", "thumb"]}));
+    let thumb_latency = |url: &str| if url == "https://a.test/thumb.png" { 20.0 } else { painted_latency(url) };
+    let outcome = Sim::new(&page.graph(), Options::default(), latency(thumb_latency)).run();
+    assert_times(&outcome, "fcp", 66.0, 66.0);
+    assert_eq!(outcome.metrics.first_contentful_paint_ms, Some(86.0));
+    assert_eq!(outcome.metrics.largest_contentful_paint_ms, Some(116.0));
+    page.set("fcp", "/fcp", serde_json::json!({"firstImages": ["hero"]}));
+    let outcome = Sim::new(&page.graph(), Options::default(), latency(thumb_latency)).run();
+    assert_eq!(outcome.metrics.first_contentful_paint_ms, Some(116.0), "only the hero counts");
+}
+
+#[test]
 fn a_run_waiting_for_load_goes_on_to_the_paints() {
     let options = Options { wait_for: Completion::Load, ..Options::default() };
     let outcome = Sim::new(&painted_page().graph(), options, latency(painted_latency)).run();

@@ -180,6 +180,9 @@ pub(crate) struct Paints {
     pub lcp_missing: Option<String>,
     /// The elements the largest contentful paint may name (`lcpCandidates`); empty in graphs without them.
     pub candidates: Vec<Candidate>,
+    /// When the document's first content is images only, the images of which the first to arrive
+    /// makes the first contentful paint (the `fcp` node's `firstImages`); empty otherwise.
+    pub fcp_images: Vec<usize>,
 }
 
 /// The emulated part of a page's dependency graph.
@@ -282,6 +285,7 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     }
     let mut paints = paints_of(&top, &nodes, main_frame)?;
     paints.candidates = read_candidates(&top, &index)?;
+    paints.fcp_images = first_images(&top, &index)?;
     let request_start_spacing_ms = recorded_start_spacing(&nodes);
     let early_bodies = (0..nodes.len()).filter(|&n| nodes[n].body_chunk.is_some()).collect();
     Ok(Graph { nodes, frames, root, main_frame, paints, request_start_spacing_ms, early_bodies })
@@ -294,5 +298,20 @@ fn paints_of(top: &At, nodes: &[Node], main_frame: usize) -> Result<Paints, Stri
         Some(recorded) => recorded.optional("largestContentfulPaintMissing")?.map(|m| m.string()).transpose()?,
         None => None,
     };
-    Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing, candidates: Vec::new() })
+    Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing, candidates: Vec::new(), fcp_images: Vec::new() })
+}
+
+/// The `fcp` node's `firstImages` that the emulation keeps (graph.md, *Paint markers*).
+fn first_images(top: &At, index: &super::graph_nodes::IdIndex) -> Result<Vec<usize>, String> {
+    let mut images = Vec::new();
+    for node in top.field("nodes")?.items()? {
+        let Some(fcp) = node.optional("fcp")? else { continue };
+        for id in fcp.field("firstImages")?.items()? {
+            match index.get(id.str()?) {
+                Some(kept) => images.extend(*kept),
+                None => return id.fail(&format!("no node has id {:?}", id.str()?)),
+            }
+        }
+    }
+    Ok(images)
 }
