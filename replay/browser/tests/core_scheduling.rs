@@ -162,3 +162,30 @@ fn the_rest_of_a_split_computation_runs_right_after_its_nested_child() {
     assert_times(&outcome, "s_b", 34.0, 36.0);
     assert_times(&outcome, "p2", 36.0, 42.0);
 }
+
+#[test]
+fn a_synchronous_request_keeps_the_main_thread_until_its_response_lets_the_computation_go_on() {
+    let mut page = Page::new("d0");
+    page.download("d0", MAIN, "https://a.test/", (0, 0, 1000), 1000);
+    page.parse("p0", MAIN, 5.0);
+    page.script("s_a", MAIN, 2.0);
+    page.resource("x", MAIN, "https://a.test/x.json", 2);
+    page.script("s_b", MAIN, 2.0);
+    page.set("s_b", "/script/segment", 1.into());
+    page.event("ev", MAIN, 3.0);
+    page.edges("R3", &[("d0", "p0")]);
+    page.edges("R12", &[("p0", "s_a")]);
+    page.edges("R2", &[("s_a", "x")]);
+    page.edges("continuation", &[("s_a", "s_b")]);
+    page.edges("sync-xhr", &[("x", "s_b")]);
+    page.edges("R25", &[("s_a", "ev")]);
+    page.edges("completion-dcl", &[("p0", "dcl"), ("s_b", "dcl"), ("ev", "dcl")]);
+    page.edges("completion-load", &[("dcl", "load")]);
+    let latency_of = |url: &str| if url == "https://a.test/x.json" { 30.0 } else { 20.0 };
+    let outcome = Sim::new(&page.graph(), Options::default(), latency(latency_of)).run();
+    // p0 20..25, s_a 25..27 sends x, in at 57. The event s_a made is ready at 27, but the thread
+    // waits out the request: s_b 57..59, then the event 59..62.
+    assert_times(&outcome, "s_a", 25.0, 27.0);
+    assert_times(&outcome, "s_b", 57.0, 59.0);
+    assert_times(&outcome, "ev", 59.0, 62.0);
+}

@@ -154,6 +154,9 @@ pub(crate) struct Node {
     /// For that chunk: the download chunk holding the `<body>` tag (graph.md, `bodyByte`). The
     /// parser gets there as those bytes arrive, before the rest of the chunk's.
     pub body_chunk: Option<usize>,
+    /// For a computation's later piece: it goes on once a synchronous request the piece before sent
+    /// is in (a `sync-xhr` parent), and the main thread runs nothing else meanwhile.
+    pub after_sync_request: bool,
     /// Emulated parents by node index, ascending, one entry per parent.
     pub parents: Vec<(usize, Link)>,
     /// Emulated children by node index, ascending.

@@ -197,7 +197,7 @@ impl<'f> NodeReader<'f> {
         let recorded = (at.field("start")?.f64()?, at.field("end")?.f64()?);
         self.index.insert(id.clone(), Some(self.nodes.len()));
         let (parents, children) = (Vec::new(), Vec::new());
-        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, preconnect, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, hop_ms: 0.0, body_reached, body_chunk: None, parents, children });
+        self.nodes.push(Node { id, kind, frame, duration, fetch, chunk, preconnect, timeout_ms, segment, ranks, recorded, dispatch_ms: 0.0, hop_ms: 0.0, body_reached, body_chunk: None, after_sync_request: false, parents, children });
         Ok(())
     }
 
@@ -229,6 +229,9 @@ impl<'f> NodeReader<'f> {
             "R1" if self.nodes[from].kind == Kind::Parse => Link::ParserTag,
             _ => Link::Plain,
         };
+        if rule == "sync-xhr" {
+            self.nodes[to].after_sync_request = true;
+        }
         let parents = &mut self.nodes[to].parents;
         match parents.iter_mut().find(|(p, _)| *p == from) {
             // Two rules joining the same nodes: the dependency is plain unless both say the same.

@@ -45,6 +45,9 @@ pub(crate) struct Scheduler {
     armed: Vec<ArmedTimer>,
     current: usize,
     running: Option<(usize, Ms)>,
+    /// The piece of a computation whose synchronous request the thread waits for: nothing else
+    /// runs until it does.
+    held_for: Option<usize>,
 }
 
 impl Scheduler {
@@ -58,6 +61,7 @@ impl Scheduler {
             armed: Vec::new(),
             current: main_frame,
             running: None,
+            held_for: None,
         }
     }
 
@@ -110,10 +114,21 @@ impl Scheduler {
         Some(node)
     }
 
+    /// The thread waits for a synchronous request: `piece`, the computation's next, runs next, and
+    /// nothing runs before it (a sync XHR blocks the renderer's main thread).
+    pub fn hold_for(&mut self, piece: usize) {
+        self.held_for = Some(piece);
+    }
+
     /// Algorithm 4: the computation the idle thread runs next, if any.
     pub fn next_computation(&mut self) -> Option<usize> {
         if self.running.is_some() {
             return None;
+        }
+        if let Some(piece) = self.held_for {
+            let queued = self.urgent.iter().position(|&n| n == piece)?;
+            self.held_for = None;
+            return self.urgent.remove(queued);
         }
         if let Some(node) = self.urgent.pop_front() {
             return Some(node);

@@ -283,6 +283,17 @@ impl Browser {
         self.network.chunk_ready(document, node, end)
     }
 
+    /// A computation piece that sent a synchronous request keeps the main thread until its next
+    /// piece, which the response lets go on, has run: real-vis-docs's DOMContentLoaded handlers
+    /// fetch 15 pages so, and Chromium ran its async analytics script only after them, where the
+    /// model ran it during the first wait, its beacon long before load.
+    fn hold_for_sync_request(&mut self, finished: usize) {
+        let next = self.graph.nodes[finished].children.iter().copied().find(|&c| self.graph.nodes[c].after_sync_request && self.states[c].phase != Phase::Done);
+        if let Some(piece) = next {
+            self.scheduler.hold_for(piece);
+        }
+    }
+
     /// The idle main thread takes its next computation.
     fn dispatch(&mut self) {
         if let Some(node) = self.scheduler.next_computation() {
@@ -336,6 +347,7 @@ impl Browser {
                     self.clock = self.clock.max(due);
                     if let Some(node) = self.scheduler.take_finished(self.clock) {
                         self.complete(vec![node]);
+                        self.hold_for_sync_request(node);
                     }
                     self.scheduler.fire_due(self.clock);
                 }
