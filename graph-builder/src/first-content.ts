@@ -13,14 +13,24 @@ export function firstContentChunk(doc: DocumentState): GraphNode | undefined {
   const from = doc.parses.findIndex((p) => p.parse!.bodyReached);
   if (from < 0 || !doc.body) return undefined;
   const lines = doc.body.toString("utf8").split("\n");
-  for (const [i, chunk] of doc.parses.slice(from).entries()) {
-    const { startLine, endLine } = chunk.parse!;
-    if (startLine === null || endLine === null) return undefined;
-    let text = lines.slice(startLine, endLine + 1).join("\n");
-    if (i === 0) text = text.slice(Math.max(0, text.search(/<body[\s>]/i)));
-    if (hasContent(text)) return chunk;
+  for (let i = from; i < doc.parses.length; i++) {
+    const text = sourceOf(doc, lines, from, i, i);
+    if (text === undefined) return undefined;
+    if (hasContent(text)) return doc.parses[i];
   }
   return undefined;
+}
+
+/**
+ * The source lines of parse chunks `first`..`last` (indices into `doc.parses`), from the `<body>`
+ * tag on when `first` is `body`, the chunk that reached it; undefined without their line ranges.
+ */
+function sourceOf(doc: DocumentState, lines: string[], body: number, first: number, last: number): string | undefined {
+  const start = doc.parses[first]!.parse!.startLine;
+  const end = doc.parses[last]!.parse!.endLine;
+  if (start === null || end === null) return undefined;
+  const text = lines.slice(start, end + 1).join("\n");
+  return first === body ? text.slice(Math.max(0, text.search(/<body[\s>]/i))) : text;
 }
 
 /** Whether HTML source holds something a paint would count as contentful. */
@@ -39,12 +49,8 @@ export function showsOnlyImages(doc: DocumentState, chunk: GraphNode): boolean {
   const from = doc.parses.findIndex((p) => p.parse!.bodyReached);
   const to = doc.parses.indexOf(chunk);
   if (from < 0 || to < from || !doc.body) return false;
-  const lines = doc.body.toString("utf8").split("\n");
-  const first = doc.parses[from]!.parse!;
-  const last = chunk.parse!;
-  if (first.startLine === null || last.endLine === null) return false;
-  const html = lines.slice(first.startLine, last.endLine + 1).join("\n");
-  return contentOf(html.slice(Math.max(0, html.search(/<body[\s>]/i)))) === "images";
+  const html = sourceOf(doc, doc.body.toString("utf8").split("\n"), from, from, to);
+  return html !== undefined && contentOf(html) === "images";
 }
 
 /** What a paint of this HTML source would count as contentful: text and the like, only images, or nothing. */

@@ -198,5 +198,6 @@ function matchImages(layout: Pick<PageLayout, "images">, source: SourceImage[], 
   });
 }
 
-const area = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1]);
+/** A rect's area in CSS pixels, 0 when it is empty. */
+export const area = (r: Rect) => Math.max(0, r[2] - r[0]) * Math.max(0, r[3] - r[1]);
 const round = (x: number) => Math.round(x * 1000) / 1000;

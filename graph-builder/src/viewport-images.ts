@@ -1,6 +1,6 @@
 import type { PageLayout } from "@pagepath/profiler";
 import type { BuildContext } from "./context.js";
-import { imageResource } from "./lcp-candidates.js";
+import { area, imageResource } from "./lcp-candidates.js";
 
 /**
  * Marks the main frame's images the final layout drew in the viewport (`resource.inViewport`).
@@ -14,9 +14,7 @@ import { imageResource } from "./lcp-candidates.js";
  */
 export function markViewportImages(ctx: BuildContext, layout: PageLayout | null | undefined): void {
   for (const img of layout?.images ?? []) {
-    if (img.rect === null || img.url === null || img.url.startsWith("data:")) continue;
-    const [left, top, right, bottom] = img.rect;
-    if (right <= left || bottom <= top) continue;
+    if (img.rect === null || area(img.rect) === 0 || img.url === null || img.url.startsWith("data:")) continue;
     const node = imageResource(ctx, img.url);
     if (node) node.resource!.inViewport = true;
   }

@@ -288,7 +288,7 @@ pub fn parse_graph(text: &str) -> Result<Graph, String> {
     }
     let mut paints = paints_of(&top, &nodes, main_frame)?;
     paints.candidates = read_candidates(&top, &index)?;
-    paints.fcp_images = first_images(&top, &index)?;
+    paints.fcp_images = first_images(&top, emulated)?;
     let request_start_spacing_ms = recorded_start_spacing(&nodes);
     let early_bodies = (0..nodes.len()).filter(|&n| nodes[n].body_chunk.is_some()).collect();
     Ok(Graph { nodes, frames, root, main_frame, paints, request_start_spacing_ms, early_bodies })
@@ -304,16 +304,14 @@ fn paints_of(top: &At, nodes: &[Node], main_frame: usize) -> Result<Paints, Stri
     Ok(Paints { fcp: marker(Kind::Fcp), lcp: marker(Kind::Lcp), lcp_missing, candidates: Vec::new(), fcp_images: Vec::new() })
 }
 
-/// The `fcp` node's `firstImages` that the emulation keeps (graph.md, *Paint markers*).
-fn first_images(top: &At, index: &super::graph_nodes::IdIndex) -> Result<Vec<usize>, String> {
+/// The `fcp` node's `firstImages` that the emulation keeps (graph.md, *Paint markers*);
+/// `emulated` gives a node id's index, None when excluded.
+fn first_images(top: &At, emulated: impl Fn(&At) -> Result<Option<usize>, String>) -> Result<Vec<usize>, String> {
     let mut images = Vec::new();
     for node in top.field("nodes")?.items()? {
         let Some(fcp) = node.optional("fcp")? else { continue };
         for id in fcp.field("firstImages")?.items()? {
-            match index.get(id.str()?) {
-                Some(kept) => images.extend(*kept),
-                None => return id.fail(&format!("no node has id {:?}", id.str()?)),
-            }
+            images.extend(emulated(&id)?);
         }
     }
     Ok(images)
